@@ -1,0 +1,603 @@
+package symbolindex
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/ctxls/ctxls/merkle"
+)
+
+// Index is the symbol index of one workspace folder: every file's symbols,
+// the lexical indexes over symbols and over whole files, one vector per
+// symbol, a name table for mentions and references, and the Merkle tree.
+//
+// An Index is not safe for concurrent writes. Readers (the Search and lookup
+// methods) may run concurrently with each other, but not with a writer: the
+// owner (workspace.Folder) guards it with a sync.RWMutex.
+type Index struct {
+	emb Embedder
+
+	files    map[string]uint32 // path → file slot
+	fileTab  []fileEntry       // file slot → entry; Path "" marks a free slot
+	freeFile []uint32
+
+	syms    []symEntry // symbol slot → entry; file == noFile marks a free slot
+	freeSym []uint32
+
+	lex   *Lexical     // symbol documents, keyed by symbol slot
+	flex  *Lexical     // whole-file documents, keyed by file slot
+	vecs  *VectorStore // symbol vectors, keyed by symbol slot
+	names map[string][]uint32
+
+	tree    *merkle.Tree
+	batch   bool
+	pending map[string]merkle.Update // tree updates staged during a batch
+
+	nsyms   int
+	treeErr error // the last tree update error, if any (see stage)
+
+	// Reembedded counts symbols tokenized and embedded since the index was
+	// created: the work an edit really caused.
+	Reembedded int
+}
+
+const noFile = ^uint32(0)
+
+// fileEntry is what the index keeps of one file. The text itself is not
+// kept: item texts are read from disk or the open-document overlay.
+type fileEntry struct {
+	Path     string
+	Language string
+	Hash     uint64 // xxhash64 of the content
+	Size     int64
+	ModTime  int64 // unix nanoseconds, for the cache's fast path
+	Slots    []uint32
+	Refs     []string
+	Sum      []float32 // sum of the symbol vectors, for the Merkle aggregate
+}
+
+// symEntry is one symbol in its slot.
+type symEntry struct {
+	file uint32
+	Sym  Symbol
+	Key  string // leaf key, unique within the file
+	Hash uint64 // leaf hash: qualified name, kind and folded body
+}
+
+// NewIndex returns an empty index that embeds with emb.
+func NewIndex(emb Embedder) *Index {
+	return &Index{
+		emb:   emb,
+		files: make(map[string]uint32),
+		lex:   NewLexical(DefaultSymbolParams()),
+		flex:  NewLexical(DefaultFileParams()),
+		vecs:  NewVectorStore(emb.Dim()),
+		names: make(map[string][]uint32),
+		tree:  merkle.New(emb.Dim()),
+	}
+}
+
+// Embedder returns the index's embedder.
+func (ix *Index) Embedder() Embedder { return ix.emb }
+
+// Files is the number of indexed files.
+func (ix *Index) Files() int { return len(ix.files) }
+
+// Symbols is the number of indexed symbols.
+func (ix *Index) Symbols() int { return ix.nsyms }
+
+// Tree is the current Merkle tree (an immutable snapshot).
+func (ix *Index) Tree() *merkle.Tree { return ix.tree }
+
+// FileDoc is one parsed file, ready to be put into the index: the output of
+// Prepare, which is the expensive, parallel part of indexing.
+type FileDoc struct {
+	Path     string
+	Hash     uint64
+	Size     int64
+	ModTime  int64
+	Parsed   *ParsedFile
+	Keys     []string
+	Hashes   []uint64
+	Vecs     [][]float32
+	SymTerms []DocTerms
+	// FileTerms are the terms of the whole file (path and content).
+	FileTerms DocTerms
+}
+
+// Prepare parses, hashes, tokenizes and embeds one file's content. It does
+// not touch the index, so many goroutines may Prepare at once, each with its
+// own Parser. The embedder is called once with all of the file's symbols.
+func Prepare(p *Parser, emb Embedder, relPath string, src []byte, size, modTime int64) (*FileDoc, error) {
+	pf, err := p.Parse(relPath, src)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", relPath, err)
+	}
+	d := &FileDoc{
+		Path:    relPath,
+		Hash:    xxhash.Sum64(src),
+		Size:    size,
+		ModTime: modTime,
+		Parsed:  pf,
+	}
+	d.Keys, d.Hashes = leafKeys(pf.Symbols, src)
+	texts := make([]string, len(pf.Symbols))
+	d.SymTerms = make([]DocTerms, len(pf.Symbols))
+	for i := range pf.Symbols {
+		fields := symbolFields(relPath, &pf.Symbols[i], src)
+		d.SymTerms[i] = TokenizeDoc(fields)
+		texts[i] = embedText(relPath, &pf.Symbols[i], src)
+	}
+	if len(texts) > 0 {
+		d.Vecs, err = emb.Embed(texts)
+		if err != nil {
+			return nil, fmt.Errorf("embed %s: %w", relPath, err)
+		}
+	}
+	var ff [NumFields]string
+	ff[FieldPath] = pathText(relPath)
+	ff[FieldBody] = string(src)
+	d.FileTerms = TokenizeDoc(ff)
+	return d, nil
+}
+
+// leafKeys names each symbol uniquely within its file and hashes its
+// content: the qualified name, the kind and the body with whitespace runs
+// folded, so that re-indenting or moving a symbol does not change it.
+func leafKeys(syms []Symbol, src []byte) ([]string, []uint64) {
+	keys := make([]string, len(syms))
+	hashes := make([]uint64, len(syms))
+	seen := make(map[string]int, len(syms))
+	var h xxhash.Digest
+	for i := range syms {
+		s := &syms[i]
+		key := s.Kind.String() + " " + s.Qualified
+		if n := seen[key]; n > 0 {
+			seen[key] = n + 1
+			key = fmt.Sprintf("%s#%d", key, n+1)
+		} else {
+			seen[key] = 1
+		}
+		keys[i] = key
+		h.Reset()
+		h.WriteString(key)
+		h.Write([]byte{0})
+		writeFolded(&h, body(src, s))
+		hashes[i] = h.Sum64()
+	}
+	return keys, hashes
+}
+
+// writeFolded writes b with every run of white space folded to one space.
+func writeFolded(h *xxhash.Digest, b []byte) {
+	start, space := 0, false
+	for i, c := range b {
+		isSpace := c == ' ' || c == '\t' || c == '\n' || c == '\r'
+		if isSpace && !space {
+			h.Write(b[start:i])
+			h.Write([]byte{' '})
+		}
+		if !isSpace && space {
+			start = i
+		}
+		space = isSpace
+	}
+	if !space {
+		h.Write(b[start:])
+	}
+}
+
+func body(src []byte, s *Symbol) []byte {
+	start, end := int(s.StartByte), int(s.EndByte)
+	if end > len(src) {
+		end = len(src)
+	}
+	if start > end {
+		start = end
+	}
+	return src[start:end]
+}
+
+// maxEmbedBody bounds how much of a symbol's body goes into its vector.
+const maxEmbedBody = 600
+
+// symbolFields are the texts of a symbol's lexical fields.
+func symbolFields(relPath string, s *Symbol, src []byte) [NumFields]string {
+	var f [NumFields]string
+	f[FieldName] = s.Qualified
+	if s.Name != "" && !strings.HasSuffix(s.Qualified, s.Name) {
+		f[FieldName] += " " + s.Name
+	}
+	f[FieldPath] = pathText(relPath)
+	f[FieldDoc] = s.Signature + "\n" + s.Doc
+	f[FieldBody] = string(body(src, s))
+	return f
+}
+
+// embedText is what a symbol's vector is computed from: where it is, what it
+// is called, how it is declared and documented, and the head of its body.
+func embedText(relPath string, s *Symbol, src []byte) string {
+	b := body(src, s)
+	if len(b) > maxEmbedBody {
+		b = b[:maxEmbedBody]
+	}
+	var sb strings.Builder
+	sb.Grow(len(relPath) + len(s.Qualified) + len(s.Signature) + len(s.Doc) + len(b) + 8)
+	sb.WriteString(pathText(relPath))
+	sb.WriteByte('\n')
+	sb.WriteString(s.Qualified)
+	sb.WriteByte('\n')
+	sb.WriteString(s.Signature)
+	sb.WriteByte('\n')
+	sb.WriteString(s.Doc)
+	sb.WriteByte('\n')
+	sb.Write(b)
+	return sb.String()
+}
+
+// pathText is the searchable text of a path: its directories and its base
+// name without the extension.
+func pathText(relPath string) string {
+	dir, base := path.Split(relPath)
+	if ext := path.Ext(base); ext != "" && ext != base {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return strings.ReplaceAll(dir, "/", " ") + base
+}
+
+// Put replaces the file d.Path with d. Symbols whose leaf hash did not change
+// keep their slot, terms and vector (their range is updated: an edit above
+// moves them); only new and changed symbols are tokenized into the lexical
+// index and take the vectors Prepare computed. It returns the slots of the
+// symbols that were added or changed.
+func (ix *Index) Put(d *FileDoc) []uint32 {
+	fslot, exists := ix.files[d.Path]
+	var old map[string]uint32 // leaf key → slot, for reuse
+	if exists {
+		fe := &ix.fileTab[fslot]
+		old = make(map[string]uint32, len(fe.Slots))
+		for _, s := range fe.Slots {
+			old[ix.syms[s].Key] = s
+		}
+		ix.flex.Remove(fslot)
+	} else {
+		fslot = ix.allocFile()
+		ix.files[d.Path] = fslot
+	}
+
+	dim := ix.emb.Dim()
+	sum := make([]float32, dim)
+	slots := make([]uint32, len(d.Parsed.Symbols))
+	leaves := make([]merkle.Leaf, len(d.Parsed.Symbols))
+	var fresh []uint32
+	var vbuf []float32
+	for i := range d.Parsed.Symbols {
+		sym := d.Parsed.Symbols[i]
+		key, h := d.Keys[i], d.Hashes[i]
+		leaves[i] = merkle.Leaf{Key: key, Hash: h}
+		if s, ok := old[key]; ok && ix.syms[s].Hash == h {
+			delete(old, key)
+			ix.syms[s].Sym = sym
+			slots[i] = s
+			vbuf = ix.vecs.Get(s, vbuf[:0])
+			addTo(sum, vbuf)
+			continue
+		}
+		if s, ok := old[key]; ok {
+			// Same symbol, new content: reuse the slot, refresh everything.
+			delete(old, key)
+			ix.dropSymbol(s)
+			ix.fillSymbol(s, fslot, sym, key, h, d.SymTerms[i], d.Vecs[i])
+			slots[i] = s
+		} else {
+			s := ix.allocSym()
+			ix.fillSymbol(s, fslot, sym, key, h, d.SymTerms[i], d.Vecs[i])
+			slots[i] = s
+		}
+		addTo(sum, d.Vecs[i])
+		fresh = append(fresh, slots[i])
+	}
+	for _, s := range old {
+		ix.dropSymbol(s)
+		ix.syms[s].file = noFile
+		ix.freeSym = append(ix.freeSym, s)
+		ix.nsyms--
+	}
+	ix.fileTab[fslot] = fileEntry{
+		Path:     d.Path,
+		Language: d.Parsed.Language,
+		Hash:     d.Hash,
+		Size:     d.Size,
+		ModTime:  d.ModTime,
+		Slots:    slots,
+		Refs:     d.Parsed.Refs,
+		Sum:      sum,
+	}
+	ix.flex.AddTerms(fslot, d.FileTerms)
+	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum})
+	ix.Reembedded += len(fresh)
+	return fresh
+}
+
+func addTo(sum, v []float32) {
+	if len(v) != len(sum) {
+		return
+	}
+	for i, x := range v {
+		sum[i] += x
+	}
+}
+
+func (ix *Index) fillSymbol(s, fslot uint32, sym Symbol, key string, h uint64, terms DocTerms, vec []float32) {
+	ix.syms[s] = symEntry{file: fslot, Sym: sym, Key: key, Hash: h}
+	ix.lex.AddTerms(s, terms)
+	ix.vecs.Set(s, vec)
+	name := strings.ToLower(sym.Name)
+	ix.names[name] = append(ix.names[name], s)
+	if q := strings.ToLower(sym.Qualified); q != name {
+		ix.names[q] = append(ix.names[q], s)
+	}
+}
+
+// dropSymbol removes slot s from the lexical index, the vectors and the name
+// table. The slot itself stays allocated.
+func (ix *Index) dropSymbol(s uint32) {
+	e := &ix.syms[s]
+	ix.lex.Remove(s)
+	ix.vecs.Clear(s)
+	ix.unname(strings.ToLower(e.Sym.Name), s)
+	ix.unname(strings.ToLower(e.Sym.Qualified), s)
+}
+
+func (ix *Index) unname(name string, s uint32) {
+	list := ix.names[name]
+	for i, x := range list {
+		if x == s {
+			list = append(list[:i], list[i+1:]...)
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(ix.names, name)
+	} else {
+		ix.names[name] = list
+	}
+}
+
+func (ix *Index) allocSym() uint32 {
+	ix.nsyms++
+	if n := len(ix.freeSym); n > 0 {
+		s := ix.freeSym[n-1]
+		ix.freeSym = ix.freeSym[:n-1]
+		return s
+	}
+	ix.syms = append(ix.syms, symEntry{file: noFile})
+	return uint32(len(ix.syms) - 1)
+}
+
+func (ix *Index) allocFile() uint32 {
+	if n := len(ix.freeFile); n > 0 {
+		s := ix.freeFile[n-1]
+		ix.freeFile = ix.freeFile[:n-1]
+		return s
+	}
+	ix.fileTab = append(ix.fileTab, fileEntry{})
+	return uint32(len(ix.fileTab) - 1)
+}
+
+// Remove deletes a file and its symbols from the index. It reports whether
+// the file was there.
+func (ix *Index) Remove(relPath string) bool {
+	fslot, ok := ix.files[relPath]
+	if !ok {
+		return false
+	}
+	fe := &ix.fileTab[fslot]
+	for _, s := range fe.Slots {
+		ix.dropSymbol(s)
+		ix.syms[s].file = noFile
+		ix.freeSym = append(ix.freeSym, s)
+		ix.nsyms--
+	}
+	ix.flex.Remove(fslot)
+	*fe = fileEntry{}
+	ix.freeFile = append(ix.freeFile, fslot)
+	delete(ix.files, relPath)
+	ix.stage(merkle.Update{Path: relPath, Remove: true})
+	return true
+}
+
+// FileState is what the index knows of a file, for deciding whether it must
+// be re-read.
+type FileState struct {
+	Hash    uint64
+	Size    int64
+	ModTime int64
+}
+
+// State returns the indexed state of a file.
+func (ix *Index) State(relPath string) (FileState, bool) {
+	fslot, ok := ix.files[relPath]
+	if !ok {
+		return FileState{}, false
+	}
+	fe := &ix.fileTab[fslot]
+	return FileState{Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime}, true
+}
+
+// Paths returns the indexed file paths, sorted.
+func (ix *Index) Paths() []string {
+	out := make([]string, 0, len(ix.files))
+	for p := range ix.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SymbolRef is a read-only view of one indexed symbol.
+type SymbolRef struct {
+	Slot     uint32
+	File     uint32
+	Path     string
+	Language string
+	*Symbol
+}
+
+// Symbol returns the symbol in slot s. ok is false for a free slot.
+func (ix *Index) Symbol(s uint32) (SymbolRef, bool) {
+	if int(s) >= len(ix.syms) || ix.syms[s].file == noFile {
+		return SymbolRef{}, false
+	}
+	e := &ix.syms[s]
+	fe := &ix.fileTab[e.file]
+	return SymbolRef{Slot: s, File: e.file, Path: fe.Path, Language: fe.Language, Symbol: &e.Sym}, true
+}
+
+// LeafKey returns the key of the symbol in slot s, unique within its file
+// and stable across edits that do not rename it.
+func (ix *Index) LeafKey(s uint32) string { return ix.syms[s].Key }
+
+// LeafHash returns the content hash of the symbol in slot s.
+func (ix *Index) LeafHash(s uint32) uint64 { return ix.syms[s].Hash }
+
+// FileSlot returns the slot of an indexed file.
+func (ix *Index) FileSlot(relPath string) (uint32, bool) {
+	f, ok := ix.files[relPath]
+	return f, ok
+}
+
+// FilePath returns the path of the file in slot f.
+func (ix *Index) FilePath(f uint32) string { return ix.fileTab[f].Path }
+
+// FileSymbols returns the symbol slots of the file in slot f, in source order.
+func (ix *Index) FileSymbols(f uint32) []uint32 { return ix.fileTab[f].Slots }
+
+// FileRefs returns the identifiers the file in slot f references.
+func (ix *Index) FileRefs(f uint32) []string { return ix.fileTab[f].Refs }
+
+// FileLanguage returns the language of the file in slot f.
+func (ix *Index) FileLanguage(f uint32) string { return ix.fileTab[f].Language }
+
+// Named returns the slots of symbols whose name or qualified name equals
+// name, case-insensitively.
+func (ix *Index) Named(name string) []uint32 { return ix.names[strings.ToLower(name)] }
+
+// SearchSymbols ranks symbols by BM25F.
+func (ix *Index) SearchSymbols(q []QueryTerm, k int, filter func(uint32) bool, buf *SearchBuffer) []Hit {
+	return ix.lex.Search(q, k, filter, buf)
+}
+
+// SearchFiles ranks whole files by BM25 over their path and content. Hit.Doc
+// is a file slot.
+func (ix *Index) SearchFiles(q []QueryTerm, k int, filter func(uint32) bool, buf *SearchBuffer) []Hit {
+	return ix.flex.Search(q, k, filter, buf)
+}
+
+// SymbolIDF returns the inverse document frequency of term over symbols.
+func (ix *Index) SymbolIDF(term string) float32 { return ix.lex.IDF(term) }
+
+// Vectors returns the symbol vector store.
+func (ix *Index) Vectors() *VectorStore { return ix.vecs }
+
+// semanticPruneFiles is the workspace size above which a semantic search
+// scores only the symbols of the files the Merkle tree's aggregate vectors
+// point at.
+const semanticPruneFiles = 2000
+
+// SearchVectors ranks symbols by cosine similarity with qv. On large
+// workspaces it first descends the Merkle tree to the most promising files.
+func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, dst []ScoredSlot) []ScoredSlot {
+	var slots []uint32
+	if len(ix.files) > semanticPruneFiles {
+		maxFiles := len(ix.files) / 10
+		if maxFiles < 400 {
+			maxFiles = 400
+		}
+		paths, err := ix.tree.Descend(qv, maxFiles, 8)
+		if err != nil {
+			return dst[:0]
+		}
+		for _, p := range paths {
+			if f, ok := ix.files[p]; ok {
+				slots = append(slots, ix.fileTab[f].Slots...)
+			}
+		}
+		if len(slots) == 0 {
+			return dst[:0]
+		}
+	} else {
+		slots = make([]uint32, 0, ix.nsyms)
+		for s := range ix.syms {
+			if ix.syms[s].file != noFile {
+				slots = append(slots, uint32(s))
+			}
+		}
+	}
+	if filter != nil {
+		n := 0
+		for _, s := range slots {
+			if filter(s) {
+				slots[n] = s
+				n++
+			}
+		}
+		slots = slots[:n]
+	}
+	return ix.vecs.TopK(qv, slots, k, dst)
+}
+
+// Touch records new stat data for a file whose content did not change, so
+// the next start can skip reading it.
+func (ix *Index) Touch(relPath string, size, modTime int64) {
+	if f, ok := ix.files[relPath]; ok {
+		ix.fileTab[f].Size = size
+		ix.fileTab[f].ModTime = modTime
+	}
+}
+
+// BeginBatch defers Merkle tree updates until EndBatch, so that indexing
+// many files updates each folder of the tree once instead of once per file.
+func (ix *Index) BeginBatch() { ix.batch = true }
+
+// EndBatch applies the tree updates staged since BeginBatch.
+func (ix *Index) EndBatch() error {
+	ix.batch = false
+	return ix.flush()
+}
+
+func (ix *Index) stage(u merkle.Update) {
+	if ix.pending == nil {
+		ix.pending = make(map[string]merkle.Update)
+	}
+	ix.pending[u.Path] = u
+	if !ix.batch {
+		if err := ix.flush(); err != nil {
+			// The tree rejects only malformed paths and vectors, which
+			// the index never produces; keep the index usable anyway.
+			ix.treeErr = err
+		}
+	}
+}
+
+func (ix *Index) flush() error {
+	if len(ix.pending) == 0 {
+		return nil
+	}
+	ups := make([]merkle.Update, 0, len(ix.pending))
+	for _, u := range ix.pending {
+		ups = append(ups, u)
+	}
+	sort.Slice(ups, func(i, j int) bool { return ups[i].Path < ups[j].Path })
+	clear(ix.pending)
+	t, err := ix.tree.Apply(ups)
+	if err != nil {
+		return fmt.Errorf("merkle: %w", err)
+	}
+	ix.tree = t
+	return nil
+}

@@ -1,0 +1,21 @@
+(function_declaration name: (identifier) @name body: (_) @body) @def.function
+(generator_function_declaration name: (identifier) @name body: (_) @body) @def.function
+(class_declaration name: (_) @name body: (class_body) @body) @def.class
+(class_body (method_definition name: (_) @name body: (_) @body) @def.method)
+(class_body (field_definition property: (_) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @def.method)
+(export_statement value: (function_expression body: (_) @body)) @def.function
+(export_statement value: (class body: (class_body) @body)) @def.class
+(program [(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)])) (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)]))] @def.jsfunc)
+(export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)])) @def.jsfunc)
+(program [(lexical_declaration (variable_declarator name: (identifier) @name)) (variable_declaration (variable_declarator name: (identifier) @name))] @def.jsvar)
+(export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name)) @def.jsvar)
+(export_statement declaration: (_) @wrapped) @wrap
+
+; References: identifiers in call, type, selector and constructor positions.
+(call_expression function: (identifier) @ref)
+(member_expression property: (property_identifier) @ref)
+(new_expression constructor: (identifier) @ref)
+(class_heritage (identifier) @ref)
+(jsx_opening_element name: (identifier) @ref)
+(jsx_self_closing_element name: (identifier) @ref)
+(import_specifier name: (identifier) @ref)
