@@ -1,0 +1,626 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// DiscoverOptions tunes Discover. Config.DiscoverOptions builds one from the
+// configuration.
+type DiscoverOptions struct {
+	// Exclude lists globs (see Glob) of paths not to index, on top of
+	// .gitignore and the default excludes. A directory that matches is not
+	// walked.
+	Exclude []string
+	// MaxFileBytes is the size above which a file is skipped as "too
+	// large"; 0 means DefaultMaxFileBytes.
+	MaxFileBytes int64
+	// Workers bounds how many directories and files are read at once; 0
+	// means GOMAXPROCS.
+	Workers int
+}
+
+// FileInfo is one file Discover found worth indexing.
+type FileInfo struct {
+	// Path is relative to the root, with forward slashes. A file reached
+	// through a symlink is named by the link's path.
+	Path string
+	// Abs is the absolute path to read the file from.
+	Abs string
+	// Size is the number of bytes read.
+	Size int64
+	// ModTime is the modification time of the file (of the target, for a
+	// symlink).
+	ModTime time.Time
+	// Hash is the xxhash64 of the bytes read, the content hash the index is
+	// keyed by: an unchanged hash means the file need not be parsed again.
+	Hash uint64
+}
+
+// SkipReason says why Discover left a file or directory out. Files that
+// .gitignore, the default excludes or the exclude globs leave out are not
+// reported at all.
+type SkipReason string
+
+// Reasons a file or directory is skipped.
+const (
+	SkipTooLarge           SkipReason = "too large"
+	SkipBinary             SkipReason = "binary"
+	SkipGenerated          SkipReason = "generated"
+	SkipMinified           SkipReason = "minified"
+	SkipUnreadable         SkipReason = "unreadable"
+	SkipSymlinkOutsideRoot SkipReason = "symlink outside root"
+	SkipSymlinkLoop        SkipReason = "symlink loop"
+	SkipNotRegular         SkipReason = "not regular"
+	// SkipUnsupported is a file of a type ctxls does not index (lock
+	// files, go.sum and the like); the indexer reports it, not Discover.
+	SkipUnsupported SkipReason = "unsupported type"
+)
+
+// Skip is a file or directory Discover saw but did not index, for the
+// statistics and logs.
+type Skip struct {
+	// Path is relative to the root, with forward slashes.
+	Path string
+	// Reason is why it was skipped.
+	Reason SkipReason
+	// Err gives the detail when there is one: the I/O error, the size, the
+	// symlink's target.
+	Err error
+}
+
+// fileBatch is how many files one job reads, so that a huge flat directory
+// still spreads over the workers.
+const fileBatch = 64
+
+// Discover walks root and returns the files worth indexing and the ones it
+// skipped, both sorted by Path. It honours nested .gitignore files (with
+// negation and directory patterns) and .git/info/exclude, always leaves out
+// .git, node_modules, vendor, dist, build, target, .venv, venv,
+// __pycache__, .hg, .svn, .idea, .next, .cache and coverage directories and
+// the opts.Exclude globs, and skips files that are too large, binary,
+// generated or minified (see ClassifyContent), which it reads to tell.
+//
+// Symlinks never lead out of root: a link to a file inside root is indexed
+// under the link's path; a link to a directory inside root is walked under
+// the link's path, unless its real target contains the link or is a
+// directory the walk already came through ("symlink loop"); a link
+// resolving outside root is skipped.
+//
+// A missing or non-directory root is an error; unreadable entries below it
+// are skips. Cancelling ctx stops the walk and returns ctx's error.
+func Discover(ctx context.Context, root string, opts DiscoverOptions) ([]FileInfo, []Skip, error) {
+	d, rootDir, err := newDiscoverer(ctx, root, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	d.push(walkJob{dir: rootDir})
+	ws := make([]discoverWorker, workers)
+	var wg sync.WaitGroup
+	for i := range ws {
+		wg.Add(1)
+		go func(w *discoverWorker) {
+			defer wg.Done()
+			d.run(w)
+		}(&ws[i])
+	}
+	wg.Wait()
+
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("discover %s: %w", d.absRoot, err)
+	}
+	if d.rootErr != nil {
+		return nil, nil, fmt.Errorf("root %s: %w", d.absRoot, d.rootErr)
+	}
+	var files []FileInfo
+	var skips []Skip
+	for i := range ws {
+		files = append(files, ws[i].files...)
+		skips = append(skips, ws[i].skips...)
+	}
+	slices.SortFunc(files, func(a, b FileInfo) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(skips, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
+	return files, skips, nil
+}
+
+// isDefaultExcludedDir reports the directory names never walked.
+func isDefaultExcludedDir(name string) bool {
+	switch name {
+	case ".git", "node_modules", "vendor", "dist", "build", "target", ".venv", "venv",
+		"__pycache__", ".hg", ".svn", ".idea", ".next", ".cache", "coverage":
+		return true
+	}
+	return false
+}
+
+// discoverer is the state of one Discover call. Its work queue is shared
+// by the workers under mu; everything a worker produces stays in its own
+// discoverWorker until the walk ends.
+type discoverer struct {
+	ctx      context.Context
+	absRoot  string
+	realRoot string
+	exclude  *GlobSet
+	maxBytes int64
+
+	mu      sync.Mutex
+	cond    sync.Cond
+	queue   []walkJob
+	pending int // jobs queued or running
+	rootErr error
+}
+
+// walkDir is a directory to list. Its fields are set before it is queued
+// and never change, so children share them.
+type walkDir struct {
+	rel    string   // "" for the root
+	abs    string   // the path to list (through symlinks, as walked)
+	segs   []string // rel split at "/", the gitignore path
+	real   string   // the symlink-free path, for loop detection
+	parent *walkDir
+	ignore []gitignore.Pattern // patterns in effect above this directory
+}
+
+type fileCand struct {
+	rel, abs string
+}
+
+// walkJob is a directory to list or a batch of files to read.
+type walkJob struct {
+	dir   *walkDir
+	files []fileCand
+}
+
+// discoverWorker holds one worker's results and its reusable read buffer.
+type discoverWorker struct {
+	files []FileInfo
+	skips []Skip
+	buf   []byte
+}
+
+func (w *discoverWorker) skip(rel string, reason SkipReason, err error) {
+	w.skips = append(w.skips, Skip{Path: rel, Reason: reason, Err: err})
+}
+
+func newDiscoverer(ctx context.Context, root string, opts DiscoverOptions) (*discoverer, *walkDir, error) {
+	if root == "" {
+		return nil, nil, errors.New("root: empty path")
+	}
+	if opts.MaxFileBytes < 0 {
+		return nil, nil, fmt.Errorf("maxFileBytes: must not be negative, got %d", opts.MaxFileBytes)
+	}
+	exclude, err := CompileGlobSet(opts.Exclude)
+	if err != nil {
+		return nil, nil, fmt.Errorf("exclude: %w", err)
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("root %s: %w", root, err)
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, fmt.Errorf("root %s: no such directory", abs)
+	case err != nil:
+		return nil, nil, fmt.Errorf("root %s: %w", abs, err)
+	case !st.IsDir():
+		return nil, nil, fmt.Errorf("root %s: not a directory", abs)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("root %s: %w", abs, err)
+	}
+	d := &discoverer{
+		ctx:      ctx,
+		absRoot:  abs,
+		realRoot: real,
+		exclude:  exclude,
+		maxBytes: opts.MaxFileBytes,
+	}
+	if d.maxBytes == 0 {
+		d.maxBytes = DefaultMaxFileBytes
+	}
+	d.cond.L = &d.mu
+	rootDir := &walkDir{abs: abs, real: real}
+	// .git/info/exclude holds the repository's private ignore patterns. A
+	// missing one, or a .git that is a file (worktrees), is normal.
+	if data, err := os.ReadFile(filepath.Join(abs, ".git", "info", "exclude")); err == nil {
+		rootDir.ignore = parseIgnore(data, nil)
+	}
+	return d, rootDir, nil
+}
+
+// parseIgnore parses a .gitignore file found in the directory domain.
+func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var ps []gitignore.Pattern
+	for len(data) > 0 {
+		var line []byte
+		line, data, _ = bytes.Cut(data, []byte{'\n'})
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(bytes.TrimSpace(line)) == 0 || line[0] == '#' {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(string(line), domain))
+	}
+	return ps
+}
+
+func (d *discoverer) push(j walkJob) {
+	d.mu.Lock()
+	d.queue = append(d.queue, j)
+	d.pending++
+	d.mu.Unlock()
+	d.cond.Signal()
+}
+
+// run takes jobs until none is queued or running.
+func (d *discoverer) run(w *discoverWorker) {
+	for {
+		d.mu.Lock()
+		for len(d.queue) == 0 && d.pending > 0 {
+			d.cond.Wait()
+		}
+		if len(d.queue) == 0 {
+			d.mu.Unlock()
+			return
+		}
+		j := d.queue[len(d.queue)-1]
+		d.queue[len(d.queue)-1] = walkJob{}
+		d.queue = d.queue[:len(d.queue)-1]
+		d.mu.Unlock()
+
+		if d.ctx.Err() == nil {
+			if j.dir != nil {
+				d.listDir(w, j.dir)
+			} else {
+				for _, c := range j.files {
+					d.readFile(w, c)
+				}
+			}
+		}
+
+		d.mu.Lock()
+		d.pending--
+		done := d.pending == 0
+		d.mu.Unlock()
+		if done {
+			d.cond.Broadcast()
+		}
+	}
+}
+
+// listDir reads one directory, queues its subdirectories and its files.
+func (d *discoverer) listDir(w *discoverWorker, dir *walkDir) {
+	entries, err := os.ReadDir(dir.abs)
+	if err != nil {
+		if dir.rel == "" {
+			d.mu.Lock()
+			d.rootErr = err
+			d.mu.Unlock()
+			return
+		}
+		w.skip(dir.rel, SkipUnreadable, err)
+		return
+	}
+	patterns := dir.ignore
+	for _, e := range entries {
+		if e.Name() != ".gitignore" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir.abs, ".gitignore"))
+		if err != nil {
+			w.skip(joinRel(dir.rel, ".gitignore"), SkipUnreadable, err)
+			break
+		}
+		// Full slice expression: appending never writes into the parent's
+		// shared backing array.
+		patterns = append(patterns[:len(patterns):len(patterns)], parseIgnore(data, dir.segs)...)
+		break
+	}
+	matcher := gitignore.NewMatcher(patterns)
+
+	var batch []fileCand
+	for _, e := range entries {
+		name := e.Name()
+		if name == ".git" {
+			continue
+		}
+		rel := joinRel(dir.rel, name)
+		abs := filepath.Join(dir.abs, name)
+		segs := append(dir.segs[:len(dir.segs):len(dir.segs)], name)
+		typ := e.Type()
+		switch {
+		case typ.IsDir():
+			if isDefaultExcludedDir(name) || matcher.Match(segs, true) || d.exclude.MatchAny(rel) {
+				continue
+			}
+			d.push(walkJob{dir: &walkDir{
+				rel: rel, abs: abs, segs: segs, real: filepath.Join(dir.real, name),
+				parent: dir, ignore: patterns,
+			}})
+		case typ.IsRegular():
+			if matcher.Match(segs, false) || d.exclude.MatchAny(rel) {
+				continue
+			}
+			batch = append(batch, fileCand{rel: rel, abs: abs})
+		case typ&fs.ModeSymlink != 0:
+			if c, ok := d.symlink(w, dir, name, rel, abs, segs, matcher, patterns); ok {
+				batch = append(batch, c)
+			}
+		default:
+			if matcher.Match(segs, false) || d.exclude.MatchAny(rel) {
+				continue
+			}
+			w.skip(rel, SkipNotRegular, fmt.Errorf("file mode %s", typ))
+		}
+		if len(batch) == fileBatch {
+			d.push(walkJob{files: batch})
+			batch = nil
+		}
+	}
+	for _, c := range batch {
+		d.readFile(w, c)
+	}
+}
+
+// symlink decides about one symlink: it queues a directory to follow, or
+// returns the file to read, or records why it is skipped.
+func (d *discoverer) symlink(w *discoverWorker, dir *walkDir, name, rel, abs string, segs []string,
+	matcher gitignore.Matcher, patterns []gitignore.Pattern) (fileCand, bool) {
+	st, statErr := os.Stat(abs)
+	isDir := statErr == nil && st.IsDir()
+	if matcher.Match(segs, isDir) || d.exclude.MatchAny(rel) || (isDir && isDefaultExcludedDir(name)) {
+		return fileCand{}, false
+	}
+	if statErr != nil {
+		if errors.Is(statErr, syscall.ELOOP) {
+			w.skip(rel, SkipSymlinkLoop, statErr)
+		} else {
+			w.skip(rel, SkipUnreadable, fmt.Errorf("broken symlink: %w", statErr))
+		}
+		return fileCand{}, false
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		w.skip(rel, SkipUnreadable, err)
+		return fileCand{}, false
+	}
+	if !within(d.realRoot, real) {
+		w.skip(rel, SkipSymlinkOutsideRoot, fmt.Errorf("resolves to %s", real))
+		return fileCand{}, false
+	}
+	switch {
+	case isDir:
+		// A link to a directory that contains it, or to one the walk is
+		// already inside (x/l1 -> y, y/l2 -> x), would never end.
+		if within(real, dir.real) {
+			w.skip(rel, SkipSymlinkLoop, fmt.Errorf("resolves to %s, which contains it", real))
+			return fileCand{}, false
+		}
+		for p := dir; p != nil; p = p.parent {
+			if p.real == real {
+				w.skip(rel, SkipSymlinkLoop, fmt.Errorf("resolves to %s, which the walk came through", real))
+				return fileCand{}, false
+			}
+		}
+		d.push(walkJob{dir: &walkDir{
+			rel: rel, abs: abs, segs: segs, real: real, parent: dir, ignore: patterns,
+		}})
+		return fileCand{}, false
+	case st.Mode().IsRegular():
+		return fileCand{rel: rel, abs: abs}, true
+	}
+	w.skip(rel, SkipNotRegular, fmt.Errorf("resolves to %s, file mode %s", real, st.Mode().Type()))
+	return fileCand{}, false
+}
+
+// within reports whether the clean absolute path p is root or lies under it.
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	if !strings.HasSuffix(root, string(filepath.Separator)) {
+		root += string(filepath.Separator)
+	}
+	return strings.HasPrefix(p, root)
+}
+
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// readFile reads and classifies one file, into the worker's buffer.
+func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
+	if d.ctx.Err() != nil {
+		return
+	}
+	f, err := os.Open(c.abs)
+	if err != nil {
+		w.skip(c.rel, SkipUnreadable, err)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		w.skip(c.rel, SkipUnreadable, err)
+		return
+	}
+	if !st.Mode().IsRegular() {
+		w.skip(c.rel, SkipNotRegular, fmt.Errorf("file mode %s", st.Mode().Type()))
+		return
+	}
+	if st.Size() > d.maxBytes {
+		w.skip(c.rel, SkipTooLarge, fmt.Errorf("%d bytes, over maxFileBytes %d", st.Size(), d.maxBytes))
+		return
+	}
+	data, err := w.read(f, st.Size(), d.maxBytes)
+	if err != nil {
+		w.skip(c.rel, SkipUnreadable, err)
+		return
+	}
+	if int64(len(data)) > d.maxBytes { // it grew since Stat
+		w.skip(c.rel, SkipTooLarge, fmt.Errorf("over maxFileBytes %d", d.maxBytes))
+		return
+	}
+	if reason := ClassifyContent(c.rel, data); reason != "" {
+		w.skip(c.rel, reason, nil)
+		return
+	}
+	w.files = append(w.files, FileInfo{
+		Path:    c.rel,
+		Abs:     c.abs,
+		Size:    int64(len(data)),
+		ModTime: st.ModTime(),
+		Hash:    xxhash.Sum64(data),
+	})
+}
+
+// read reads f into the worker's buffer, at most limit+1 bytes, and
+// returns the bytes read; they are valid until the next read.
+func (w *discoverWorker) read(f *os.File, size, limit int64) ([]byte, error) {
+	want := min(size+1, limit+1) // +1 to see EOF (or growth) without a second buffer
+	if int64(cap(w.buf)) < want {
+		w.buf = make([]byte, min(max(want, 64<<10), limit+1))
+	}
+	buf := w.buf[:cap(w.buf)]
+	n := 0
+	for {
+		if n == len(buf) {
+			if int64(n) > limit {
+				return buf[:n], nil
+			}
+			grown := make([]byte, min(2*int64(len(buf)), limit+1))
+			copy(grown, buf)
+			w.buf, buf = grown, grown
+		}
+		m, err := f.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			return buf[:n], nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// ClassifyContent says whether a file's content is unfit for indexing:
+// SkipBinary (a NUL byte in the first 8 KiB, or more than 10% of it invalid
+// UTF-8), SkipGenerated (a "// Code generated ... DO NOT EDIT." line, the Go
+// convention, in the first 50 lines, or "@generated" in the first 5),
+// SkipMinified (a .min.js or .min.css name; an average line over 300 bytes
+// in a file over 2 KiB; a line over 5000 bytes in a .js, .mjs, .cjs, .css or
+// .json file), or "" when the file should be indexed. path is only used for
+// its name.
+func ClassifyContent(path string, content []byte) SkipReason {
+	switch {
+	case isBinary(content):
+		return SkipBinary
+	case isGenerated(content):
+		return SkipGenerated
+	case isMinified(path, content):
+		return SkipMinified
+	}
+	return ""
+}
+
+func isBinary(content []byte) bool {
+	const sampleSize = 8 << 10
+	sample := content[:min(len(content), sampleSize)]
+	if bytes.IndexByte(sample, 0) >= 0 {
+		return true
+	}
+	if utf8.Valid(sample) {
+		return false
+	}
+	invalid := 0
+	for i := 0; i < len(sample); {
+		r, n := utf8.DecodeRune(sample[i:])
+		if r == utf8.RuneError && n == 1 {
+			if !utf8.FullRune(sample[i:]) && len(content) > len(sample) {
+				break // a rune cut by the sample's end
+			}
+			invalid++
+		}
+		i += n
+	}
+	return invalid*10 > len(sample)
+}
+
+func isGenerated(content []byte) bool {
+	const (
+		prefix = "// Code generated "
+		suffix = " DO NOT EDIT."
+	)
+	rest := content
+	for n := 0; n < 50 && len(rest) > 0; n++ {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte{'\n'})
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if n < 5 && bytes.Contains(line, []byte("@generated")) {
+			return true
+		}
+		if len(line) >= len(prefix)+len(suffix) &&
+			bytes.HasPrefix(line, []byte(prefix)) && bytes.HasSuffix(line, []byte(suffix)) {
+			return true
+		}
+	}
+	return false
+}
+
+func isMinified(path string, content []byte) bool {
+	name := strings.ToLower(path[strings.LastIndexByte(path, '/')+1:])
+	if strings.HasSuffix(name, ".min.js") || strings.HasSuffix(name, ".min.css") {
+		return true
+	}
+	size := len(content)
+	if size > 2<<10 {
+		lines := bytes.Count(content, []byte{'\n'})
+		if content[size-1] != '\n' {
+			lines++
+		}
+		if size/lines > 300 {
+			return true
+		}
+	}
+	switch filepath.Ext(name) {
+	case ".js", ".mjs", ".cjs", ".css", ".json":
+	default:
+		return false
+	}
+	for rest := content; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			i = len(rest)
+		}
+		if i > 5000 {
+			return true
+		}
+		rest = rest[min(i+1, len(rest)):]
+	}
+	return false
+}

@@ -1,0 +1,180 @@
+//go:build unix
+
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDiscoverSymlinks(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	outside := filepath.Join(base, "outside")
+	writeTree(t, root, `
+-- real/a.go --
+package real
+-- real/sub/b.go --
+package sub
+`)
+	writeTree(t, outside, `
+-- x.go --
+package outside
+`)
+	symlink(t, "real/a.go", filepath.Join(root, "linkfile.go")) // file inside: indexed under the link
+	symlink(t, "real", filepath.Join(root, "linkdir"))          // directory inside: followed
+	symlink(t, "..", filepath.Join(root, "real", "sub", "up"))  // to an ancestor: loop
+	symlink(t, ".", filepath.Join(root, "self"))                // to the root: loop
+	symlink(t, filepath.Join(outside, "x.go"), filepath.Join(root, "out.go"))
+	symlink(t, outside, filepath.Join(root, "outdir"))
+	symlink(t, "../outside/x.go", filepath.Join(root, "escape.go")) // relative, still outside
+	symlink(t, "missing.go", filepath.Join(root, "broken.go"))      // dangling
+	symlink(t, "chain2", filepath.Join(root, "chain1"))             // a link cycle
+	symlink(t, "chain1", filepath.Join(root, "chain2"))
+	symlink(t, "linkdir/sub", filepath.Join(root, "viaLink"))      // through another link, still inside
+	symlink(t, "real", filepath.Join(root, "ignored-dir"))         // gitignored: not followed
+	symlink(t, outside, filepath.Join(root, "ignored-out"))        // gitignored: not reported
+	symlink(t, "x/../../y", filepath.Join(root, "ignored-broken")) // gitignored: not reported
+	writeFile(t, filepath.Join(root, ".gitignore"), []byte("ignored-*\n"))
+
+	wantFiles := []string{".gitignore", "linkdir/a.go", "linkdir/sub/b.go", "linkfile.go", "real/a.go", "real/sub/b.go", "viaLink/b.go"}
+	wantSkips := map[string]SkipReason{
+		"real/sub/up":    SkipSymlinkLoop,
+		"linkdir/sub/up": SkipSymlinkLoop,
+		"viaLink/up":     SkipSymlinkLoop,
+		"self":           SkipSymlinkLoop,
+		"chain1":         SkipSymlinkLoop,
+		"chain2":         SkipSymlinkLoop,
+		"out.go":         SkipSymlinkOutsideRoot,
+		"outdir":         SkipSymlinkOutsideRoot,
+		"escape.go":      SkipSymlinkOutsideRoot,
+		"broken.go":      SkipUnreadable,
+	}
+	files, skips := discover(t, root, DiscoverOptions{})
+	assertFiles(t, files, wantFiles)
+	assertSkips(t, skips, wantSkips)
+
+	// The same through a symlink to the root: links are judged against
+	// the real root, paths are the same, Abs stays under the given root.
+	rootLink := filepath.Join(base, "rootlink")
+	symlink(t, root, rootLink)
+	got, _, err := Discover(context.Background(), rootLink, DiscoverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range got {
+		paths = append(paths, f.Path)
+		if !strings.HasPrefix(f.Abs, rootLink+string(filepath.Separator)) {
+			t.Errorf("%s: Abs %s is not under %s", f.Path, f.Abs, rootLink)
+		}
+	}
+	assertFiles(t, paths, wantFiles)
+}
+
+func TestDiscoverExcludedDirectoryIsNotWalked(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, `
+-- keep.go --
+package keep
+-- gen/a.go --
+package gen
+`)
+	// Walking gen/ would report this loop; excluding gen/ must prune it.
+	symlink(t, "..", filepath.Join(root, "gen", "loop"))
+	files, skips := discover(t, root, DiscoverOptions{Exclude: []string{"gen/"}})
+	assertFiles(t, files, []string{"keep.go"})
+	assertSkips(t, skips, map[string]SkipReason{})
+
+	_, skips = discover(t, root, DiscoverOptions{})
+	assertSkips(t, skips, map[string]SkipReason{"gen/loop": SkipSymlinkLoop})
+}
+
+func TestDiscoverNotRegular(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "a.go"), []byte("package a\n"))
+	if err := syscall.Mkfifo(filepath.Join(root, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, "pipe", filepath.Join(root, "pipelink"))
+	if err := syscall.Mkfifo(filepath.Join(root, "ignored.fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Discover must not block opening the FIFOs.
+	files, skips := discover(t, root, DiscoverOptions{Exclude: []string{"*.fifo"}})
+	assertFiles(t, files, []string{"a.go"})
+	assertSkips(t, skips, map[string]SkipReason{"pipe": SkipNotRegular, "pipelink": SkipNotRegular})
+}
+
+func TestDiscoverUnreadable(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, `
+-- a.go --
+package a
+-- locked/b.go --
+package locked
+-- secret.go --
+package secret
+`)
+	locked, secret := filepath.Join(root, "locked"), filepath.Join(root, "secret.go")
+	if err := os.Chmod(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(secret, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		os.Chmod(locked, 0o755)
+		os.Chmod(secret, 0o644)
+	})
+
+	files, skips := discover(t, root, DiscoverOptions{})
+
+	// A privileged user (root, CAP_DAC_OVERRIDE) reads mode-000 files
+	// anyway; whatever this process can read, Discover must index, and
+	// whatever it cannot must be a skip, not a failure.
+	_, dirErr := os.ReadDir(locked)
+	_, fileErr := os.ReadFile(secret)
+	if (dirErr == nil) != (fileErr == nil) {
+		t.Fatalf("inconsistent permissions: dir %v, file %v", dirErr, fileErr)
+	}
+	if dirErr == nil {
+		t.Logf("running privileged (euid %d): mode 000 does not stop reads", os.Geteuid())
+		assertFiles(t, files, []string{"a.go", "locked/b.go", "secret.go"})
+		assertSkips(t, skips, map[string]SkipReason{})
+		return
+	}
+	assertFiles(t, files, []string{"a.go"})
+	assertSkips(t, skips, map[string]SkipReason{"locked": SkipUnreadable, "secret.go": SkipUnreadable})
+}
+
+func TestDiscoverSymlinkCycleAcrossDirectories(t *testing.T) {
+	// Neither link points at a directory containing itself, but following
+	// both leads back to where the walk started.
+	root := t.TempDir()
+	writeTree(t, root, `
+-- x/a.go --
+package x
+-- y/b.go --
+package y
+`)
+	symlink(t, "../y", filepath.Join(root, "x", "toY"))
+	symlink(t, "../x", filepath.Join(root, "y", "toX"))
+	files, skips := discover(t, root, DiscoverOptions{})
+	assertFiles(t, files, []string{"x/a.go", "x/toY/b.go", "y/b.go", "y/toX/a.go"})
+	assertSkips(t, skips, map[string]SkipReason{"x/toY/toX": SkipSymlinkLoop, "y/toX/toY": SkipSymlinkLoop})
+}

@@ -1,0 +1,347 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// document is an open editor buffer: its text wins over the file on disk.
+type document struct {
+	version int32
+	text    []byte
+}
+
+// TextChange is one content change of didChange: Range nil replaces the
+// whole text.
+type TextChange struct {
+	Range *Range
+	Text  string
+}
+
+// activity is the log of what the user looked at and changed.
+type activity struct {
+	activeAbs string    // the last opened, changed or focused document
+	cursor    *Position // its cursor, when the editor reported one
+	edits     map[editKey]time.Time
+}
+
+type editKey struct {
+	abs string // absolute path of the file
+	key string // leaf key of the symbol
+}
+
+// maxEdits bounds the activity log; the oldest entries go first.
+const maxEdits = 512
+
+// DidOpen records an opened document, indexes its text and makes it active.
+func (w *Workspace) DidOpen(uri string, version int32, text string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, _, abs, err := w.resolve(uri)
+	if err != nil {
+		return err
+	}
+	d := &document{version: version, text: []byte(text)}
+	w.docs[abs] = d
+	w.setActive(abs, nil)
+	return w.reindexDoc(abs, d, false)
+}
+
+// DidChange applies content changes to an open document, re-indexes it and
+// records which symbols the edit touched. A select sent after DidChange
+// returns sees the edit.
+func (w *Workspace) DidChange(uri string, version int32, changes []TextChange) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, _, abs, err := w.resolve(uri)
+	if err != nil {
+		return err
+	}
+	d := w.docs[abs]
+	if d == nil {
+		return fmt.Errorf("%s: not open (send didOpen first)", uri)
+	}
+	text := d.text
+	for i, c := range changes {
+		text, err = applyChange(text, c, w.opts.UTF8)
+		if err != nil {
+			return fmt.Errorf("contentChanges[%d]: %w", i, err)
+		}
+	}
+	d.text, d.version = text, version
+	w.setActive(abs, nil)
+	return w.reindexDoc(abs, d, true)
+}
+
+// DidSave notes a saved document. The text in memory is already indexed.
+func (w *Workspace) DidSave(uri string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, _, _, err := w.resolve(uri)
+	return err
+}
+
+// DidClose forgets an open document; the file on disk is indexed again.
+func (w *Workspace) DidClose(uri string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f, rel, abs, err := w.resolve(uri)
+	if err != nil {
+		return err
+	}
+	delete(w.docs, abs)
+	return w.reindexDisk(f, rel, abs)
+}
+
+// DidFocus makes a document active and records its cursor.
+func (w *Workspace) DidFocus(uri string, pos *Position) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, _, abs, err := w.resolve(uri)
+	if err != nil {
+		return err
+	}
+	w.setActive(abs, pos)
+	return nil
+}
+
+// FileEvent is a change on disk, as workspace/didChangeWatchedFiles reports.
+type FileEvent struct {
+	URI     string
+	Deleted bool // false: created or changed
+}
+
+// FilesChanged re-indexes files created or changed on disk and drops deleted
+// ones. Open documents keep their in-memory text. Events outside the
+// workspace are ignored; the first error is returned after all events are
+// applied.
+func (w *Workspace) FilesChanged(events []FileEvent) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var first error
+	for _, ev := range events {
+		f, rel, abs, err := w.resolve(ev.URI)
+		if err != nil {
+			if !errors.Is(err, ErrOutside) && first == nil {
+				first = err
+			}
+			continue
+		}
+		if _, open := w.docs[abs]; open {
+			continue
+		}
+		if ev.Deleted {
+			f.mu.Lock()
+			f.idx.Remove(rel)
+			f.mu.Unlock()
+			continue
+		}
+		if err := w.reindexDisk(f, rel, abs); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (w *Workspace) setActive(abs string, pos *Position) {
+	if w.act.activeAbs != abs || pos != nil {
+		w.act.cursor = pos
+	}
+	w.act.activeAbs = abs
+}
+
+// reindexDisk indexes a file from disk (or drops it when it is gone or no
+// longer indexable). Caller holds w.mu.
+func (w *Workspace) reindexDisk(f *Folder, rel, abs string) error {
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > w.cfg.MaxFileBytes || w.excluded(rel) {
+		f.mu.Lock()
+		f.idx.Remove(rel)
+		f.mu.Unlock()
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%s: %w", abs, err)
+		}
+		return nil
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return fmt.Errorf("%s: %w", abs, err)
+	}
+	return w.reindexText(f, FileInfo{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime()}, src, false)
+}
+
+// reindexDoc indexes an open document's text. Caller holds w.mu.
+func (w *Workspace) reindexDoc(abs string, d *document, edit bool) error {
+	f, rel, err := w.locate(abs)
+	if err != nil {
+		return err
+	}
+	if w.excluded(rel) || int64(len(d.text)) > w.cfg.MaxFileBytes {
+		return nil
+	}
+	return w.reindexText(f, FileInfo{Path: rel, Abs: abs, Size: int64(len(d.text))}, d.text, edit)
+}
+
+// excluded reports whether rel is excluded by the configuration's globs.
+func (w *Workspace) excluded(rel string) bool {
+	set, err := CompileGlobSet(w.cfg.Exclude)
+	return err == nil && set.MatchAny(rel)
+}
+
+// reindexText parses src and puts it into f's index, recording the symbols
+// an edit changed. Caller holds w.mu.
+func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, edit bool) error {
+	if w.parser == nil {
+		w.parser = symbolindex.NewParser()
+	}
+	f.mu.RLock()
+	old, _ := f.idx.State(fi.Path)
+	emb := f.idx.Embedder()
+	f.mu.RUnlock()
+	p := prepareContent(w.parser, emb, fi, src, old)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case p.skip != nil:
+		f.idx.Remove(fi.Path)
+		if p.skip.Err != nil {
+			return fmt.Errorf("%s: %w", fi.Path, p.skip.Err)
+		}
+	case p.same:
+	default:
+		changed := f.idx.Put(p.doc)
+		if edit {
+			now := w.opts.Now()
+			for _, s := range changed {
+				w.recordEdit(fi.Abs, f.idx.LeafKey(s), now)
+			}
+		}
+	}
+	return nil
+}
+
+func (w *Workspace) recordEdit(abs, key string, t time.Time) {
+	if w.act.edits == nil {
+		w.act.edits = make(map[editKey]time.Time)
+	}
+	w.act.edits[editKey{abs, key}] = t
+	if len(w.act.edits) <= maxEdits {
+		return
+	}
+	type kv struct {
+		k editKey
+		t time.Time
+	}
+	all := make([]kv, 0, len(w.act.edits))
+	for k, t := range w.act.edits {
+		all = append(all, kv{k, t})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].t.Before(all[j].t) })
+	for _, e := range all[:len(all)-maxEdits] {
+		delete(w.act.edits, e.k)
+	}
+}
+
+// applyChange applies one content change to text.
+func applyChange(text []byte, c TextChange, utf8Pos bool) ([]byte, error) {
+	if c.Range == nil {
+		return []byte(c.Text), nil
+	}
+	start, err := offsetOf(text, c.Range.Start, utf8Pos)
+	if err != nil {
+		return nil, fmt.Errorf("range.start: %w", err)
+	}
+	end, err := offsetOf(text, c.Range.End, utf8Pos)
+	if err != nil {
+		return nil, fmt.Errorf("range.end: %w", err)
+	}
+	if end < start {
+		return nil, fmt.Errorf("range end %d:%d is before its start %d:%d", c.Range.End.Line, c.Range.End.Character, c.Range.Start.Line, c.Range.Start.Character)
+	}
+	out := make([]byte, 0, len(text)-(end-start)+len(c.Text))
+	out = append(out, text[:start]...)
+	out = append(out, c.Text...)
+	return append(out, text[end:]...), nil
+}
+
+// offsetOf converts an LSP position to a byte offset in text. A character
+// past the end of its line clamps to the line's end, as LSP requires; a line
+// past the end of the text is an error, except the line just after the last
+// one, which means the end of the text.
+func offsetOf(text []byte, p Position, utf8Pos bool) (int, error) {
+	off := 0
+	for line := uint32(0); line < p.Line; line++ {
+		i := indexByte(text[off:], '\n')
+		if i < 0 {
+			if line+1 == p.Line {
+				return len(text), nil
+			}
+			return 0, fmt.Errorf("line %d is past the end of the document (%d lines)", p.Line, line+1)
+		}
+		off += i + 1
+	}
+	lineEnd := len(text)
+	if i := indexByte(text[off:], '\n'); i >= 0 {
+		lineEnd = off + i
+	}
+	if utf8Pos {
+		return min(off+int(p.Character), lineEnd), nil
+	}
+	units := uint32(0)
+	for off < lineEnd && units < p.Character {
+		r, size := utf8.DecodeRune(text[off:lineEnd])
+		if r >= 0x10000 {
+			units += 2
+		} else {
+			units++
+		}
+		off += size
+	}
+	return off, nil
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// lspColumn converts a byte column within line to the negotiated encoding.
+func lspColumn(line []byte, byteCol uint32, utf8Pos bool) uint32 {
+	if utf8Pos {
+		return byteCol
+	}
+	if int(byteCol) > len(line) {
+		byteCol = uint32(len(line))
+	}
+	units := uint32(0)
+	for off := 0; off < int(byteCol); {
+		r, size := utf8.DecodeRune(line[off:])
+		if r >= 0x10000 {
+			units += 2
+		} else {
+			units++
+		}
+		off += size
+	}
+	return units
+}
+
+// relPathOf is the slash path of abs relative to root.
+func relPathOf(root, abs string) string {
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return abs
+	}
+	return filepath.ToSlash(rel)
+}

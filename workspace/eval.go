@@ -1,0 +1,346 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/txtar"
+)
+
+// EvalCase is one golden retrieval case (testdata/README.md).
+type EvalCase struct {
+	Name     string    `json:"name"`
+	Kind     string    `json:"kind"` // cold | active | followup
+	Query    string    `json:"query"`
+	Active   string    `json:"active,omitempty"`
+	Position *Position `json:"position,omitempty"`
+	History  []string  `json:"history,omitempty"`
+	Expect   struct {
+		Files   []string `json:"files"`
+		Symbols []string `json:"symbols"`
+	} `json:"expect"`
+}
+
+// EvalSuite is one golden file: a fixture workspace and its cases.
+type EvalSuite struct {
+	Workspace string     `json:"workspace"`
+	Cases     []EvalCase `json:"cases"`
+}
+
+// EvalK is the cut-off of precision, recall and F1.
+const EvalK = 5
+
+// Metrics are the retrieval metrics of one case, or their macro average.
+type Metrics struct {
+	Hit1      float64 `json:"hit1"`      // the first item is in an expected file
+	Hit5      float64 `json:"hit5"`      // one of the first 5 items is
+	MRR       float64 `json:"mrr"`       // 1 / rank of the first item in an expected file
+	Precision float64 `json:"precision"` // share of the first K items in expected files
+	Recall    float64 `json:"recall"`    // share of expected files among the first K items
+	F1        float64 `json:"f1"`
+	NDCG10    float64 `json:"ndcg10"`       // over files, binary relevance
+	SymRecall float64 `json:"symbolRecall"` // share of expected symbols returned
+	Coverage  float64 `json:"coverage"`     // share of expected symbols' lines that items overlap
+}
+
+// CaseResult is one case's outcome.
+type CaseResult struct {
+	Suite   string   `json:"suite"`
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"`
+	Metrics Metrics  `json:"metrics"`
+	Got     []string `json:"got"` // item ids, in order
+}
+
+// EvalReport is the outcome of a run: every case and the macro averages,
+// overall and per case kind.
+type EvalReport struct {
+	Cases  []CaseResult       `json:"cases"`
+	Macro  Metrics            `json:"macro"`
+	ByKind map[string]Metrics `json:"byKind"`
+}
+
+// LoadSuites reads every golden file under dir/golden.
+func LoadSuites(dir string) ([]EvalSuite, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "golden", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no golden cases (golden/*.json)", dir)
+	}
+	sort.Strings(files)
+	var out []EvalSuite
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var s EvalSuite
+		if err := json.Unmarshal(b, &s); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// ExtractTxtar writes the files of a txtar archive under dst.
+func ExtractTxtar(archive, dst string) error {
+	a, err := txtar.ParseFile(archive)
+	if err != nil {
+		return err
+	}
+	for _, f := range a.Files {
+		name := filepath.FromSlash(f.Name)
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("%s: file %q leaves the archive's root", archive, f.Name)
+		}
+		p := filepath.Join(dst, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Evaluate runs every golden case under dir (dir/workspaces/NAME.txtar and
+// dir/golden/NAME.json) through Select, exactly as the server would, and
+// scores the answers.
+func Evaluate(ctx context.Context, dir string, cfg Config, opts Options) (*EvalReport, error) {
+	suites, err := LoadSuites(dir)
+	if err != nil {
+		return nil, err
+	}
+	rep := &EvalReport{ByKind: map[string]Metrics{}}
+	for _, s := range suites {
+		tmp, err := os.MkdirTemp("", "ctxls-eval-*")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		if err := ExtractTxtar(filepath.Join(dir, "workspaces", s.Workspace+".txtar"), tmp); err != nil {
+			return nil, err
+		}
+		cfg.CacheDir = "off"
+		ws, err := New(cfg, opts)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := ws.AddFolder(tmp); err != nil {
+			return nil, err
+		}
+		if _, err := ws.Index(ctx, nil); err != nil {
+			return nil, err
+		}
+		root := ws.Folders()[0].Root
+		for _, c := range s.Cases {
+			req := &Request{Query: c.Query, History: c.History, Position: c.Position}
+			if c.Active != "" {
+				req.ActiveURI = URIFromPath(filepath.Join(root, filepath.FromSlash(c.Active)))
+			}
+			res, err := ws.Select(ctx, req)
+			if err != nil {
+				return nil, fmt.Errorf("%s/%s: %w", s.Workspace, c.Name, err)
+			}
+			m := score(ws, c, res)
+			got := make([]string, len(res.Items))
+			for i, it := range res.Items {
+				got[i] = it.ID
+			}
+			rep.Cases = append(rep.Cases, CaseResult{Suite: s.Workspace, Name: c.Name, Kind: c.Kind, Metrics: m, Got: got})
+		}
+	}
+	rep.Macro = average(rep.Cases, "")
+	kinds := map[string]bool{}
+	for _, c := range rep.Cases {
+		kinds[c.Kind] = true
+	}
+	for k := range kinds {
+		rep.ByKind[k] = average(rep.Cases, k)
+	}
+	return rep, nil
+}
+
+// score computes one case's metrics from its result.
+func score(ws *Workspace, c EvalCase, res *Result) Metrics {
+	var m Metrics
+	want := map[string]bool{}
+	for _, f := range c.Expect.Files {
+		want[f] = true
+	}
+	// Ranked distinct files, for recall and nDCG.
+	var files []string
+	seen := map[string]bool{}
+	for i, it := range res.Items {
+		if want[it.Path] {
+			if m.MRR == 0 {
+				m.MRR = 1 / float64(i+1)
+			}
+			if i == 0 {
+				m.Hit1 = 1
+			}
+			if i < 5 {
+				m.Hit5 = 1
+			}
+			if i < EvalK {
+				m.Precision++
+			}
+		}
+		if !seen[it.Path] {
+			seen[it.Path] = true
+			files = append(files, it.Path)
+		}
+	}
+	m.Precision /= float64(min(EvalK, max(1, len(res.Items))))
+	found := 0
+	for _, it := range res.Items[:min(EvalK, len(res.Items))] {
+		if want[it.Path] {
+			want[it.Path] = false // count each file once
+			found++
+		}
+	}
+	if n := len(c.Expect.Files); n > 0 {
+		m.Recall = float64(found) / float64(n)
+	}
+	if m.Precision+m.Recall > 0 {
+		m.F1 = 2 * m.Precision * m.Recall / (m.Precision + m.Recall)
+	}
+	dcg, idcg := 0.0, 0.0
+	rel := map[string]bool{}
+	for _, f := range c.Expect.Files {
+		rel[f] = true
+	}
+	for i, f := range files[:min(10, len(files))] {
+		if rel[f] {
+			dcg += 1 / math.Log2(float64(i+2))
+		}
+	}
+	for i := 0; i < min(10, len(c.Expect.Files)); i++ {
+		idcg += 1 / math.Log2(float64(i+2))
+	}
+	if idcg > 0 {
+		m.NDCG10 = dcg / idcg
+	}
+
+	// Symbols: recall, and the share of their lines the items cover.
+	if len(c.Expect.Symbols) > 0 {
+		got := map[string]bool{}
+		for _, it := range res.Items {
+			got[it.Path+"::"+it.Symbol] = true
+		}
+		hit, lines, covered := 0, 0, 0
+		for _, s := range c.Expect.Symbols {
+			if got[s] {
+				hit++
+			}
+			start, end, ok := ws.symbolLines(s)
+			if !ok {
+				continue
+			}
+			for l := start; l <= end; l++ {
+				lines++
+				for _, it := range res.Items {
+					if it.Path+"::" == s[:strings.Index(s, "::")+2] && it.Range.Start.Line <= l && l <= it.Range.End.Line {
+						covered++
+						break
+					}
+				}
+			}
+		}
+		m.SymRecall = float64(hit) / float64(len(c.Expect.Symbols))
+		if lines > 0 {
+			m.Coverage = float64(covered) / float64(lines)
+		}
+	}
+	return m
+}
+
+// symbolLines finds the line span of "<path>::<qualified>" in the first
+// folder.
+func (ws *Workspace) symbolLines(id string) (uint32, uint32, bool) {
+	i := strings.Index(id, "::")
+	if i < 0 {
+		return 0, 0, false
+	}
+	rel, q := id[:i], id[i+2:]
+	for _, f := range ws.Folders() {
+		f.mu.RLock()
+		fs, ok := f.idx.FileSlot(rel)
+		if ok {
+			for _, s := range f.idx.FileSymbols(fs) {
+				ref, _ := f.idx.Symbol(s)
+				if ref.Qualified == q {
+					st, en := ref.Range.StartLine, ref.Range.EndLine
+					f.mu.RUnlock()
+					return st, en, true
+				}
+			}
+		}
+		f.mu.RUnlock()
+	}
+	return 0, 0, false
+}
+
+func average(cases []CaseResult, kind string) Metrics {
+	var sum Metrics
+	n := 0.0
+	for _, c := range cases {
+		if kind != "" && c.Kind != kind {
+			continue
+		}
+		n++
+		m := c.Metrics
+		sum.Hit1 += m.Hit1
+		sum.Hit5 += m.Hit5
+		sum.MRR += m.MRR
+		sum.Precision += m.Precision
+		sum.Recall += m.Recall
+		sum.F1 += m.F1
+		sum.NDCG10 += m.NDCG10
+		sum.SymRecall += m.SymRecall
+		sum.Coverage += m.Coverage
+	}
+	if n == 0 {
+		return sum
+	}
+	return Metrics{
+		Hit1: sum.Hit1 / n, Hit5: sum.Hit5 / n, MRR: sum.MRR / n,
+		Precision: sum.Precision / n, Recall: sum.Recall / n, F1: sum.F1 / n,
+		NDCG10: sum.NDCG10 / n, SymRecall: sum.SymRecall / n, Coverage: sum.Coverage / n,
+	}
+}
+
+// RatchetSlack is how far a macro metric may fall below the recorded
+// baseline before the ratchet fails.
+const RatchetSlack = 0.01
+
+// Ratchet lists the metrics of got that fell more than RatchetSlack below
+// base, one line each.
+func Ratchet(base, got Metrics) []string {
+	var out []string
+	check := func(name string, b, g float64) {
+		if g < b-RatchetSlack {
+			out = append(out, fmt.Sprintf("%s: %.3f, baseline %.3f", name, g, b))
+		}
+	}
+	check("hit@1", base.Hit1, got.Hit1)
+	check("hit@5", base.Hit5, got.Hit5)
+	check("mrr", base.MRR, got.MRR)
+	check("precision@5", base.Precision, got.Precision)
+	check("recall@5", base.Recall, got.Recall)
+	check("f1@5", base.F1, got.F1)
+	check("ndcg@10", base.NDCG10, got.NDCG10)
+	check("symbol recall", base.SymRecall, got.SymRecall)
+	check("coverage", base.Coverage, got.Coverage)
+	return out
+}

@@ -1,0 +1,302 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// Folder is one workspace folder and its index. Its mutex guards the index:
+// Select and the other readers hold it for reading, indexing and edits for
+// writing, so a request always sees a consistent index.
+type Folder struct {
+	Root string // absolute, cleaned
+
+	mu    sync.RWMutex
+	idx   *symbolindex.Index
+	ready bool
+	last  IndexStats
+}
+
+// IndexStats reports what building an index did.
+type IndexStats struct {
+	Root        string         `json:"root"`
+	Files       int            `json:"files"`
+	Symbols     int            `json:"symbols"`
+	Languages   map[string]int `json:"languages"`
+	Bytes       int64          `json:"bytes"`
+	Parsed      int            `json:"parsed"`  // files parsed this run (not reused from the cache)
+	Reused      int            `json:"reused"`  // files reused from the cache
+	Skipped     int            `json:"skipped"` // files skipped (binary, too large, generated, ...)
+	SkipReasons map[string]int `json:"skipReasons,omitempty"`
+	ElapsedMs   float64        `json:"elapsedMs"`
+	MerkleRoot  string         `json:"merkleRoot"`
+	Embedder    string         `json:"embedder"`
+	Cache       string         `json:"cache"` // the cache file, or "off"
+}
+
+// Progress reports indexing progress: Done of Total files read.
+type Progress struct {
+	Root        string
+	Done, Total int
+}
+
+// newFolder returns a folder whose index is empty until Build runs.
+func newFolder(root string, emb symbolindex.Embedder) (*Folder, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("root %s: %w", root, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("root %s: no such directory", root)
+		}
+		return nil, fmt.Errorf("root %s: %w", root, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("root %s: not a directory", root)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return &Folder{Root: abs, idx: symbolindex.NewIndex(emb)}, nil
+}
+
+// cachePath is where the folder's index is persisted: one file per folder,
+// named by a hash of the folder's path.
+func cachePath(dir, root string) string {
+	return filepath.Join(dir, fmt.Sprintf("%016x.idx", xxhash.Sum64String(root)))
+}
+
+// build discovers the folder's files and brings the index up to date with
+// them: from the cache when there is one, re-parsing only files whose content
+// changed, then saves the cache.
+func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder, log *slog.Logger, progress func(Progress)) (IndexStats, error) {
+	start := time.Now()
+	files, skipped, err := Discover(ctx, f.Root, cfg.DiscoverOptions())
+	if err != nil {
+		return IndexStats{}, err
+	}
+
+	stats := IndexStats{Root: f.Root, Embedder: emb.ID(), Cache: "off", SkipReasons: map[string]int{}}
+	cacheDir, persist := cfg.ResolvedCacheDir()
+	var cfile string
+
+	// Start from the current index (a rebuild after a config change or a
+	// re-scan) or from the cache.
+	f.mu.RLock()
+	base := f.idx
+	f.mu.RUnlock()
+	if base.Files() == 0 || base.Embedder().ID() != emb.ID() {
+		base = symbolindex.NewIndex(emb)
+		if persist {
+			cfile = cachePath(cacheDir, f.Root)
+			stats.Cache = cfile
+			switch cached, err := symbolindex.LoadIndex(cfile, emb); {
+			case err == nil:
+				base = cached
+			case errors.Is(err, os.ErrNotExist):
+			case errors.Is(err, symbolindex.ErrCacheMismatch):
+				log.Info("rebuilding index", "root", f.Root, "reason", err)
+			default:
+				log.Warn("ignoring unreadable index cache; rebuilding", "root", f.Root, "err", err)
+			}
+		}
+	} else if persist {
+		cfile = cachePath(cacheDir, f.Root)
+		stats.Cache = cfile
+	}
+
+	idx, st, err := update(ctx, &f.mu, base, emb, files, progressFor(f.Root, progress))
+	if err != nil {
+		return IndexStats{}, err
+	}
+	for _, s := range append(skipped, st.skips...) {
+		stats.Skipped++
+		stats.SkipReasons[string(s.Reason)]++
+	}
+	stats.Parsed, stats.Reused = st.parsed, st.reused
+
+	f.mu.RLock()
+	describe(idx, &stats)
+	if persist && (st.parsed > 0 || st.removed > 0 || st.touched > 0) {
+		if err := idx.Save(cfile); err != nil {
+			log.Warn("could not save the index cache", "err", err)
+		}
+	}
+	f.mu.RUnlock()
+	stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+
+	f.mu.Lock()
+	f.idx = idx
+	f.ready = true
+	f.last = stats
+	f.mu.Unlock()
+	return stats, nil
+}
+
+// describe fills in the statistics of an index.
+func describe(idx *symbolindex.Index, stats *IndexStats) {
+	stats.Files, stats.Symbols = idx.Files(), idx.Symbols()
+	stats.Languages = map[string]int{}
+	for _, p := range idx.Paths() {
+		fs, _ := idx.FileSlot(p)
+		stats.Languages[idx.FileLanguage(fs)]++
+		st, _ := idx.State(p)
+		stats.Bytes += st.Size
+	}
+	stats.MerkleRoot = idx.Tree().RootHex()
+}
+
+func progressFor(root string, fn func(Progress)) func(done, total int) {
+	if fn == nil {
+		return func(int, int) {}
+	}
+	return func(done, total int) { fn(Progress{Root: root, Done: done, Total: total}) }
+}
+
+type updateStats struct {
+	parsed, reused, removed, touched int
+	skips                            []Skip
+}
+
+// update brings idx up to date with files: files whose size and modification
+// time match the index are kept without reading; the others are read and
+// hashed, and only those whose content hash changed are parsed again (in
+// parallel, one parser per worker). Indexed files that are gone are removed.
+// Every change to idx is made holding mu, as idx may be the live index.
+func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb symbolindex.Embedder, files []FileInfo, progress func(done, total int)) (*symbolindex.Index, updateStats, error) {
+	var st updateStats
+	seen := make(map[string]bool, len(files))
+	var todo []FileInfo
+	mu.RLock()
+	for _, fi := range files {
+		seen[fi.Path] = true
+		if s, ok := idx.State(fi.Path); ok && s.Size == fi.Size && s.ModTime == fi.ModTime.UnixNano() {
+			st.reused++
+			continue
+		}
+		todo = append(todo, fi)
+	}
+	mu.RUnlock()
+	mu.Lock()
+	for _, p := range idx.Paths() {
+		if !seen[p] {
+			idx.Remove(p)
+			st.removed++
+		}
+	}
+	mu.Unlock()
+
+	jobs := make(chan FileInfo)
+	results := make(chan prepared, 64)
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	states := make(map[string]symbolindex.FileState, len(todo))
+	mu.RLock()
+	for _, fi := range todo {
+		if s, ok := idx.State(fi.Path); ok {
+			states[fi.Path] = s
+		}
+	}
+	mu.RUnlock()
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := symbolindex.NewParser()
+			defer p.Close()
+			for fi := range jobs {
+				results <- prepareFile(p, emb, fi, states)
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, fi := range todo {
+			select {
+			case jobs <- fi:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	done, total := st.reused, len(files)
+	progress(done, total)
+	for r := range results {
+		done++
+		progress(done, total)
+		mu.Lock()
+		switch {
+		case r.skip != nil:
+			st.skips = append(st.skips, *r.skip)
+			idx.Remove(r.skip.Path)
+		case r.same:
+			idx.Touch(r.info.Path, r.info.Size, r.info.ModTime.UnixNano())
+			st.touched++
+		default:
+			idx.Put(r.doc)
+			st.parsed++
+		}
+		mu.Unlock()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, st, err
+	}
+	sort.Slice(st.skips, func(i, j int) bool { return st.skips[i].Path < st.skips[j].Path })
+	return idx, st, nil
+}
+
+// prepared is one worker's output for one file.
+type prepared struct {
+	doc  *symbolindex.FileDoc
+	skip *Skip
+	same bool // content unchanged: only the stat data moved
+	info FileInfo
+}
+
+// prepareFile reads, classifies and (unless its content is unchanged)
+// parses, tokenizes and embeds one file.
+func prepareFile(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, states map[string]symbolindex.FileState) prepared {
+	if old, ok := states[fi.Path]; ok && fi.Hash != 0 && old.Hash == fi.Hash && old.Size == fi.Size {
+		return prepared{same: true, info: fi}
+	}
+	src, err := os.ReadFile(fi.Abs)
+	if err != nil {
+		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
+	}
+	return prepareContent(p, emb, fi, src, states[fi.Path])
+}
+
+// prepareContent is prepareFile for content already in memory (an open
+// document, or a file just read).
+func prepareContent(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, src []byte, old symbolindex.FileState) prepared {
+	if reason := ClassifyContent(fi.Path, src); reason != "" {
+		return prepared{skip: &Skip{Path: fi.Path, Reason: reason}, info: fi}
+	}
+	if old.Size == int64(len(src)) && old.Hash == xxhash.Sum64(src) {
+		return prepared{same: true, info: fi}
+	}
+	doc, err := symbolindex.Prepare(p, emb, fi.Path, src, int64(len(src)), fi.ModTime.UnixNano())
+	if errors.Is(err, symbolindex.ErrUnsupported) {
+		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnsupported}, info: fi}
+	}
+	if err != nil {
+		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
+	}
+	return prepared{doc: doc, info: fi}
+}

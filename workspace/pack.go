@@ -1,0 +1,221 @@
+package workspace
+
+import (
+	"bytes"
+	"math"
+	"strings"
+
+	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// pinnedItems resolves the request's pinned URIs and ids to items. A pinned
+// file is one file item; a pinned id names a symbol or a file.
+func (w *Workspace) pinnedItems(p *plan, folders []*Folder) []*cand {
+	var out []*cand
+	for _, ref := range p.pinned {
+		var f *Folder
+		var rel, qualified string
+		switch {
+		case strings.HasPrefix(ref, "sym:"):
+			r := strings.TrimPrefix(ref, "sym:")
+			i := strings.Index(r, "::")
+			if i < 0 {
+				continue
+			}
+			rel, qualified = r[:i], r[i+2:]
+		case strings.HasPrefix(ref, "file:"):
+			rel = strings.TrimPrefix(ref, "file:")
+		default:
+			w.mu.Lock()
+			g, r, err := w.locate(ref)
+			w.mu.Unlock()
+			if err != nil {
+				continue
+			}
+			f, rel = g, r
+		}
+		for _, g := range folders {
+			if f != nil && g != f {
+				continue
+			}
+			g.mu.RLock()
+			c := pinnedCand(g, rel, qualified)
+			g.mu.RUnlock()
+			if c != nil {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func pinnedCand(f *Folder, rel, qualified string) *cand {
+	fs, ok := f.idx.FileSlot(rel)
+	if !ok {
+		return nil
+	}
+	c := &cand{folder: f, fileSlot: fs, path: rel, lang: f.idx.FileLanguage(fs), reason: ReasonPinned, fused: 1}
+	if qualified == "" {
+		st, _ := f.idx.State(rel)
+		c.sym = symbolindex.Symbol{Name: "", Kind: symbolindex.KindFile, EndByte: uint32(st.Size)}
+		c.slot = noSlot
+		return c
+	}
+	for _, s := range f.idx.FileSymbols(fs) {
+		ref, _ := f.idx.Symbol(s)
+		if ref.Qualified == qualified {
+			c.slot, c.sym, c.hash = s, *ref.Symbol, f.idx.LeafHash(s)
+			return c
+		}
+	}
+	return nil
+}
+
+const noSlot = ^uint32(0)
+
+// pack turns ranked candidates into items: pinned ones first, overlapping
+// ranges collapsed to the tighter unit, identical bodies to one, texts read
+// and capped, and the whole fitted into the character budget.
+func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
+	// Candidates below minScore go; pinned items always stay.
+	list := make([]*cand, 0, len(pinned)+len(ranked))
+	list = append(list, pinned...)
+	for _, c := range ranked {
+		if c.fused >= p.req.MinScore {
+			list = append(list, c)
+		}
+	}
+	// Collapse over a window a few times the limit: enough to fill it.
+	window := list[:min(len(list), p.limit*4+len(pinned))]
+	fileIDs := map[*Folder]uint32{}
+	spans := make([]heuristics.Span, len(window))
+	for i, c := range window {
+		fid, ok := fileIDs[c.folder]
+		if !ok {
+			fid = uint32(len(fileIDs)) << 24
+			fileIDs[c.folder] = fid
+		}
+		end := c.sym.Range.EndLine
+		if c.sym.Kind == symbolindex.KindFile && c.sym.Range == (symbolindex.Range{}) {
+			end = math.MaxUint32
+		}
+		spans[i] = heuristics.Span{File: fid | c.fileSlot, StartLine: c.sym.Range.StartLine, EndLine: end, BodyHash: c.hash}
+	}
+	keep := heuristics.Collapse(spans)
+	kept := make([]*cand, 0, len(keep))
+	for _, i := range keep {
+		kept = append(kept, window[i])
+	}
+
+	// Read texts for as many items as could fit.
+	texts := make([]string, 0, len(kept))
+	ready := make([]*cand, 0, len(kept))
+	cache := map[string][]byte{}
+	for _, c := range kept {
+		if len(ready) >= p.limit {
+			break
+		}
+		abs := joinRoot(c.folder.Root, c.path)
+		src, ok := cache[abs]
+		if !ok {
+			b, err := w.readText(abs)
+			if err != nil {
+				continue
+			}
+			src = b
+			cache[abs] = src
+		}
+		if c.slot == noSlot {
+			c.sym.EndByte = uint32(len(src))
+			c.sym.Range = endRange(src)
+		}
+		start, end := int(c.sym.StartByte), int(c.sym.EndByte)
+		if end > len(src) || start > end {
+			continue // the file changed under the index; skip the stale slice
+		}
+		texts = append(texts, string(src[start:end]))
+		ready = append(ready, c)
+	}
+	packIn := make([]heuristics.PackItem, len(texts))
+	for i, t := range texts {
+		packIn[i] = heuristics.PackItem{Len: len(t)}
+	}
+	packed, _ := heuristics.Pack(packIn, p.limit, p.maxChars, p.perItem)
+	items := make([]Item, 0, len(packed))
+	used := 0
+	for _, pk := range packed {
+		c := ready[pk.Index]
+		text, cut := heuristics.TruncateText(texts[pk.Index], pk.Len)
+		used += len(text)
+		src := cache[joinRoot(c.folder.Root, c.path)]
+		it := Item{
+			URI:       URIFromPath(joinRoot(c.folder.Root, c.path)),
+			Path:      c.path,
+			Symbol:    c.sym.Qualified,
+			Kind:      c.sym.Kind.String(),
+			Language:  c.lang,
+			Range:     w.lspRange(src, c.sym.Range),
+			Text:      text,
+			Truncated: cut || pk.Truncated,
+			Score:     round4(c.fused),
+			Reason:    c.reason,
+			Signals:   signals(c),
+		}
+		if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile {
+			it.ID = "file:" + c.path
+			it.Symbol = ""
+		} else {
+			it.ID = "sym:" + c.path + "::" + c.sym.Qualified
+		}
+		items = append(items, it)
+	}
+	return items, used
+}
+
+func signals(c *cand) map[string]Signal {
+	out := make(map[string]Signal, numSources)
+	for src := 0; src < numSources; src++ {
+		if c.ranks[src] > 0 {
+			out[sourceNames[src]] = Signal{Rank: int(c.ranks[src]), Score: round4(float64(c.scores[src]))}
+		}
+	}
+	return out
+}
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+func joinRoot(root, rel string) string {
+	return root + "/" + rel
+}
+
+// endRange is the range of a whole text.
+func endRange(src []byte) symbolindex.Range {
+	lines := uint32(bytes.Count(src, []byte{'\n'}))
+	last := src[bytes.LastIndexByte(src, '\n')+1:]
+	return symbolindex.Range{EndLine: lines, EndCol: uint32(len(last))}
+}
+
+// lspRange converts a byte-column range into the negotiated encoding.
+func (w *Workspace) lspRange(src []byte, r symbolindex.Range) Range {
+	return Range{
+		Start: Position{Line: r.StartLine, Character: lspColumn(lineAt(src, r.StartLine), r.StartCol, w.opts.UTF8)},
+		End:   Position{Line: r.EndLine, Character: lspColumn(lineAt(src, r.EndLine), r.EndCol, w.opts.UTF8)},
+	}
+}
+
+// lineAt returns line n of src, without its newline.
+func lineAt(src []byte, n uint32) []byte {
+	for i := uint32(0); i < n; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			return nil
+		}
+		src = src[j+1:]
+	}
+	if j := bytes.IndexByte(src, '\n'); j >= 0 {
+		return src[:j]
+	}
+	return src
+}

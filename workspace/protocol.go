@@ -1,0 +1,92 @@
+package workspace
+
+// The wire types of workspace/contextSelect (docs/protocol.md). The CLI and
+// the LSP server decode into and encode from these same structs.
+
+// Position is an LSP position: 0-based line and character (in the
+// negotiated position encoding, UTF-16 code units unless told otherwise).
+type Position struct {
+	Line      uint32 `json:"line"`
+	Character uint32 `json:"character"`
+}
+
+// Range is an LSP range.
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// Request is the params object of workspace/contextSelect.
+type Request struct {
+	Query           string    `json:"query"`
+	History         []string  `json:"history,omitempty"`
+	ActiveURI       string    `json:"activeUri,omitempty"`
+	Position        *Position `json:"position,omitempty"`
+	Limit           int       `json:"limit,omitempty"`
+	MaxChars        int       `json:"maxChars,omitempty"`
+	MaxCharsPerItem int       `json:"maxCharsPerItem,omitempty"`
+	Pinned          []string  `json:"pinned,omitempty"`
+	Paths           []string  `json:"paths,omitempty"`
+	ExcludePaths    []string  `json:"excludePaths,omitempty"`
+	Kinds           []string  `json:"kinds,omitempty"`
+	MinScore        float64   `json:"minScore,omitempty"`
+	Explain         bool      `json:"explain,omitempty"`
+}
+
+// Request defaults and bounds.
+const (
+	DefaultLimit           = 8
+	MaxLimit               = 100
+	DefaultMaxChars        = 12000
+	DefaultMaxCharsPerItem = 1500
+)
+
+// Result is the result object of workspace/contextSelect.
+type Result struct {
+	Items         []Item `json:"items"`
+	UsedChars     int    `json:"usedChars"`
+	LowConfidence bool   `json:"lowConfidence"`
+	Stats         Stats  `json:"stats"`
+}
+
+// Item is one selected slice of the workspace.
+type Item struct {
+	ID        string            `json:"id"`
+	URI       string            `json:"uri"`
+	Path      string            `json:"path"`
+	Symbol    string            `json:"symbol"`
+	Kind      string            `json:"kind"`
+	Language  string            `json:"language"`
+	Range     Range             `json:"range"`
+	Text      string            `json:"text"`
+	Truncated bool              `json:"truncated"`
+	Score     float64           `json:"score"`
+	Reason    string            `json:"reason"`
+	Signals   map[string]Signal `json:"signals,omitempty"`
+}
+
+// Signal is one source's opinion of an item: its rank in that source's list
+// (1-based) and the source's own score.
+type Signal struct {
+	Rank  int     `json:"rank"`
+	Score float64 `json:"score"`
+}
+
+// Item reasons.
+const (
+	ReasonPinned    = "pinned"
+	ReasonActive    = "active"
+	ReasonRetrieved = "retrieved"
+	ReasonExpanded  = "expanded"
+)
+
+// Stats describes the index a result was computed on.
+type Stats struct {
+	Ready      bool    `json:"ready"`
+	Files      int     `json:"files"`
+	Symbols    int     `json:"symbols"`
+	Candidates int     `json:"candidates"`
+	ElapsedMs  float64 `json:"elapsedMs"`
+	Embedder   string  `json:"embedder"`
+	MerkleRoot string  `json:"merkleRoot"`
+}

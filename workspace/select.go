@@ -1,0 +1,673 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// ParamError is a request field that is missing or malformed. The server
+// answers it with InvalidParams; the CLI exits with status 2.
+type ParamError struct {
+	Field string
+	Msg   string
+}
+
+func (e *ParamError) Error() string { return e.Field + ": " + e.Msg }
+
+func paramErr(field, format string, args ...any) error {
+	return &ParamError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// The sources of evidence a selection fuses, in the order of Item.Signals.
+const (
+	srcLexical  = iota // BM25F over symbols
+	srcFile            // BM25 over whole files, inherited by their symbols
+	srcSemantic        // cosine similarity of symbol vectors
+	srcMention         // names and paths written in the query or history
+	srcActive          // the symbol under the cursor and the active file
+	srcLocality        // directory distance from the active file
+	srcEdit            // recently edited symbols, decaying
+	numSources
+)
+
+var sourceNames = [numSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit"}
+
+// sourceWeights are the per-source weights of reciprocal-rank fusion.
+var sourceWeights = [numSources]float64{
+	srcLexical:  1.0,
+	srcFile:     1.5,
+	srcSemantic: 0.5,
+	srcMention:  1.5,
+	srcActive:   1.0,
+	srcLocality: 0.5,
+	srcEdit:     1.0,
+}
+
+// Candidate-list sizes per source.
+const (
+	lexicalK  = 300
+	fileK     = 60
+	semanticK = 100
+	// topFiles is how many of the best-ranked files contribute all of their
+	// symbols as candidates.
+	topFiles = 20
+	// sameFileDecay lowers each further item from a file already chosen, so
+	// that the first items cover several files.
+	sameFileDecay = 0.75
+)
+
+// plan is a validated request.
+type plan struct {
+	req       *Request
+	query     heuristics.Query
+	limit     int
+	maxChars  int
+	perItem   int
+	paths     *GlobSet
+	excludes  *GlobSet
+	kinds     map[symbolindex.Kind]bool
+	activeAbs string
+	cursor    *Position
+	pinned    []string // absolute paths or item ids, in order
+}
+
+// validate checks a request and fills in its defaults.
+func (w *Workspace) validate(req *Request) (*plan, error) {
+	if strings.TrimSpace(req.Query) == "" {
+		return nil, paramErr("query", "must not be empty")
+	}
+	p := &plan{req: req, limit: req.Limit, maxChars: req.MaxChars, perItem: req.MaxCharsPerItem}
+	if p.limit == 0 {
+		p.limit = w.cfg.Limit
+	}
+	if p.limit < 0 || p.limit > MaxLimit {
+		return nil, paramErr("limit", "must be between 1 and %d, got %d", MaxLimit, req.Limit)
+	}
+	if p.maxChars == 0 {
+		p.maxChars = w.cfg.MaxChars
+	}
+	if p.maxChars < 0 {
+		return nil, paramErr("maxChars", "must not be negative, got %d", req.MaxChars)
+	}
+	if p.perItem == 0 {
+		p.perItem = w.cfg.MaxCharsPerItem
+	}
+	if p.perItem < 0 {
+		return nil, paramErr("maxCharsPerItem", "must not be negative, got %d", req.MaxCharsPerItem)
+	}
+	if req.MinScore < 0 || math.IsNaN(req.MinScore) {
+		return nil, paramErr("minScore", "must not be negative")
+	}
+	var err error
+	if p.paths, err = compileField("paths", req.Paths); err != nil {
+		return nil, err
+	}
+	if p.excludes, err = compileField("excludePaths", req.ExcludePaths); err != nil {
+		return nil, err
+	}
+	if len(req.Kinds) > 0 {
+		p.kinds = make(map[symbolindex.Kind]bool, len(req.Kinds))
+		for i, k := range req.Kinds {
+			kind, ok := symbolindex.ParseKind(k)
+			if !ok {
+				return nil, paramErr(fmt.Sprintf("kinds[%d]", i), "unknown kind %q (want function, method, class, struct, interface, type, enum, const, var, module or file)", k)
+			}
+			p.kinds[kind] = true
+		}
+	}
+	if req.ActiveURI != "" {
+		_, _, abs, err := w.resolve(req.ActiveURI)
+		if err != nil {
+			return nil, paramErr("activeUri", "%v", err)
+		}
+		p.activeAbs, p.cursor = abs, req.Position
+	} else if w.act.activeAbs != "" {
+		p.activeAbs, p.cursor = w.act.activeAbs, w.act.cursor
+		if req.Position != nil {
+			p.cursor = req.Position
+		}
+	}
+	for i, ref := range req.Pinned {
+		if strings.HasPrefix(ref, "sym:") || strings.HasPrefix(ref, "file:") && !strings.HasPrefix(ref, "file://") {
+			p.pinned = append(p.pinned, ref)
+			continue
+		}
+		_, _, abs, err := w.resolve(ref)
+		if err != nil {
+			return nil, paramErr(fmt.Sprintf("pinned[%d]", i), "%v", err)
+		}
+		p.pinned = append(p.pinned, abs)
+	}
+	p.query = heuristics.Analyze(req.Query)
+	return p, nil
+}
+
+func compileField(field string, globs []string) (*GlobSet, error) {
+	if len(globs) == 0 {
+		return nil, nil
+	}
+	set, err := CompileGlobSet(globs)
+	if err != nil {
+		return nil, paramErr(field, "%v", err)
+	}
+	return set, nil
+}
+
+// cand is one candidate symbol with the evidence for it. Everything needed
+// after the folder's lock is released is copied out.
+type cand struct {
+	folder   *Folder
+	fileSlot uint32
+	slot     uint32
+	path     string
+	lang     string
+	sym      symbolindex.Symbol
+	hash     uint64
+	ranks    [numSources]int32
+	scores   [numSources]float32
+	fused    float64
+	reason   string
+}
+
+// Select answers a contextSelect request: it ranks the symbols of every
+// folder against the query, the conversation and the user's activity, fuses
+// the rankings, and packs the best into the budget.
+func (w *Workspace) Select(ctx context.Context, req *Request) (*Result, error) {
+	start := time.Now()
+	w.mu.Lock()
+	p, err := w.validate(req)
+	folders := append([]*Folder(nil), w.folders...)
+	emb := w.emb
+	edits := make(map[editKey]time.Time, len(w.act.edits))
+	for k, t := range w.act.edits {
+		edits[k] = t
+	}
+	halfLife := time.Duration(w.cfg.RecentEditHalfLife)
+	w.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+
+	q := buildQuery(p, emb)
+	now := w.opts.Now()
+	var all []*cand
+	res := &Result{Items: []Item{}}
+	res.Stats.Ready = true
+	var conf heuristics.ConfidenceInput
+	conf.QueryTerms = len(q.own)
+	for _, f := range folders {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		f.mu.RLock()
+		cs, fc := collect(f, p, q, edits, now, halfLife)
+		res.Stats.Ready = res.Stats.Ready && f.ready
+		res.Stats.Files += f.idx.Files()
+		res.Stats.Symbols += f.idx.Symbols()
+		if res.Stats.MerkleRoot == "" {
+			res.Stats.MerkleRoot = f.idx.Tree().RootHex()
+		}
+		f.mu.RUnlock()
+		all = append(all, cs...)
+		conf.BestLexicalCoverage = math.Max(conf.BestLexicalCoverage, fc.BestLexicalCoverage)
+		conf.BestSemantic = math.Max(conf.BestSemantic, fc.BestSemantic)
+		conf.Mentions += fc.Mentions
+	}
+	res.Stats.Candidates = len(all)
+	res.Stats.Embedder = emb.ID()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	ordered := diversify(all)
+	pinned := w.pinnedItems(p, folders)
+	res.Items, res.UsedChars = w.pack(p, pinned, ordered)
+	res.LowConfidence = heuristics.LowConfidence(conf)
+	res.Stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+	return res, nil
+}
+
+// query is the analysed request, ready for the sources.
+type query struct {
+	own   []symbolindex.QueryTerm // terms of the query itself
+	terms []symbolindex.QueryTerm // own terms plus weighted history terms
+	vec   []float32
+	// mentions: identifiers and paths from the query (weight 1) and the
+	// history (each with its recency weight).
+	idents []weighted
+	paths  []weighted
+}
+
+type weighted struct {
+	s string
+	w float64
+}
+
+// buildQuery turns the request into terms and a vector. History counts in
+// proportion to how vague the query is, newest turns most; names and paths
+// mentioned anywhere in the history count as mentions regardless.
+func buildQuery(p *plan, emb symbolindex.Embedder) *query {
+	q := &query{}
+	seen := map[string]bool{}
+	for _, t := range symbolindex.QueryTerms(p.req.Query) {
+		if !seen[t] {
+			seen[t] = true
+			q.own = append(q.own, symbolindex.QueryTerm{Term: t, Weight: 1})
+		}
+	}
+	q.terms = append(q.terms, q.own...)
+	for _, id := range p.query.Identifiers {
+		q.idents = append(q.idents, weighted{id, 1})
+	}
+	for _, pth := range p.query.Paths {
+		q.paths = append(q.paths, weighted{pth, 1})
+	}
+
+	texts := []string{p.req.Query}
+	hist := p.req.History
+	weights := heuristics.HistoryWeights(len(hist), heuristics.DefaultHistoryDecay)
+	ctxWeight := 0.0
+	if len(hist) > 0 {
+		ctxWeight = heuristics.ContextWeight(p.query.Vagueness, 0)
+	}
+	for i, h := range hist {
+		hq := heuristics.Analyze(h)
+		for _, id := range hq.Identifiers {
+			q.idents = append(q.idents, weighted{id, weights[i]})
+		}
+		for _, pth := range hq.Paths {
+			q.paths = append(q.paths, weighted{pth, weights[i]})
+		}
+		if ctxWeight <= 0 {
+			continue
+		}
+		hw := float32(ctxWeight * weights[i])
+		for _, t := range symbolindex.QueryTerms(h) {
+			if !seen[t] {
+				seen[t] = true
+				q.terms = append(q.terms, symbolindex.QueryTerm{Term: t, Weight: hw})
+			}
+		}
+		texts = append(texts, h)
+	}
+	vecs, err := emb.Embed(texts)
+	if err != nil || len(vecs) == 0 {
+		return q
+	}
+	q.vec = append([]float32(nil), vecs[0]...)
+	for i := 1; i < len(vecs); i++ {
+		hw := float32(ctxWeight * weights[i-1])
+		for j, x := range vecs[i] {
+			q.vec[j] += hw * x
+		}
+	}
+	normalize(q.vec)
+	return q
+}
+
+func normalize(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+}
+
+// collect runs every source over one folder and returns the scored
+// candidates. Caller holds f.mu for reading.
+func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time.Time, halfLife time.Duration) ([]*cand, heuristics.ConfidenceInput) {
+	idx := f.idx
+	var conf heuristics.ConfidenceInput
+	cands := map[uint32]*cand{}
+	get := func(s uint32) *cand {
+		if c, ok := cands[s]; ok {
+			return c
+		}
+		ref, ok := idx.Symbol(s)
+		if !ok || !p.accepts(ref.Path, ref.Kind) {
+			return nil
+		}
+		c := &cand{folder: f, fileSlot: ref.File, slot: s, path: ref.Path, lang: ref.Language, sym: *ref.Symbol, hash: idx.LeafHash(s)}
+		cands[s] = c
+		return c
+	}
+	symFilter := func(s uint32) bool {
+		ref, ok := idx.Symbol(s)
+		return ok && p.accepts(ref.Path, ref.Kind)
+	}
+	fileFilter := func(fs uint32) bool { return p.acceptsPath(idx.FilePath(fs)) }
+
+	// File-level evidence, fused into one file ranking below.
+	var fileLists [numSources][]uint32
+
+	// Lexical.
+	var buf symbolindex.SearchBuffer
+	lex := idx.SearchSymbols(q.terms, lexicalK, symFilter, &buf)
+	for i, h := range lex {
+		if c := get(h.Doc); c != nil {
+			c.ranks[srcLexical], c.scores[srcLexical] = int32(i+1), h.Score
+		}
+	}
+	if len(lex) > 0 && len(q.own) > 0 {
+		conf.BestLexicalCoverage = ownCoverage(idx, lex, q)
+	}
+	fileLists[srcLexical] = filesInOrder(idx, lex)
+
+	// Whole files.
+	for _, h := range idx.SearchFiles(q.terms, fileK, fileFilter, &buf) {
+		fileLists[srcFile] = append(fileLists[srcFile], h.Doc)
+	}
+
+	// Semantic.
+	if q.vec != nil {
+		sem := idx.SearchVectors(q.vec, semanticK, symFilter, nil)
+		var semSlots []uint32
+		for i, h := range sem {
+			if h.Score <= 0 {
+				break
+			}
+			if i == 0 {
+				conf.BestSemantic = float64(h.Score)
+			}
+			if c := get(h.Slot); c != nil {
+				c.ranks[srcSemantic], c.scores[srcSemantic] = int32(i+1), h.Score
+			}
+			semSlots = append(semSlots, h.Slot)
+		}
+		fileLists[srcSemantic] = filesInOrder2(idx, semSlots)
+	}
+
+	// Mentions: names and paths written in the query or the history.
+	var mentioned []weighted2
+	for _, m := range q.idents {
+		for _, s := range idx.Named(m.s) {
+			mentioned = append(mentioned, weighted2{s, m.w})
+		}
+		if i := strings.LastIndexByte(m.s, '.'); i > 0 {
+			for _, s := range idx.Named(m.s[i+1:]) {
+				mentioned = append(mentioned, weighted2{s, m.w * 0.5})
+			}
+		}
+	}
+	var mentionedFiles []weighted2
+	for _, m := range q.paths {
+		for _, fs := range filesByPath(idx, m.s) {
+			mentionedFiles = append(mentionedFiles, weighted2{fs, m.w})
+		}
+	}
+	sort.SliceStable(mentioned, func(i, j int) bool { return mentioned[i].w > mentioned[j].w })
+	rank := int32(0)
+	for _, m := range mentioned {
+		if c := get(m.slot); c != nil && c.ranks[srcMention] == 0 {
+			rank++
+			c.ranks[srcMention], c.scores[srcMention] = rank, float32(m.w)
+			conf.Mentions++
+		}
+	}
+	sort.SliceStable(mentionedFiles, func(i, j int) bool { return mentionedFiles[i].w > mentionedFiles[j].w })
+	for _, m := range mentionedFiles {
+		fileLists[srcMention] = append(fileLists[srcMention], m.slot)
+		conf.Mentions++
+	}
+
+	// The active file and cursor.
+	activeRel := ""
+	if p.activeAbs != "" && (p.activeAbs == f.Root || strings.HasPrefix(p.activeAbs, f.Root+string(os.PathSeparator))) {
+		activeRel = relPathOf(f.Root, p.activeAbs)
+		if fs, ok := idx.FileSlot(activeRel); ok {
+			syms := idx.FileSymbols(fs)
+			if p.cursor != nil {
+				// The innermost symbol under the cursor first.
+				best := -1
+				for i, s := range syms {
+					ref, _ := idx.Symbol(s)
+					if ref.Range.StartLine <= p.cursor.Line && p.cursor.Line <= ref.Range.EndLine {
+						best = i
+					}
+				}
+				if best >= 0 {
+					if c := get(syms[best]); c != nil {
+						c.ranks[srcActive], c.scores[srcActive] = 1, 1
+						c.reason = ReasonActive
+					}
+				}
+			}
+		}
+	}
+
+	// Recent edits, newest first.
+	type edited struct {
+		slot uint32
+		w    float64
+	}
+	var eds []edited
+	for k, t := range edits {
+		if !strings.HasPrefix(k.abs, f.Root+string(os.PathSeparator)) {
+			continue
+		}
+		fs, ok := idx.FileSlot(relPathOf(f.Root, k.abs))
+		if !ok {
+			continue
+		}
+		for _, s := range idx.FileSymbols(fs) {
+			if idx.LeafKey(s) == k.key {
+				if wt := heuristics.Decay(now.Sub(t), halfLife); wt > 0.01 {
+					eds = append(eds, edited{s, wt})
+				}
+				break
+			}
+		}
+	}
+	sort.Slice(eds, func(i, j int) bool { return eds[i].w > eds[j].w || eds[i].w == eds[j].w && eds[i].slot < eds[j].slot })
+	for i, e := range eds {
+		if c := get(e.slot); c != nil {
+			c.ranks[srcEdit], c.scores[srcEdit] = int32(i+1), float32(e.w)
+		}
+	}
+
+	// Fuse the file-level lists into one file ranking; the best files
+	// bring all their symbols in as candidates.
+	fileScore := map[uint32]float64{}
+	for src, list := range fileLists {
+		for i, fs := range list {
+			fileScore[fs] += sourceWeights[src] / float64(heuristics.RRFK+i+1)
+		}
+	}
+	if activeRel != "" {
+		// Locality: files near the active file, as one more file list.
+		var near []uint32
+		for fs := range fileScore {
+			near = append(near, fs)
+		}
+		if fs, ok := idx.FileSlot(activeRel); ok {
+			if _, in := fileScore[fs]; !in {
+				near = append(near, fs)
+			}
+		}
+		sort.Slice(near, func(i, j int) bool {
+			di := heuristics.DirDistance(activeRel, idx.FilePath(near[i]))
+			dj := heuristics.DirDistance(activeRel, idx.FilePath(near[j]))
+			return di < dj || di == dj && near[i] < near[j]
+		})
+		for i, fs := range near {
+			if heuristics.Locality(activeRel, idx.FilePath(fs)) <= 0 {
+				break
+			}
+			fileScore[fs] += sourceWeights[srcLocality] / float64(heuristics.RRFK+i+1)
+		}
+	}
+	files := make([]uint32, 0, len(fileScore))
+	for fs := range fileScore {
+		files = append(files, fs)
+	}
+	sort.Slice(files, func(i, j int) bool {
+		a, b := fileScore[files[i]], fileScore[files[j]]
+		return a > b || a == b && files[i] < files[j]
+	})
+	fileRank := make(map[uint32]int32, len(files))
+	for i, fs := range files {
+		fileRank[fs] = int32(i + 1)
+		if i < topFiles {
+			for _, s := range idx.FileSymbols(fs) {
+				get(s)
+			}
+		}
+	}
+
+	out := make([]*cand, 0, len(cands))
+	for _, c := range cands {
+		if r, ok := fileRank[c.fileSlot]; ok {
+			c.ranks[srcFile] = r
+			c.scores[srcFile] = float32(fileScore[c.fileSlot])
+		}
+		if activeRel != "" {
+			c.scores[srcLocality] = float32(heuristics.Locality(activeRel, c.path))
+		}
+		for src := 0; src < numSources; src++ {
+			if r := c.ranks[src]; r > 0 {
+				c.fused += sourceWeights[src] / float64(heuristics.RRFK+int(r))
+			}
+		}
+		if c.reason == "" {
+			c.reason = ReasonRetrieved
+		}
+		out = append(out, c)
+	}
+	return out, conf
+}
+
+type weighted2 struct {
+	slot uint32
+	w    float64
+}
+
+// ownCoverage is the share of the query's own terms that the best lexical
+// hit matched.
+func ownCoverage(idx *symbolindex.Index, lex []symbolindex.Hit, q *query) float64 {
+	best := 0
+	for _, h := range lex[:min(len(lex), 5)] {
+		best = max(best, int(h.Matched))
+	}
+	return math.Min(1, float64(best)/float64(len(q.own)))
+}
+
+// filesInOrder lists the files of ranked symbol hits, each once, in order of
+// their best symbol.
+func filesInOrder(idx *symbolindex.Index, hits []symbolindex.Hit) []uint32 {
+	slots := make([]uint32, len(hits))
+	for i, h := range hits {
+		slots[i] = h.Doc
+	}
+	return filesInOrder2(idx, slots)
+}
+
+func filesInOrder2(idx *symbolindex.Index, slots []uint32) []uint32 {
+	seen := map[uint32]bool{}
+	var out []uint32
+	for _, s := range slots {
+		ref, ok := idx.Symbol(s)
+		if !ok || seen[ref.File] {
+			continue
+		}
+		seen[ref.File] = true
+		out = append(out, ref.File)
+	}
+	return out
+}
+
+// filesByPath finds the files a mentioned path names: an exact relative
+// path, a path suffix ("server.go", "lsp/server.go"), or a directory
+// ("lsp", "net/http") whose files all count.
+func filesByPath(idx *symbolindex.Index, mention string) []uint32 {
+	m := strings.Trim(strings.TrimPrefix(mention, "./"), "/")
+	if m == "" {
+		return nil
+	}
+	var out []uint32
+	for _, p := range idx.Paths() {
+		if p == m || strings.HasSuffix(p, "/"+m) || strings.HasPrefix(p, m+"/") || strings.Contains(p, "/"+m+"/") {
+			fs, _ := idx.FileSlot(p)
+			out = append(out, fs)
+		} else if path.Base(p) == m {
+			fs, _ := idx.FileSlot(p)
+			out = append(out, fs)
+		}
+	}
+	// A directory mention of a large tree says little about any one file.
+	if len(out) > 50 {
+		out = out[:0]
+	}
+	return out
+}
+
+// accepts applies the request's path and kind filters.
+func (p *plan) accepts(relPath string, kind symbolindex.Kind) bool {
+	if p.kinds != nil && !p.kinds[kind] {
+		return false
+	}
+	return p.acceptsPath(relPath)
+}
+
+func (p *plan) acceptsPath(relPath string) bool {
+	if p.paths != nil && !p.paths.MatchAny(relPath) {
+		return false
+	}
+	return p.excludes == nil || !p.excludes.MatchAny(relPath)
+}
+
+// diversify orders candidates by fused score, lowering each further item
+// from a file that already has one, so that the first items span files.
+func diversify(all []*cand) []*cand {
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.fused != b.fused {
+			return a.fused > b.fused
+		}
+		if a.path != b.path {
+			return a.path < b.path
+		}
+		return a.sym.StartByte < b.sym.StartByte
+	})
+	type fileKey struct {
+		f  *Folder
+		fs uint32
+	}
+	taken := map[fileKey]int{}
+	out := make([]*cand, 0, len(all))
+	// A lazy greedy pass: the effective score of a candidate only drops as
+	// its file gains items, so re-check the head against the next one.
+	pending := all
+	eff := func(c *cand) float64 {
+		return c.fused * math.Pow(sameFileDecay, float64(taken[fileKey{c.folder, c.fileSlot}]))
+	}
+	for len(pending) > 0 && len(out) < MaxLimit*4 {
+		best := 0
+		bestScore := eff(pending[0])
+		for i := 1; i < len(pending) && pending[i].fused > bestScore; i++ {
+			if e := eff(pending[i]); e > bestScore {
+				best, bestScore = i, e
+			}
+		}
+		c := pending[best]
+		c.fused = bestScore
+		out = append(out, c)
+		taken[fileKey{c.folder, c.fileSlot}]++
+		pending = append(pending[:best], pending[best+1:]...)
+	}
+	return out
+}

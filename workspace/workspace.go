@@ -1,0 +1,328 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// Options are the parts of a workspace's setup that are not user
+// configuration.
+type Options struct {
+	// Logger receives the workspace's log; nil discards it.
+	Logger *slog.Logger
+	// Warn is told, once each, the problems a user must act on (a missing
+	// model, an unreadable cache); the server shows them, the CLI prints
+	// them. Nil logs them at warning level.
+	Warn func(msg string)
+	// UTF8 makes positions count bytes instead of UTF-16 code units.
+	UTF8 bool
+	// Now is the clock, for tests; nil is time.Now.
+	Now func() time.Time
+}
+
+// Workspace is the state of a set of workspace folders: their indexes, the
+// open documents (whose text wins over the disk), and the activity log.
+//
+// All methods are safe for concurrent use. The workspace mutex guards the
+// folder list, the configuration, documents and activity; each Folder's own
+// RWMutex guards its index, so a Select reads a consistent index while edits
+// to other folders go on.
+type Workspace struct {
+	opts Options
+	log  *slog.Logger
+
+	mu      sync.Mutex
+	cfg     Config
+	emb     symbolindex.Embedder
+	folders []*Folder
+	docs    map[string]*document // absolute path → open document
+	act     activity
+	parser  *symbolindex.Parser // for edits; guarded by mu
+	warned  map[string]bool
+}
+
+// New returns a workspace with no folders.
+func New(cfg Config, opts Options) (*Workspace, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	w := &Workspace{
+		opts:   opts,
+		log:    opts.Logger,
+		cfg:    cfg,
+		docs:   make(map[string]*document),
+		warned: make(map[string]bool),
+	}
+	w.emb = w.newEmbedder(cfg)
+	return w, nil
+}
+
+// warn reports msg once.
+func (w *Workspace) warn(msg string) {
+	if w.warned[msg] {
+		return
+	}
+	w.warned[msg] = true
+	if w.opts.Warn != nil {
+		w.opts.Warn(msg)
+		return
+	}
+	w.log.Warn(msg)
+}
+
+// newEmbedder builds the configured embedder. When the ONNX model or
+// runtime cannot be loaded it warns once, naming what is missing and how to
+// fix it, and falls back to the built-in embedder.
+func (w *Workspace) newEmbedder(cfg Config) symbolindex.Embedder {
+	if cfg.Embedder != "onnx" {
+		return symbolindex.NewHashEmbedder(symbolindex.DefaultHashDim)
+	}
+	emb, err := newONNXEmbedder(cfg)
+	if err != nil {
+		w.warn(fmt.Sprintf("ctxls: %v; using the built-in hash embedder", err))
+		return symbolindex.NewHashEmbedder(symbolindex.DefaultHashDim)
+	}
+	return emb
+}
+
+// Embedder returns the ID of the live embedder.
+func (w *Workspace) Embedder() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.emb.ID()
+}
+
+// Config returns the current configuration.
+func (w *Workspace) Config() Config {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cfg
+}
+
+// SetConfig replaces the configuration. It reports whether the change
+// requires the folders to be re-indexed (the embedder, excludes or size
+// limit changed); the caller then runs Index.
+func (w *Workspace) SetConfig(cfg Config) (reindex bool, err error) {
+	if err := cfg.Validate(); err != nil {
+		return false, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	old := w.cfg
+	w.cfg = cfg
+	if cfg.Embedder != old.Embedder || cfg.ModelPath != old.ModelPath || cfg.ONNXRuntimeLibrary != old.ONNXRuntimeLibrary {
+		w.emb = w.newEmbedder(cfg)
+		reindex = true
+	}
+	if strings.Join(cfg.Exclude, "\x00") != strings.Join(old.Exclude, "\x00") || cfg.MaxFileBytes != old.MaxFileBytes || cfg.CacheDir != old.CacheDir {
+		reindex = true
+	}
+	return reindex, nil
+}
+
+// AddFolder adds a workspace folder; its index is built by the next Index.
+// Adding a folder twice is a no-op.
+func (w *Workspace) AddFolder(root string) (*Folder, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f, err := newFolder(root, w.emb)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range w.folders {
+		if g.Root == f.Root {
+			return g, nil
+		}
+	}
+	w.folders = append(w.folders, f)
+	return f, nil
+}
+
+// RemoveFolder drops a workspace folder and its index. It reports whether
+// the folder was there.
+func (w *Workspace) RemoveFolder(root string) bool {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, f := range w.folders {
+		if f.Root == abs {
+			w.folders = append(w.folders[:i], w.folders[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Folders returns the workspace folders.
+func (w *Workspace) Folders() []*Folder {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]*Folder(nil), w.folders...)
+}
+
+// Index builds or refreshes the index of every folder, reporting progress.
+// Open documents are re-applied on top of what is on disk.
+func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]IndexStats, error) {
+	w.mu.Lock()
+	cfg, emb, folders := w.cfg, w.emb, append([]*Folder(nil), w.folders...)
+	w.mu.Unlock()
+	var out []IndexStats
+	for _, f := range folders {
+		st, err := f.build(ctx, cfg, emb, w.log, progress)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, st)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for abs, d := range w.docs {
+		if err := w.reindexDoc(abs, d, false); err != nil {
+			w.log.Warn("re-applying open document", "path", abs, "err", err)
+		}
+	}
+	return out, nil
+}
+
+// Ready reports whether every folder has finished its first index.
+func (w *Workspace) Ready() bool {
+	for _, f := range w.Folders() {
+		f.mu.RLock()
+		r := f.ready
+		f.mu.RUnlock()
+		if !r {
+			return false
+		}
+	}
+	return true
+}
+
+// Reembedded is the number of symbols tokenized and embedded since the
+// indexes were built or loaded, summed over folders.
+func (w *Workspace) Reembedded() int {
+	n := 0
+	for _, f := range w.Folders() {
+		f.mu.RLock()
+		n += f.idx.Reembedded
+		f.mu.RUnlock()
+	}
+	return n
+}
+
+// ErrOutside says a URI or path is not inside any workspace folder.
+var ErrOutside = errors.New("outside the workspace folders")
+
+// PathFromURI turns a file:// URI into a cleaned absolute path. Other
+// schemes are an error.
+func PathFromURI(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", fmt.Errorf("malformed URI %q: %v", uri, err)
+	}
+	if u.Scheme != "file" {
+		return "", fmt.Errorf("unsupported URI scheme %q in %q (only file:// is supported)", u.Scheme, uri)
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" && len(p) > 2 && p[0] == '/' && p[2] == ':' {
+		p = p[1:]
+	}
+	if p == "" {
+		return "", fmt.Errorf("URI %q has no path", uri)
+	}
+	return filepath.Clean(filepath.FromSlash(p)), nil
+}
+
+// URIFromPath turns an absolute path into a file:// URI.
+func URIFromPath(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// locate finds the folder holding abs and the path relative to it. The
+// innermost folder wins when folders nest.
+func (w *Workspace) locate(abs string) (*Folder, string, error) {
+	var best *Folder
+	for _, f := range w.folders {
+		if abs == f.Root || strings.HasPrefix(abs, f.Root+string(filepath.Separator)) {
+			if best == nil || len(f.Root) > len(best.Root) {
+				best = f
+			}
+		}
+	}
+	if best == nil {
+		// The folder root was resolved through symlinks; try the same
+		// for the path.
+		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+			return w.locate(real)
+		}
+		return nil, "", fmt.Errorf("%s: %w", abs, ErrOutside)
+	}
+	rel, err := filepath.Rel(best.Root, abs)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", abs, ErrOutside)
+	}
+	return best, filepath.ToSlash(rel), nil
+}
+
+// resolve maps a URI or a path (absolute, or relative to the first folder)
+// to its folder and relative path.
+func (w *Workspace) resolve(ref string) (*Folder, string, string, error) {
+	var abs string
+	if strings.Contains(ref, "://") {
+		p, err := PathFromURI(ref)
+		if err != nil {
+			return nil, "", "", err
+		}
+		abs = p
+	} else if filepath.IsAbs(ref) {
+		abs = filepath.Clean(ref)
+	} else {
+		if len(w.folders) == 0 {
+			return nil, "", "", fmt.Errorf("%s: no workspace folder", ref)
+		}
+		abs = filepath.Join(w.folders[0].Root, filepath.FromSlash(ref))
+	}
+	f, rel, err := w.locate(abs)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return f, rel, abs, nil
+}
+
+// readText returns the current text of a file: the open document's, or the
+// file on disk.
+func (w *Workspace) readText(abs string) ([]byte, error) {
+	w.mu.Lock()
+	d := w.docs[abs]
+	w.mu.Unlock()
+	if d != nil {
+		return d.text, nil
+	}
+	return os.ReadFile(abs)
+}
