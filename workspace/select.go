@@ -631,43 +631,34 @@ func (p *plan) acceptsPath(relPath string) bool {
 }
 
 // diversify orders candidates by fused score, lowering each further item
-// from a file that already has one, so that the first items span files.
+// from a file that already has one (the j-th best item of a file is scaled
+// by sameFileDecay^j), so that the first items span files. Because each
+// file's scaled scores still fall with j, sorting by the scaled score is the
+// same as greedily taking the best remaining item each time.
 func diversify(all []*cand) []*cand {
-	sort.Slice(all, func(i, j int) bool {
-		a, b := all[i], all[j]
-		if a.fused != b.fused {
-			return a.fused > b.fused
-		}
-		if a.path != b.path {
-			return a.path < b.path
-		}
-		return a.sym.StartByte < b.sym.StartByte
-	})
+	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
 	type fileKey struct {
 		f  *Folder
 		fs uint32
 	}
 	taken := map[fileKey]int{}
-	out := make([]*cand, 0, len(all))
-	// A lazy greedy pass: the effective score of a candidate only drops as
-	// its file gains items, so re-check the head against the next one.
-	pending := all
-	eff := func(c *cand) float64 {
-		return c.fused * math.Pow(sameFileDecay, float64(taken[fileKey{c.folder, c.fileSlot}]))
+	for _, c := range all {
+		k := fileKey{c.folder, c.fileSlot}
+		c.fused *= math.Pow(sameFileDecay, float64(taken[k]))
+		taken[k]++
 	}
-	for len(pending) > 0 && len(out) < MaxLimit*4 {
-		best := 0
-		bestScore := eff(pending[0])
-		for i := 1; i < len(pending) && pending[i].fused > bestScore; i++ {
-			if e := eff(pending[i]); e > bestScore {
-				best, bestScore = i, e
-			}
-		}
-		c := pending[best]
-		c.fused = bestScore
-		out = append(out, c)
-		taken[fileKey{c.folder, c.fileSlot}]++
-		pending = append(pending[:best], pending[best+1:]...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].fused > all[j].fused })
+	return all
+}
+
+// better orders candidates by fused score, then path and position, so that
+// results are deterministic.
+func better(a, b *cand) bool {
+	if a.fused != b.fused {
+		return a.fused > b.fused
 	}
-	return out
+	if a.path != b.path {
+		return a.path < b.path
+	}
+	return a.sym.StartByte < b.sym.StartByte
 }
