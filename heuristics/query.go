@@ -89,7 +89,31 @@ func Analyze(text string) Query {
 	default:
 		q.Vagueness = 1 - float64(len(q.Words))/SpecificWords
 	}
+	// A short prompt that points back ("also document it", "now make the
+	// Go handler honour it") leans on the conversation however many words
+	// it has of its own.
+	if len(q.Identifiers) == 0 && len(q.Paths) == 0 && len(q.Words) < 2*SpecificWords && refersBack(text) {
+		q.Vagueness = max(q.Vagueness, AnaphoraVagueness)
+	}
 	return q
+}
+
+// AnaphoraVagueness is the least vagueness of a short prompt that refers
+// back to the conversation.
+const AnaphoraVagueness = 0.75
+
+// refersBack reports whether text uses a word that points at something said
+// before: it, that, this, them, same, too, also, other, again, those, these.
+func refersBack(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r == '\'')
+	}) {
+		switch w {
+		case "it", "that", "this", "them", "same", "too", "also", "other", "again", "those", "these", "there":
+			return true
+		}
+	}
+	return false
 }
 
 // analyzer accumulates one Analyze call's results.

@@ -32,6 +32,10 @@ type Index struct {
 	flex  *Lexical     // whole-file documents, keyed by file slot
 	vecs  *VectorStore // symbol vectors, keyed by symbol slot
 	names map[string][]uint32
+	// refsBy maps a lowercased identifier to the files that reference it:
+	// the reverse of each file's Refs, for the reference graph.
+	refsBy map[string][]uint32
+	byBase map[string][]uint32 // base name → file slots
 
 	tree    *merkle.Tree
 	batch   bool
@@ -71,13 +75,15 @@ type symEntry struct {
 // NewIndex returns an empty index that embeds with emb.
 func NewIndex(emb Embedder) *Index {
 	return &Index{
-		emb:   emb,
-		files: make(map[string]uint32),
-		lex:   NewLexical(DefaultSymbolParams()),
-		flex:  NewLexical(DefaultFileParams()),
-		vecs:  NewVectorStore(emb.Dim()),
-		names: make(map[string][]uint32),
-		tree:  merkle.New(emb.Dim()),
+		emb:    emb,
+		files:  make(map[string]uint32),
+		lex:    NewLexical(DefaultSymbolParams()),
+		flex:   NewLexical(DefaultFileParams()),
+		vecs:   NewVectorStore(emb.Dim()),
+		names:  make(map[string][]uint32),
+		refsBy: make(map[string][]uint32),
+		byBase: make(map[string][]uint32),
+		tree:   merkle.New(emb.Dim()),
 	}
 }
 
@@ -267,6 +273,8 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 	} else {
 		fslot = ix.allocFile()
 		ix.files[d.Path] = fslot
+		b := path.Base(d.Path)
+		ix.byBase[b] = append(ix.byBase[b], fslot)
 	}
 
 	dim := ix.emb.Dim()
@@ -307,6 +315,10 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		ix.freeSym = append(ix.freeSym, s)
 		ix.nsyms--
 	}
+	if exists {
+		ix.unref(fslot, ix.fileTab[fslot].Refs)
+	}
+	ix.addRefs(fslot, d.Parsed.Refs)
 	ix.fileTab[fslot] = fileEntry{
 		Path:     d.Path,
 		Language: d.Parsed.Language,
@@ -404,6 +416,12 @@ func (ix *Index) Remove(relPath string) bool {
 		ix.nsyms--
 	}
 	ix.flex.Remove(fslot)
+	ix.unref(fslot, fe.Refs)
+	b := path.Base(relPath)
+	ix.byBase[b] = removeSlot(ix.byBase[b], fslot)
+	if len(ix.byBase[b]) == 0 {
+		delete(ix.byBase, b)
+	}
 	*fe = fileEntry{}
 	ix.freeFile = append(ix.freeFile, fslot)
 	delete(ix.files, relPath)
@@ -601,3 +619,40 @@ func (ix *Index) flush() error {
 	ix.tree = t
 	return nil
 }
+
+func (ix *Index) addRefs(fslot uint32, refs []string) {
+	for _, r := range refs {
+		k := strings.ToLower(r)
+		ix.refsBy[k] = append(ix.refsBy[k], fslot)
+	}
+}
+
+func (ix *Index) unref(fslot uint32, refs []string) {
+	for _, r := range refs {
+		k := strings.ToLower(r)
+		list := removeSlot(ix.refsBy[k], fslot)
+		if len(list) == 0 {
+			delete(ix.refsBy, k)
+		} else {
+			ix.refsBy[k] = list
+		}
+	}
+}
+
+// Referencing returns the slots of the files that reference name
+// (case-insensitively).
+func (ix *Index) Referencing(name string) []uint32 { return ix.refsBy[strings.ToLower(name)] }
+
+// removeSlot removes the first x from list, not keeping order.
+func removeSlot(list []uint32, x uint32) []uint32 {
+	for i, f := range list {
+		if f == x {
+			list[i] = list[len(list)-1]
+			return list[:len(list)-1]
+		}
+	}
+	return list
+}
+
+// FilesNamed returns the slots of the files whose base name is base.
+func (ix *Index) FilesNamed(base string) []uint32 { return ix.byBase[base] }

@@ -91,6 +91,27 @@ func LoadSuites(dir string) ([]EvalSuite, error) {
 	return out, nil
 }
 
+// suiteRoot finds a suite's workspace: a directory dir/workspaces/NAME (a
+// real repository fetched by a script), or a txtar archive
+// dir/workspaces/NAME.txtar, extracted into a temporary directory that
+// cleanup removes.
+func suiteRoot(dir, name string) (root string, cleanup func(), err error) {
+	d := filepath.Join(dir, "workspaces", name)
+	if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+		return d, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", "ctxls-eval-*")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(tmp) }
+	if err := ExtractTxtar(d+".txtar", tmp); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("workspace %s: %w (want %s/ or %s.txtar)", name, err, d, d)
+	}
+	return tmp, cleanup, nil
+}
+
 // ExtractTxtar writes the files of a txtar archive under dst.
 func ExtractTxtar(archive, dst string) error {
 	a, err := txtar.ParseFile(archive)
@@ -123,26 +144,23 @@ func Evaluate(ctx context.Context, dir string, cfg Config, opts Options) (*EvalR
 	}
 	rep := &EvalReport{ByKind: map[string]Metrics{}}
 	for _, s := range suites {
-		tmp, err := os.MkdirTemp("", "ctxls-eval-*")
+		root, cleanup, err := suiteRoot(dir, s.Workspace)
 		if err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(tmp)
-		if err := ExtractTxtar(filepath.Join(dir, "workspaces", s.Workspace+".txtar"), tmp); err != nil {
-			return nil, err
-		}
+		defer cleanup()
 		cfg.CacheDir = "off"
 		ws, err := New(cfg, opts)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := ws.AddFolder(tmp); err != nil {
+		if _, err := ws.AddFolder(root); err != nil {
 			return nil, err
 		}
 		if _, err := ws.Index(ctx, nil); err != nil {
 			return nil, err
 		}
-		root := ws.Folders()[0].Root
+		root = ws.Folders()[0].Root
 		for _, c := range s.Cases {
 			req := &Request{Query: c.Query, History: c.History, Position: c.Position}
 			if c.Active != "" {

@@ -36,10 +36,11 @@ const (
 	srcActive          // the symbol under the cursor and the active file
 	srcLocality        // directory distance from the active file
 	srcEdit            // recently edited symbols, decaying
+	srcGraph           // files linked to the active or mentioned files by references
 	numSources
 )
 
-var sourceNames = [numSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit"}
+var sourceNames = [numSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph"}
 
 // sourceWeights are the per-source weights of reciprocal-rank fusion.
 var sourceWeights = [numSources]float64{
@@ -50,6 +51,7 @@ var sourceWeights = [numSources]float64{
 	srcActive:   1.0,
 	srcLocality: 0.5,
 	srcEdit:     1.0,
+	srcGraph:    0.5,
 }
 
 // Candidate-list sizes per source.
@@ -197,13 +199,19 @@ func (w *Workspace) Select(ctx context.Context, req *Request) (*Result, error) {
 		return nil, err
 	}
 
-	q := buildQuery(p, emb)
+	best := 0.0
+	if len(req.History) > 0 {
+		best = ownBestMatch(folders, p)
+	}
+	q := buildQuery(p, emb, best)
 	now := w.opts.Now()
 	var all []*cand
 	res := &Result{Items: []Item{}}
 	res.Stats.Ready = true
 	var conf heuristics.ConfidenceInput
-	conf.QueryTerms = len(q.own)
+	// A vague follow-up ("fix that") has no terms of its own; the history
+	// it continues counts.
+	conf.QueryTerms = len(q.terms)
 	for _, f := range folders {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -255,7 +263,7 @@ type weighted struct {
 // buildQuery turns the request into terms and a vector. History counts in
 // proportion to how vague the query is, newest turns most; names and paths
 // mentioned anywhere in the history count as mentions regardless.
-func buildQuery(p *plan, emb symbolindex.Embedder) *query {
+func buildQuery(p *plan, emb symbolindex.Embedder, bestMatch float64) *query {
 	q := &query{}
 	seen := map[string]bool{}
 	for _, t := range symbolindex.QueryTerms(p.req.Query) {
@@ -277,7 +285,7 @@ func buildQuery(p *plan, emb symbolindex.Embedder) *query {
 	weights := heuristics.HistoryWeights(len(hist), heuristics.DefaultHistoryDecay)
 	ctxWeight := 0.0
 	if len(hist) > 0 {
-		ctxWeight = heuristics.ContextWeight(p.query.Vagueness, 0)
+		ctxWeight = heuristics.ContextWeight(p.query.Vagueness, bestMatch)
 	}
 	for i, h := range hist {
 		hq := heuristics.Analyze(h)
@@ -312,6 +320,29 @@ func buildQuery(p *plan, emb symbolindex.Embedder) *query {
 	}
 	normalize(q.vec)
 	return q
+}
+
+// ownBestMatch is how well the query alone matches: the share of its own
+// terms that its best lexical hit contains, over all folders. It gates how
+// much the conversation history may add.
+func ownBestMatch(folders []*Folder, p *plan) float64 {
+	var own []symbolindex.QueryTerm
+	for _, t := range symbolindex.QueryTerms(p.req.Query) {
+		own = append(own, symbolindex.QueryTerm{Term: t, Weight: 1})
+	}
+	if len(own) == 0 {
+		return 0
+	}
+	best := 0
+	var buf symbolindex.SearchBuffer
+	for _, f := range folders {
+		f.mu.RLock()
+		for _, h := range f.idx.SearchSymbols(own, 5, nil, &buf) {
+			best = max(best, int(h.Matched))
+		}
+		f.mu.RUnlock()
+	}
+	return math.Min(1, float64(best)/float64(len(own)))
 }
 
 func normalize(v []float32) {
@@ -353,30 +384,38 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 	fileFilter := func(fs uint32) bool { return p.acceptsPath(idx.FilePath(fs)) }
 
 	// File-level evidence, fused into one file ranking below.
-	var fileLists [numSources][]uint32
+	var fileLists [numSources][]scoredFile
 
 	// Lexical.
 	var buf symbolindex.SearchBuffer
 	lex := idx.SearchSymbols(q.terms, lexicalK, symFilter, &buf)
+	rank := int32(0)
 	for i, h := range lex {
+		if i == 0 || h.Score != lex[i-1].Score {
+			rank = int32(i + 1) // equal scores share a rank
+		}
 		if c := get(h.Doc); c != nil {
-			c.ranks[srcLexical], c.scores[srcLexical] = int32(i+1), h.Score
+			c.ranks[srcLexical], c.scores[srcLexical] = rank, h.Score
 		}
 	}
 	if len(lex) > 0 && len(q.own) > 0 {
 		conf.BestLexicalCoverage = ownCoverage(idx, lex, q)
 	}
-	fileLists[srcLexical] = filesInOrder(idx, lex)
+	for _, h := range lex {
+		if ref, ok := idx.Symbol(h.Doc); ok {
+			fileLists[srcLexical] = append(fileLists[srcLexical], scoredFile{ref.File, float64(h.Score)})
+		}
+	}
+	fileLists[srcLexical] = bestPerFile(fileLists[srcLexical])
 
 	// Whole files.
 	for _, h := range idx.SearchFiles(q.terms, fileK, fileFilter, &buf) {
-		fileLists[srcFile] = append(fileLists[srcFile], h.Doc)
+		fileLists[srcFile] = append(fileLists[srcFile], scoredFile{h.Doc, float64(h.Score)})
 	}
 
 	// Semantic.
 	if q.vec != nil {
 		sem := idx.SearchVectors(q.vec, semanticK, symFilter, nil)
-		var semSlots []uint32
 		for i, h := range sem {
 			if h.Score <= 0 {
 				break
@@ -384,12 +423,17 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 			if i == 0 {
 				conf.BestSemantic = float64(h.Score)
 			}
-			if c := get(h.Slot); c != nil {
-				c.ranks[srcSemantic], c.scores[srcSemantic] = int32(i+1), h.Score
+			if i == 0 || h.Score != sem[i-1].Score {
+				rank = int32(i + 1)
 			}
-			semSlots = append(semSlots, h.Slot)
+			if c := get(h.Slot); c != nil {
+				c.ranks[srcSemantic], c.scores[srcSemantic] = rank, h.Score
+			}
+			if ref, ok := idx.Symbol(h.Slot); ok {
+				fileLists[srcSemantic] = append(fileLists[srcSemantic], scoredFile{ref.File, float64(h.Score)})
+			}
 		}
-		fileLists[srcSemantic] = filesInOrder2(idx, semSlots)
+		fileLists[srcSemantic] = bestPerFile(fileLists[srcSemantic])
 	}
 
 	// Mentions: names and paths written in the query or the history.
@@ -411,19 +455,23 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		}
 	}
 	sort.SliceStable(mentioned, func(i, j int) bool { return mentioned[i].w > mentioned[j].w })
-	rank := int32(0)
+	n, prev := int32(0), math.Inf(1)
 	for _, m := range mentioned {
 		if c := get(m.slot); c != nil && c.ranks[srcMention] == 0 {
-			rank++
+			n++
+			if m.w != prev {
+				rank, prev = n, m.w // equal weights share a rank
+			}
 			c.ranks[srcMention], c.scores[srcMention] = rank, float32(m.w)
 			conf.Mentions++
 		}
 	}
 	sort.SliceStable(mentionedFiles, func(i, j int) bool { return mentionedFiles[i].w > mentionedFiles[j].w })
 	for _, m := range mentionedFiles {
-		fileLists[srcMention] = append(fileLists[srcMention], m.slot)
+		fileLists[srcMention] = append(fileLists[srcMention], scoredFile{m.slot, m.w})
 		conf.Mentions++
 	}
+	fileLists[srcMention] = bestPerFile(fileLists[srcMention])
 
 	// The active file and cursor.
 	activeRel := ""
@@ -480,17 +528,33 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		}
 	}
 
+	// The reference graph around the active file and the mentioned files.
+	var seeds []weighted2
+	if activeRel != "" {
+		if fs, ok := idx.FileSlot(activeRel); ok {
+			seeds = append(seeds, weighted2{fs, 1})
+		}
+	}
+	seeds = append(seeds, mentionedFiles...)
+	graphSet := map[uint32]bool{}
+	if len(seeds) > 0 {
+		fileLists[srcGraph] = graphFiles(idx, seeds)
+		for _, sf := range fileLists[srcGraph] {
+			graphSet[sf.slot] = true
+		}
+	}
+
 	// Fuse the file-level lists into one file ranking; the best files
 	// bring all their symbols in as candidates.
 	fileScore := map[uint32]float64{}
 	for src, list := range fileLists {
-		for i, fs := range list {
-			fileScore[fs] += sourceWeights[src] / float64(heuristics.RRFK+i+1)
+		for i, r := range competitionRanks(list) {
+			fileScore[list[i].slot] += sourceWeights[src] / float64(heuristics.RRFK+r)
 		}
 	}
 	if activeRel != "" {
-		// Locality: files near the active file, as one more file list.
-		var near []uint32
+		// Locality: nearness to the active file, as a prior.
+		near := make([]uint32, 0, len(fileScore)+1)
 		for fs := range fileScore {
 			near = append(near, fs)
 		}
@@ -499,16 +563,8 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 				near = append(near, fs)
 			}
 		}
-		sort.Slice(near, func(i, j int) bool {
-			di := heuristics.DirDistance(activeRel, idx.FilePath(near[i]))
-			dj := heuristics.DirDistance(activeRel, idx.FilePath(near[j]))
-			return di < dj || di == dj && near[i] < near[j]
-		})
-		for i, fs := range near {
-			if heuristics.Locality(activeRel, idx.FilePath(fs)) <= 0 {
-				break
-			}
-			fileScore[fs] += sourceWeights[srcLocality] / float64(heuristics.RRFK+i+1)
+		for _, fs := range near {
+			fileScore[fs] += sourceWeights[srcLocality] * heuristics.Locality(activeRel, idx.FilePath(fs)) / float64(heuristics.RRFK+1)
 		}
 	}
 	files := make([]uint32, 0, len(fileScore))
@@ -538,17 +594,61 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		if activeRel != "" {
 			c.scores[srcLocality] = float32(heuristics.Locality(activeRel, c.path))
 		}
+		out = append(out, c)
+	}
+	if activeRel != "" {
+		rankLocality(out)
+	}
+	for _, c := range out {
 		for src := 0; src < numSources; src++ {
-			if r := c.ranks[src]; r > 0 {
+			if r := c.ranks[src]; r > 0 && src != srcLocality {
 				c.fused += sourceWeights[src] / float64(heuristics.RRFK+int(r))
 			}
 		}
+		// Locality is a prior, not a ranking: it counts in proportion to
+		// how near the candidate is, as a first rank would, so that it
+		// separates near-equal candidates by where the user is.
+		c.fused += sourceWeights[srcLocality] * float64(c.scores[srcLocality]) / float64(heuristics.RRFK+1)
 		if c.reason == "" {
 			c.reason = ReasonRetrieved
+			if graphSet[c.fileSlot] && !c.hasOwnEvidence() {
+				c.reason = ReasonExpanded
+			}
 		}
-		out = append(out, c)
 	}
 	return out, conf
+}
+
+// rankLocality ranks candidates by their locality score (nearest to the
+// active file first); equal localities share a rank, so that locality
+// breaks ties between otherwise equal candidates without ordering them
+// arbitrarily.
+func rankLocality(cs []*cand) {
+	byLoc := make([]*cand, 0, len(cs))
+	for _, c := range cs {
+		if c.scores[srcLocality] > 0 {
+			byLoc = append(byLoc, c)
+		}
+	}
+	sort.Slice(byLoc, func(i, j int) bool { return byLoc[i].scores[srcLocality] > byLoc[j].scores[srcLocality] })
+	rank := int32(0)
+	for i, c := range byLoc {
+		if i == 0 || c.scores[srcLocality] != byLoc[i-1].scores[srcLocality] {
+			rank = int32(i + 1)
+		}
+		c.ranks[srcLocality] = rank
+	}
+}
+
+// hasOwnEvidence reports whether a source other than the file-level ones
+// ranked the candidate itself.
+func (c *cand) hasOwnEvidence() bool {
+	for _, src := range []int{srcLexical, srcSemantic, srcMention, srcActive, srcEdit} {
+		if c.ranks[src] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 type weighted2 struct {
@@ -566,28 +666,41 @@ func ownCoverage(idx *symbolindex.Index, lex []symbolindex.Hit, q *query) float6
 	return math.Min(1, float64(best)/float64(len(q.own)))
 }
 
-// filesInOrder lists the files of ranked symbol hits, each once, in order of
-// their best symbol.
-func filesInOrder(idx *symbolindex.Index, hits []symbolindex.Hit) []uint32 {
-	slots := make([]uint32, len(hits))
-	for i, h := range hits {
-		slots[i] = h.Doc
-	}
-	return filesInOrder2(idx, slots)
+// scoredFile is one entry of a file-level list: a file slot and the
+// source's score for it.
+type scoredFile struct {
+	slot  uint32
+	score float64
 }
 
-func filesInOrder2(idx *symbolindex.Index, slots []uint32) []uint32 {
+// bestPerFile sorts a file list by score, best first, keeping each file's
+// best entry. Ties keep their input order.
+func bestPerFile(list []scoredFile) []scoredFile {
+	sort.SliceStable(list, func(i, j int) bool { return list[i].score > list[j].score })
 	seen := map[uint32]bool{}
-	var out []uint32
-	for _, s := range slots {
-		ref, ok := idx.Symbol(s)
-		if !ok || seen[ref.File] {
-			continue
+	out := list[:0]
+	for _, sf := range list {
+		if !seen[sf.slot] {
+			seen[sf.slot] = true
+			out = append(out, sf)
 		}
-		seen[ref.File] = true
-		out = append(out, ref.File)
 	}
 	return out
+}
+
+// competitionRanks returns the 1-based rank of each entry of a list sorted
+// best first; entries with equal scores share the rank of the first of
+// them, so that a source does not order what it cannot tell apart.
+func competitionRanks(list []scoredFile) []int {
+	ranks := make([]int, len(list))
+	for i := range list {
+		if i > 0 && list[i].score == list[i-1].score {
+			ranks[i] = ranks[i-1]
+		} else {
+			ranks[i] = i + 1
+		}
+	}
+	return ranks
 }
 
 // filesByPath finds the files a mentioned path names: an exact relative

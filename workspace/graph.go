@@ -1,0 +1,179 @@
+package workspace
+
+import (
+	"math"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// The reference graph links files through the identifiers they use: a file
+// that calls or names a symbol points at the file that defines it. From a
+// set of seed files (the active file, files the query names) the graph
+// source ranks their neighbours: the files defining what a seed uses, the
+// files using what a seed defines, and a seed's tests (or the code a test
+// seed tests). These are the files a change to a seed most often touches
+// too.
+
+// Bounds that keep the graph specific: a name defined in more files, or
+// used by more files, than this says little about any one of them.
+const (
+	graphMaxDefs = 4
+	graphMaxRefs = 40
+	// graphMaxNames bounds how many of a seed's names are followed.
+	graphMaxNames = 400
+)
+
+// graphFiles ranks the neighbours of the seed files, best first. Seeds
+// themselves are not returned.
+func graphFiles(idx *symbolindex.Index, seeds []weighted2) []scoredFile {
+	score := map[uint32]float64{}
+	isSeed := map[uint32]bool{}
+	for _, sd := range seeds {
+		isSeed[sd.slot] = true
+	}
+	for _, sd := range seeds {
+		f := sd.slot
+		fam := langFamily(idx.FileLanguage(f))
+		same := func(g uint32) bool { return g != f && langFamily(idx.FileLanguage(g)) == fam }
+		// Callees and used types: files defining what the seed references.
+		for i, name := range idx.FileRefs(f) {
+			if i >= graphMaxNames {
+				break
+			}
+			defs := idx.Named(name)
+			if len(defs) == 0 || len(defs) > graphMaxDefs {
+				continue
+			}
+			w := sd.w / float64(len(defs))
+			for _, s := range defs {
+				if ref, ok := idx.Symbol(s); ok && same(ref.File) {
+					score[ref.File] += w
+				}
+			}
+		}
+		// Callers and users: files referencing what the seed defines.
+		seen := map[string]bool{}
+		for i, s := range idx.FileSymbols(f) {
+			if i >= graphMaxNames {
+				break
+			}
+			ref, _ := idx.Symbol(s)
+			name := strings.ToLower(ref.Name)
+			if len(name) < 3 || seen[name] {
+				continue
+			}
+			seen[name] = true
+			users := idx.Referencing(name)
+			if len(users) == 0 || len(users) > graphMaxRefs {
+				continue
+			}
+			w := sd.w / math.Log2(2+float64(len(users)))
+			for _, u := range users {
+				if same(u) {
+					score[u] += w
+				}
+			}
+		}
+		// Tests and the code they test.
+		for _, t := range testPartners(idx, idx.FilePath(f)) {
+			score[t] += 2 * sd.w
+		}
+	}
+	out := make([]scoredFile, 0, len(score))
+	for f, sc := range score {
+		if !isSeed[f] {
+			out = append(out, scoredFile{f, sc})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].score > out[j].score || out[i].score == out[j].score && out[i].slot < out[j].slot
+	})
+	return out
+}
+
+// testPartners returns the files that test rel, or that rel tests, by the
+// naming conventions of the common languages: x.go ↔ x_test.go, x.py ↔
+// test_x.py / x_test.py, x.ts ↔ x.test.ts / x.spec.ts (and .js, .tsx, .jsx),
+// X.java ↔ XTest.java, X.cs ↔ XTests.cs / XTest.cs, x.rb ↔ x_spec.rb /
+// x_test.rb / test_x.rb, X.php ↔ XTest.php.
+func testPartners(idx *symbolindex.Index, rel string) []uint32 {
+	base := path.Base(rel)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	var names []string
+	switch ext {
+	case ".go":
+		if s, ok := strings.CutSuffix(stem, "_test"); ok {
+			names = []string{s + ext}
+		} else {
+			names = []string{stem + "_test" + ext}
+		}
+	case ".py", ".rb":
+		switch {
+		case strings.HasPrefix(stem, "test_"):
+			names = []string{strings.TrimPrefix(stem, "test_") + ext}
+		case strings.HasSuffix(stem, "_test"), strings.HasSuffix(stem, "_spec"):
+			names = []string{stem[:len(stem)-5] + ext}
+		default:
+			names = []string{"test_" + stem + ext, stem + "_test" + ext, stem + "_spec" + ext}
+		}
+	case ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts":
+		if s, ok := cutAnySuffix(stem, ".test", ".spec"); ok {
+			for _, e := range []string{ext, ".ts", ".tsx", ".js", ".jsx"} {
+				names = append(names, s+e)
+			}
+		} else {
+			names = []string{stem + ".test" + ext, stem + ".spec" + ext}
+		}
+	case ".java", ".php", ".cs", ".kt":
+		if s, ok := cutAnySuffix(stem, "Tests", "Test"); ok {
+			names = []string{s + ext}
+		} else {
+			names = []string{stem + "Test" + ext, stem + "Tests" + ext}
+		}
+	}
+	var out []uint32
+	dir := path.Dir(rel)
+	for _, n := range names {
+		cands := idx.FilesNamed(n)
+		// Prefer partners in the same directory; elsewhere (src/ vs
+		// test/ trees) only when the name is unique.
+		var same []uint32
+		for _, f := range cands {
+			if path.Dir(idx.FilePath(f)) == dir {
+				same = append(same, f)
+			}
+		}
+		switch {
+		case len(same) > 0:
+			out = append(out, same...)
+		case len(cands) == 1:
+			out = append(out, cands[0])
+		}
+	}
+	return out
+}
+
+func cutAnySuffix(s string, suffixes ...string) (string, bool) {
+	for _, suf := range suffixes {
+		if t, ok := strings.CutSuffix(s, suf); ok && t != "" {
+			return t, true
+		}
+	}
+	return s, false
+}
+
+// langFamily groups languages whose files can reference each other's
+// definitions: a Python file does not call a Rust function of the same name.
+func langFamily(lang string) string {
+	switch lang {
+	case "typescript", "tsx", "javascript":
+		return "js"
+	case "c", "cpp":
+		return "c"
+	}
+	return lang
+}
