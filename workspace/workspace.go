@@ -320,9 +320,15 @@ func (w *Workspace) resolve(ref string) (*Folder, string, string, error) {
 func (w *Workspace) readText(abs string) ([]byte, error) {
 	w.mu.Lock()
 	d := w.docs[abs]
+	var text []byte
+	if d != nil {
+		// Read under the lock: DidChange replaces d.text. The slice itself
+		// is never modified in place, so it stays valid after unlocking.
+		text = d.text
+	}
 	w.mu.Unlock()
 	if d != nil {
-		return d.text, nil
+		return text, nil
 	}
 	return os.ReadFile(abs)
 }

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ctxls/ctxls/workspace"
+)
+
+// indexFlags are the index options shared by select, index and eval.
+type indexFlags struct {
+	root     string
+	embedder string
+	model    string
+	ortLib   string
+	exclude  multiFlag
+	cacheDir string
+	maxBytes int64
+	verbose  bool
+}
+
+func (f *indexFlags) register(fs *flag.FlagSet, withRoot bool) {
+	if withRoot {
+		fs.StringVar(&f.root, "root", ".", "the directory to index")
+	}
+	fs.StringVar(&f.embedder, "embedder", "", `embedder: "hash" (built in, default) or "onnx"`)
+	fs.StringVar(&f.model, "model", "", "onnx: directory with model.onnx and vocab.txt or tokenizer.json")
+	fs.StringVar(&f.ortLib, "ort-lib", "", "onnx: path to the ONNX Runtime library (or set CTXLS_ORT_LIB)")
+	fs.Var(&f.exclude, "exclude", "glob of paths to leave out, relative to the root (repeatable)")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", `where to keep the index ("off" to keep none; default: the user cache dir)`)
+	fs.Int64Var(&f.maxBytes, "max-file-bytes", 0, "skip files larger than this (default 1 MiB)")
+	fs.BoolVar(&f.verbose, "v", false, "log progress to stderr")
+}
+
+// config maps the flags onto the one configuration struct.
+func (f *indexFlags) config() (workspace.Config, error) {
+	cfg := workspace.DefaultConfig()
+	if f.embedder != "" {
+		cfg.Embedder = f.embedder
+	}
+	if f.model != "" {
+		cfg.ModelPath = f.model
+	}
+	if f.ortLib != "" {
+		cfg.ONNXRuntimeLibrary = f.ortLib
+	}
+	if len(f.exclude) > 0 {
+		cfg.Exclude = append(cfg.Exclude, f.exclude...)
+	}
+	if f.cacheDir != "" {
+		cfg.CacheDir = f.cacheDir
+	}
+	if f.maxBytes < 0 {
+		return cfg, usagef("--max-file-bytes must not be negative")
+	}
+	if f.maxBytes > 0 {
+		cfg.MaxFileBytes = f.maxBytes
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageError{err.Error()}
+	}
+	return cfg, nil
+}
+
+// open builds a workspace over the flags' root and indexes it.
+func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (*workspace.Workspace, []workspace.IndexStats, error) {
+	cfg, err := f.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	level := slog.LevelWarn
+	if f.verbose {
+		level = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ws, err := workspace.New(cfg, workspace.Options{
+		Logger: log,
+		Warn:   func(msg string) { fmt.Fprintln(stderr, msg) },
+	})
+	if err != nil {
+		return nil, nil, usageError{err.Error()}
+	}
+	if _, err := ws.AddFolder(f.root); err != nil {
+		return nil, nil, usageError{err.Error()}
+	}
+	var progress func(workspace.Progress)
+	if f.verbose {
+		last := -1
+		progress = func(p workspace.Progress) {
+			if p.Total == 0 {
+				return
+			}
+			pct := p.Done * 100 / p.Total
+			if pct/10 != last/10 {
+				last = pct
+				log.Info("indexing", "root", p.Root, "done", p.Done, "total", p.Total)
+			}
+		}
+	}
+	stats, err := ws.Index(ctx, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ws, stats, nil
+}
+
+func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("select", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f indexFlags
+	f.register(fs, true)
+	var (
+		active   = fs.String("active", "", "the active file (path or file:// URI)")
+		line     = fs.Int("line", 0, "1-based cursor line in the active file (0: none)")
+		limit    = fs.Int("limit", workspace.DefaultLimit, fmt.Sprintf("maximum number of items (1-%d)", workspace.MaxLimit))
+		maxChars = fs.Int("max-chars", workspace.DefaultMaxChars, "total character budget over all item texts")
+		perItem  = fs.Int("max-chars-per-item", workspace.DefaultMaxCharsPerItem, "character cap per item")
+		minScore = fs.Float64("min-score", 0, "drop items scoring below this")
+		asJSON   = fs.Bool("json", false, "print the result object as JSON")
+		explain  = fs.Bool("explain", false, "show each item's per-source ranks and scores")
+		history  multiFlag
+		pinned   multiFlag
+		paths    multiFlag
+		excludeP multiFlag
+		kinds    multiFlag
+	)
+	fs.Var(&history, "history", "an earlier prompt of the conversation, oldest first (repeatable)")
+	fs.Var(&pinned, "pin", "a path, URI or item id to include first (repeatable)")
+	fs.Var(&paths, "path", "only select from paths matching this glob (repeatable)")
+	fs.Var(&excludeP, "exclude-path", "never select from paths matching this glob (repeatable)")
+	fs.Var(&kinds, "kind", "only select symbols of this kind (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ctxls select [flags] QUERY...")
+		fs.PrintDefaults()
+	}
+	words, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	query := strings.TrimSpace(strings.Join(words, " "))
+	if query == "" {
+		return usagef("select: a query is required (ctxls select [flags] QUERY...)")
+	}
+	if *limit < 1 || *limit > workspace.MaxLimit {
+		return usagef("--limit must be between 1 and %d, got %d", workspace.MaxLimit, *limit)
+	}
+	if *maxChars < 1 {
+		return usagef("--max-chars must be positive, got %d", *maxChars)
+	}
+	if *perItem < 1 {
+		return usagef("--max-chars-per-item must be positive, got %d", *perItem)
+	}
+	if *line < 0 {
+		return usagef("--line must not be negative")
+	}
+	ws, _, err := f.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	req := &workspace.Request{
+		Query: query, History: history, Limit: *limit, MaxChars: *maxChars, MaxCharsPerItem: *perItem,
+		Pinned: pinned, Paths: paths, ExcludePaths: excludeP, Kinds: kinds, MinScore: *minScore, Explain: *explain,
+	}
+	if *active != "" {
+		req.ActiveURI = cliRef(*active)
+		if *line > 0 {
+			req.Position = &workspace.Position{Line: uint32(*line - 1)}
+		}
+	}
+	for i, p := range req.Pinned {
+		req.Pinned[i] = cliRef(p)
+	}
+	res, err := ws.Select(ctx, req)
+	if err != nil {
+		var pe *workspace.ParamError
+		if errors.As(err, &pe) {
+			return usageError{pe.Error()}
+		}
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printResult(stdout, res, *explain)
+	return nil
+}
+
+// cliRef turns a path typed on the command line (relative to the current
+// directory) into a file URI; URIs and item ids pass through.
+func cliRef(ref string) string {
+	if strings.Contains(ref, "://") || strings.HasPrefix(ref, "sym:") || strings.HasPrefix(ref, "file:") {
+		return ref
+	}
+	abs, err := filepath.Abs(ref)
+	if err != nil {
+		return ref
+	}
+	return workspace.URIFromPath(abs)
+}
+
+// printResult writes the readable listing: one header line per item, then
+// its text, indented.
+func printResult(w io.Writer, res *workspace.Result, explain bool) {
+	if len(res.Items) == 0 {
+		fmt.Fprintln(w, "no items")
+	}
+	for i, it := range res.Items {
+		name := it.Symbol
+		if name == "" {
+			name = "(file)"
+		}
+		fmt.Fprintf(w, "%d. %s:%d-%d  %s  %s  score %.4f  %s\n", i+1, it.Path,
+			it.Range.Start.Line+1, it.Range.End.Line+1, name, it.Kind, it.Score, it.Reason)
+		if explain {
+			names := make([]string, 0, len(it.Signals))
+			for n := range it.Signals {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			var parts []string
+			for _, n := range names {
+				s := it.Signals[n]
+				parts = append(parts, fmt.Sprintf("%s #%d (%.3f)", n, s.Rank, s.Score))
+			}
+			fmt.Fprintf(w, "   why: %s\n", strings.Join(parts, ", "))
+		}
+		for _, l := range strings.Split(strings.TrimRight(it.Text, "\n"), "\n") {
+			fmt.Fprintf(w, "   | %s\n", l)
+		}
+		if it.Truncated {
+			fmt.Fprintln(w, "   | …")
+		}
+		fmt.Fprintln(w)
+	}
+	conf := ""
+	if res.LowConfidence {
+		conf = ", low confidence"
+	}
+	fmt.Fprintf(w, "%d items, %d chars; %d files, %d symbols, %d candidates, %.1f ms, %s%s\n",
+		len(res.Items), res.UsedChars, res.Stats.Files, res.Stats.Symbols, res.Stats.Candidates,
+		res.Stats.ElapsedMs, res.Stats.Embedder, conf)
+}
+
+func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f indexFlags
+	f.register(fs, true)
+	asJSON := fs.Bool("json", false, "print the statistics as JSON")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("index: unexpected argument %q (use --root DIR)", pos[0])
+	}
+	_, stats, err := f.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if len(stats) == 1 {
+			return enc.Encode(stats[0])
+		}
+		return enc.Encode(stats)
+	}
+	for _, st := range stats {
+		printStats(stdout, st)
+	}
+	return nil
+}
+
+func printStats(w io.Writer, st workspace.IndexStats) {
+	fmt.Fprintf(w, "root        %s\n", st.Root)
+	fmt.Fprintf(w, "files       %d (%d parsed, %d from cache)\n", st.Files, st.Parsed, st.Reused)
+	fmt.Fprintf(w, "symbols     %d\n", st.Symbols)
+	langs := make([]string, 0, len(st.Languages))
+	for l := range st.Languages {
+		langs = append(langs, l)
+	}
+	sort.Slice(langs, func(i, j int) bool {
+		a, b := st.Languages[langs[i]], st.Languages[langs[j]]
+		return a > b || a == b && langs[i] < langs[j]
+	})
+	var parts []string
+	for _, l := range langs {
+		parts = append(parts, fmt.Sprintf("%s %d", l, st.Languages[l]))
+	}
+	fmt.Fprintf(w, "languages   %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "bytes       %d\n", st.Bytes)
+	reasons := make([]string, 0, len(st.SkipReasons))
+	for r, n := range st.SkipReasons {
+		reasons = append(reasons, fmt.Sprintf("%s %d", r, n))
+	}
+	sort.Strings(reasons)
+	if len(reasons) > 0 {
+		fmt.Fprintf(w, "skipped     %d (%s)\n", st.Skipped, strings.Join(reasons, ", "))
+	} else {
+		fmt.Fprintf(w, "skipped     0\n")
+	}
+	fmt.Fprintf(w, "elapsed     %.1f ms\n", st.ElapsedMs)
+	fmt.Fprintf(w, "merkle root %s\n", st.MerkleRoot)
+	fmt.Fprintf(w, "embedder    %s\n", st.Embedder)
+	fmt.Fprintf(w, "cache       %s\n", st.Cache)
+}

@@ -1,0 +1,132 @@
+// Command ctxls is a language-server sidecar that selects the code context
+// an AI coding tool should put in front of its model.
+//
+// Usage:
+//
+//	ctxls [serve [--stdio]]          speak LSP over stdin/stdout
+//	ctxls select [flags] QUERY...    run one selection on a directory
+//	ctxls index [flags]              build or refresh the index, print statistics
+//	ctxls eval [flags] [DIR]         run the golden retrieval cases
+//	ctxls version                    print the version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// usageError is bad command-line usage: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+const usage = `ctxls selects the code context an AI coding tool should see.
+
+Usage:
+  ctxls [serve [--stdio]]          speak LSP over stdin/stdout (what editors run)
+  ctxls select [flags] QUERY...    run one selection on a directory
+  ctxls index [flags]              build or refresh the index and print its statistics
+  ctxls eval [flags] [DIR]         run the golden retrieval cases and print metrics
+  ctxls version                    print the version
+
+Run 'ctxls COMMAND -h' for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the exit status: 0 success,
+// 1 runtime failure, 2 bad usage.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd, rest := "serve", args
+	if len(args) > 0 {
+		cmd, rest = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "serve":
+		err = runServe(ctx, rest, stdin, stdout, stderr)
+	case "select":
+		err = runSelect(ctx, rest, stdout, stderr)
+	case "index":
+		err = runIndex(ctx, rest, stdout, stderr)
+	case "eval":
+		err = runEval(ctx, rest, stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "ctxls %s\n", version)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		if strings.HasPrefix(cmd, "-") && cmd != "--stdio" {
+			err = usagef("unknown flag %s (see 'ctxls help')", cmd)
+		} else if cmd == "--stdio" {
+			err = runServe(ctx, args, stdin, stdout, stderr)
+		} else {
+			err = usagef("unknown command %q (see 'ctxls help')", cmd)
+		}
+	}
+	return exitCode(err, stderr)
+}
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintf(stderr, "ctxls: %v\n", err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// positional arguments, as users type them: `ctxls select "query" --json`.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+
+func (m *multiFlag) Set(v string) error {
+	*m = append(*m, v)
+	return nil
+}

@@ -1,0 +1,477 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ctxls/ctxls/workspace"
+)
+
+// cliApp is a small workspace for the command-line tests.
+const cliApp = `
+-- internal/config/config.go --
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Config is the application configuration.
+type Config struct {
+	Addr  string
+	Debug bool
+}
+
+// parseConfig parses key = value lines into a Config, rejecting unknown keys.
+func parseConfig(text string) (*Config, error) {
+	cfg := &Config{Addr: "localhost:8080"}
+	for i, line := range strings.Split(text, "\n") {
+		key, value, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(key) {
+		case "addr":
+			cfg.Addr = strings.TrimSpace(value)
+		case "debug":
+			cfg.Debug = strings.TrimSpace(value) == "true"
+		default:
+			return nil, fmt.Errorf("line %d: unknown key %q", i+1, key)
+		}
+	}
+	return cfg, nil
+}
+-- lsp/server.go --
+package lsp
+
+import "net"
+
+// Server accepts language-server connections.
+type Server struct {
+	addr string
+	ln   net.Listener
+}
+
+// Start opens the listener and begins accepting connections.
+func (s *Server) Start() error {
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return err
+	}
+	s.ln = ln
+	return nil
+}
+-- web/cart.ts --
+export class CartStore {
+  private items: string[] = [];
+
+  add(sku: string): void {
+    this.items.push(sku);
+  }
+}
+-- tools/report.py --
+def monthly_totals(rows):
+    """Sum the sales per month."""
+    return sum(rows)
+-- docs/guide.md --
+# Guide
+
+## Installation
+
+Unpack the release archive into your PATH.
+`
+
+// cliTree writes a txtar archive into a new directory and returns it.
+func cliTree(t *testing.T, archive string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range txtar.Parse([]byte(archive)).Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// cliRun runs one command line and returns its exit status and output. A
+// command that does not finish in a minute is a hang, and fails the test.
+func cliRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { done <- run(ctx, args, strings.NewReader(""), &stdout, &stderr) }()
+	select {
+	case code := <-done:
+		return code, stdout.String(), stderr.String()
+	case <-time.After(time.Minute):
+		cancel()
+		t.Fatalf("ctxls %q did not finish", args)
+		return 0, "", ""
+	}
+}
+
+// cliUsageError asserts exit status 2 and one line on stderr containing
+// each of want.
+func cliUsageError(t *testing.T, args []string, want ...string) {
+	t.Helper()
+	code, stdout, stderr := cliRun(t, args...)
+	if code != 2 {
+		t.Errorf("ctxls %q: exit %d, want 2 (stderr %q)", args, code, stderr)
+	}
+	if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ctxls: ") {
+		t.Errorf("ctxls %q: want one error line on stderr, got %q", args, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("ctxls %q: stderr %q does not mention %q", args, stderr, w)
+		}
+	}
+	if stdout != "" {
+		t.Errorf("ctxls %q: wrote %q to stdout on an error", args, stdout)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"version", "--version"} {
+		code, stdout, stderr := cliRun(t, arg)
+		if code != 0 || stdout != "ctxls "+version+"\n" || stderr != "" {
+			t.Errorf("ctxls %s: exit %d, stdout %q, stderr %q", arg, code, stdout, stderr)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"help", "-h", "--help"} {
+		code, stdout, stderr := cliRun(t, arg)
+		if code != 0 || stderr != "" {
+			t.Errorf("ctxls %s: exit %d, stderr %q", arg, code, stderr)
+		}
+		for _, cmd := range []string{"Usage:", "select", "index", "eval", "version", "serve"} {
+			if !strings.Contains(stdout, cmd) {
+				t.Errorf("ctxls %s: usage does not mention %q", arg, cmd)
+			}
+		}
+	}
+	code, _, stderr := cliRun(t, "select", "-h")
+	if code != 0 || !strings.Contains(stderr, "usage: ctxls select") || !strings.Contains(stderr, "-max-chars-per-item") {
+		t.Errorf("ctxls select -h: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	cliUsageError(t, []string{"frobnicate"}, `"frobnicate"`, "ctxls help")
+	cliUsageError(t, []string{"--bogus"}, "--bogus")
+}
+
+func TestSelectBadUsage(t *testing.T) {
+	root := cliTree(t, cliApp)
+	missing := filepath.Join(t.TempDir(), "no-such-dir")
+	file := filepath.Join(root, "tools", "report.py")
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"select", "--root", missing, "parse config"}, []string{missing, "no such directory"}},
+		{[]string{"select", "--root", file, "parse config"}, []string{file, "not a directory"}},
+		{[]string{"select", "--root", root}, []string{"query is required"}},
+		{[]string{"select", "--root", root, "  ", "\t"}, []string{"query is required"}},
+		{[]string{"select", "--root", root, "--limit", "0", "parse config"}, []string{"--limit", "got 0"}},
+		{[]string{"select", "--root", root, "--limit", "10000", "parse config"}, []string{"--limit", "got 10000"}},
+		{[]string{"select", "--root", root, "--max-chars", "-3", "parse config"}, []string{"--max-chars"}},
+		{[]string{"select", "--root", root, "--kind", "funktion", "parse config"}, []string{"kinds[0]", "funktion"}},
+		{[]string{"select", "--root", root, "--active", "http://example.com/a.go", "parse config"}, []string{"activeUri", "http"}},
+		{[]string{"select", "--root", root, "--path", "src/[a", "parse config"}, []string{"paths", "src/[a"}},
+		{[]string{"select", "--root", root, "--exclude", "{a,b", "--cache-dir", "off", "parse config"}, []string{"exclude[0]"}},
+		{[]string{"select", "--root", root, "--embedder", "magic", "parse config"}, []string{"embedder", "magic"}},
+	} {
+		cliUsageError(t, c.args, c.want...)
+	}
+}
+
+func TestSelectJSON(t *testing.T) {
+	root := cliTree(t, cliApp)
+	code, stdout, stderr := cliRun(t, "select", "--root", root, "--cache-dir", "off", "--json", "--max-chars", "600", "--explain",
+		"parseConfig", "rejects", "unknown", "keys")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var res workspace.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("output is not a result object: %v\n%s", err, stdout)
+	}
+	if len(res.Items) == 0 || res.Items[0].ID != "sym:internal/config/config.go::parseConfig" {
+		t.Fatalf("items %+v", res.Items)
+	}
+	if res.UsedChars == 0 || res.UsedChars > 600 || res.Stats.Embedder != "hash-384" || len(res.Stats.MerkleRoot) != 16 || res.Stats.Files != 5 || !res.Stats.Ready {
+		t.Errorf("usedChars %d, stats %+v", res.UsedChars, res.Stats)
+	}
+
+	// Every field of the wire contract is present, by its JSON name.
+	var raw struct {
+		Items []map[string]json.RawMessage `json:"items"`
+		Stats map[string]json.RawMessage   `json:"stats"`
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(stdout), &top); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"items", "usedChars", "lowConfidence", "stats"} {
+		if _, ok := top[k]; !ok {
+			t.Errorf("result has no %q", k)
+		}
+	}
+	for i, it := range raw.Items {
+		for _, k := range []string{"id", "uri", "path", "symbol", "kind", "language", "range", "text", "truncated", "score", "reason", "signals"} {
+			if _, ok := it[k]; !ok {
+				t.Errorf("item %d has no %q", i, k)
+			}
+		}
+	}
+	for _, k := range []string{"ready", "files", "symbols", "candidates", "elapsedMs", "embedder", "merkleRoot"} {
+		if _, ok := raw.Stats[k]; !ok {
+			t.Errorf("stats has no %q", k)
+		}
+	}
+}
+
+func TestSelectReadable(t *testing.T) {
+	root := cliTree(t, cliApp)
+	code, stdout, stderr := cliRun(t, "select", "--root", root, "--cache-dir", "off", "--explain", "--limit", "2", "parseConfig rejects unknown keys")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{
+		"1. internal/config/config.go:15-32  parseConfig  function",
+		"   why: ",
+		"   | func parseConfig(text string) (*Config, error) {",
+		"2 items, ",
+		"hash-384",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+
+	// --active, --line and --pin reach the request.
+	code, stdout, _ = cliRun(t, "select", "--root", root, "--cache-dir", "off", "--limit", "3",
+		"--active", filepath.Join(root, "lsp", "server.go"), "--line", "12", "--pin", "file:docs/guide.md", "also log the address")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(stdout, "1. docs/guide.md:1-6  (file)  file") || !strings.Contains(stdout, "2. lsp/server.go:12-19  Server.Start  method") ||
+		!strings.Contains(stdout, "active") {
+		t.Errorf("pinned file first, then the method under the cursor; got:\n%s", stdout)
+	}
+}
+
+func TestIndexCountsSkippedFiles(t *testing.T) {
+	root := cliTree(t, `
+-- good.go --
+package a
+
+func Good() int { return 1 }
+-- broken.go --
+package a
+
+func Broken( {
+
+func AlsoGood() {}
+`)
+	// A binary file, a 50 MB file (sparse), an unreadable file and a
+	// symlink loop.
+	if err := os.WriteFile(filepath.Join(root, "blob.bin"), append([]byte("\x7fELF\x00\x01\x02"), bytes.Repeat([]byte{0, 0xff}, 2000)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big, err := os.Create(filepath.Join(root, "big.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big.Close()
+	if err := os.Truncate(big.Name(), 50<<20); err != nil {
+		t.Fatal(err)
+	}
+	locked := filepath.Join(root, "locked.txt")
+	if err := os.WriteFile(locked, []byte("secret notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(locked, 0o644) })
+	if err := os.Symlink("b", filepath.Join(root, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a", filepath.Join(root, "b")); err != nil {
+		t.Fatal(err)
+	}
+	// Whether the unreadable file can be read depends on who runs the test
+	// (root reads everything): assert what is true.
+	_, readErr := os.ReadFile(locked)
+	readable := readErr == nil
+
+	code, stdout, stderr := cliRun(t, "index", "--root", root, "--cache-dir", "off", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var st workspace.IndexStats
+	if err := json.Unmarshal([]byte(stdout), &st); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	wantSkips := map[string]int{"binary": 1, "too large": 1, "symlink loop": 2}
+	wantFiles := 3
+	if !readable {
+		wantSkips["unreadable"] = 1
+		wantFiles = 2
+	}
+	wantSkipped := 0
+	for _, n := range wantSkips {
+		wantSkipped += n
+	}
+	if st.Files != wantFiles || st.Skipped != wantSkipped || len(st.SkipReasons) != len(wantSkips) {
+		t.Errorf("files %d, skipped %d %v; want %d files, %d skipped %v (locked.txt readable: %v)", st.Files, st.Skipped, st.SkipReasons, wantFiles, wantSkipped, wantSkips, readable)
+	}
+	for r, n := range wantSkips {
+		if st.SkipReasons[r] != n {
+			t.Errorf("skipped as %q: %d, want %d", r, st.SkipReasons[r], n)
+		}
+	}
+	if st.Languages["go"] != 2 {
+		t.Errorf("languages %v: the file with syntax errors should be indexed as Go", st.Languages)
+	}
+
+	// The file with syntax errors is searchable: the parser recovers, and
+	// AlsoGood comes back (inside the broken function that swallowed it).
+	code, stdout, _ = cliRun(t, "select", "--root", root, "--cache-dir", "off", "--json", "AlsoGood")
+	var res workspace.Result
+	if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil || len(res.Items) == 0 ||
+		res.Items[0].Path != "broken.go" || !strings.Contains(res.Items[0].Text, "func AlsoGood() {}") {
+		t.Errorf("select AlsoGood: exit %d, %s", code, stdout)
+	}
+
+	// The readable listing says the same.
+	code, stdout, _ = cliRun(t, "index", "--root", root, "--cache-dir", "off")
+	if code != 0 || !strings.Contains(stdout, "skipped     ") || !strings.Contains(stdout, "symlink loop 2") || !strings.Contains(stdout, "too large 1") {
+		t.Errorf("index: exit %d\n%s", code, stdout)
+	}
+}
+
+func TestIndexUsesCache(t *testing.T) {
+	root := cliTree(t, cliApp)
+	cache := t.TempDir()
+	var runs [2]workspace.IndexStats
+	for i := range runs {
+		code, stdout, stderr := cliRun(t, "index", "--root", root, "--cache-dir", cache, "--json")
+		if code != 0 || json.Unmarshal([]byte(stdout), &runs[i]) != nil {
+			t.Fatalf("run %d: exit %d, stderr %q, stdout %s", i, code, stderr, stdout)
+		}
+	}
+	if runs[0].Parsed != 5 || runs[1].Parsed != 0 || runs[1].Reused != 5 || runs[0].MerkleRoot != runs[1].MerkleRoot {
+		t.Errorf("first run %+v\nsecond run %+v\nwant everything reused the second time", runs[0], runs[1])
+	}
+	if filepath.Dir(runs[1].Cache) != cache {
+		t.Errorf("cache %s not under %s", runs[1].Cache, cache)
+	}
+	cliUsageError(t, []string{"index", "--root", root, "stray"}, `"stray"`)
+}
+
+func TestEval(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "workspaces"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "workspaces", "tiny.txtar"), []byte(cliApp), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	golden := `{
+  "workspace": "tiny",
+  "cases": [
+    {"name": "config-unknown-keys", "kind": "cold", "query": "reject unknown configuration keys",
+     "expect": {"files": ["internal/config/config.go"], "symbols": ["internal/config/config.go::parseConfig"]}},
+    {"name": "server-listen", "kind": "active", "query": "log the listen address", "active": "lsp/server.go",
+     "expect": {"files": ["lsp/server.go"], "symbols": ["lsp/server.go::Server.Start"]}}
+  ]
+}
+`
+	if err := os.MkdirAll(filepath.Join(dir, "golden"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "golden", "tiny.json"), []byte(golden), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	basePath := filepath.Join(dir, "eval", "baseline.json")
+
+	code, stdout, stderr := cliRun(t, "eval", dir)
+	if code != 0 {
+		t.Fatalf("eval without a baseline: exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{"hit1", "mrr", "tiny/config-unknown-keys", "tiny/server-listen", "macro (2 cases)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("eval output lacks %q:\n%s", want, stdout)
+		}
+	}
+
+	code, stdout, _ = cliRun(t, "eval", "--json", dir)
+	var rep workspace.EvalReport
+	if code != 0 || json.Unmarshal([]byte(stdout), &rep) != nil || len(rep.Cases) != 2 {
+		t.Fatalf("eval --json: exit %d\n%s", code, stdout)
+	}
+	if rep.Macro.Hit5 != 1 {
+		t.Errorf("tiny cases should be found in the top 5: %+v", rep.Cases)
+	}
+
+	code, _, stderr = cliRun(t, "eval", "--update", dir)
+	if code != 0 || !strings.Contains(stderr, basePath) {
+		t.Fatalf("eval --update: exit %d, stderr %q", code, stderr)
+	}
+	b, err := os.ReadFile(basePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var base workspace.Metrics
+	if err := json.Unmarshal(b, &base); err != nil {
+		t.Fatal(err)
+	}
+	if base != rep.Macro {
+		t.Errorf("baseline %+v, want this run's macro %+v", base, rep.Macro)
+	}
+	if code, _, stderr := cliRun(t, "eval", dir); code != 0 {
+		t.Errorf("eval against its own baseline: exit %d, stderr %q", code, stderr)
+	}
+
+	// A baseline the run cannot reach: exit 1, naming the metric.
+	if base.Precision > 0.9 {
+		t.Fatalf("precision@5 %v leaves no room above it", base.Precision)
+	}
+	base.Precision = 1
+	b, _ = json.Marshal(base)
+	if err := os.WriteFile(basePath, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = cliRun(t, "eval", dir)
+	if code != 1 || !strings.Contains(stderr, "precision@5") || !strings.Contains(stderr, "below the baseline") {
+		t.Errorf("eval below the baseline: exit %d, stderr %q", code, stderr)
+	}
+
+	if code, _, stderr := cliRun(t, "eval", filepath.Join(dir, "nowhere")); code == 0 || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("eval of a missing DIR: exit %d, stderr %q", code, stderr)
+	}
+	cliUsageError(t, []string{"eval", dir, dir}, "at most one DIR")
+}

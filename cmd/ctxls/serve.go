@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"log/slog"
+
+	"github.com/ctxls/ctxls/lsp"
+)
+
+// runServe speaks LSP on stdin/stdout until the client exits.
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Bool("stdio", true, "speak LSP over stdin/stdout (the only transport, and the default)")
+	level := fs.String("log-level", "info", "lowest level logged to stderr: debug, info, warn or error")
+	fs.Usage = func() {
+		io.WriteString(stderr, "usage: ctxls [serve [--stdio] [--log-level LEVEL]]\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usagef("serve: unexpected argument %q", fs.Arg(0))
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
+		return usagef("--log-level must be debug, info, warn or error, got %q", *level)
+	}
+	srv := lsp.New(lsp.Options{Version: version, Log: stderr, LogLevel: lvl})
+	err := srv.Serve(ctx, stdio{stdin, stdout})
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		// Interrupted (Ctrl-C): not a failure.
+		return nil
+	}
+	return err
+}
+
+// stdio joins stdin and stdout into the connection the server speaks on.
+type stdio struct {
+	in  io.Reader
+	out io.Writer
+}
+
+func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
+func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }
+
+// Close closes both ends when they can be closed.
+func (s stdio) Close() error {
+	var errs []error
+	if c, ok := s.in.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	if c, ok := s.out.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,117 @@
+package lsp
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/ctxls/ctxls/workspace/synth"
+)
+
+// reportLatency reports the p50 and p95 of samples as custom metrics.
+func reportLatency(b *testing.B, samples []time.Duration) {
+	if len(samples) == 0 {
+		return
+	}
+	slices.Sort(samples)
+	at := func(q float64) float64 {
+		return float64(samples[min(len(samples)-1, int(q*float64(len(samples))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.95), "p95-ms")
+}
+
+// bigGoFile is a Go file of about lines lines: functions of ten lines.
+func bigGoFile(lines int) string {
+	var b strings.Builder
+	b.WriteString("package big\n\n")
+	for i := 0; strings.Count(b.String(), "\n") < lines; i++ {
+		fmt.Fprintf(&b, "// Step%d advances the state machine by one step.\nfunc Step%d(state, input int) int {\n", i, i)
+		fmt.Fprintf(&b, "\tnext := state*%d + input\n\tif next > 1000 {\n\t\tnext -= 1000\n\t}\n\tfor j := 0; j < input; j++ {\n\t\tnext += j\n\t}\n\treturn next\n}\n\n", i+3)
+	}
+	return b.String()
+}
+
+// BenchmarkEditToFreshIndex measures a one-function edit in a 2,000-line
+// Go file, from sending didChange until the index reflects it: the server
+// applies notifications in order, so the answer to a request sent right
+// after the edit (an unknown method: the cheapest request there is) marks
+// the moment a select would see the edit.
+func BenchmarkEditToFreshIndex(b *testing.B) {
+	root := b.TempDir()
+	text := bigGoFile(2000)
+	if n := strings.Count(text, "\n"); n < 1990 {
+		b.Fatalf("generated %d lines", n)
+	}
+	writeFile(b, filepath.Join(root, "big.go"), text)
+	c := pipeClient(b, nil)
+	c.start(root, caps{})
+	didOpen(c, root, "big.go", text)
+
+	target := "\tnext := state*103 + input\n" // the body of Step100
+	off := strings.Index(text, target) + len("\tnext := state*")
+	if off < len("\tnext := state*") {
+		b.Fatal("no Step100 in the generated file")
+	}
+	var samples []time.Duration
+	version := 1
+	for i := 0; b.Loop(); i++ {
+		version++
+		digits := fmt.Sprintf("%03d", i%1000)
+		start := time.Now()
+		didChange(c, root, "big.go", version, change(text, off, off+3, digits, false))
+		if err := c.call("ctxls/barrier", nil, nil); rpcCode(err) != jsonrpc2.MethodNotFound {
+			b.Fatalf("barrier: %v", err)
+		}
+		samples = append(samples, time.Since(start))
+		text = text[:off] + digits + text[off+3:]
+	}
+	b.StopTimer()
+	res := c.mustSelect(map[string]any{"query": "fix that"})
+	if len(res.Items) == 0 || res.Items[0].Symbol != "Step100" {
+		b.Errorf("the edited function is not first:%s", res)
+	}
+	reportLatency(b, samples)
+}
+
+// BenchmarkContextSelect measures workspace/contextSelect over the pipe on
+// generated workspaces.
+func BenchmarkContextSelect(b *testing.B) {
+	queries := []string{
+		"validate the pending payment before the transfer",
+		"where do we retry failed webhook deliveries",
+		"fix that",
+		"parse the manifest schema and resolve its version",
+		"flush the cached session tokens",
+		"how are shard replicas rebalanced across regions",
+	}
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("%dk-symbols", n/1000), func(b *testing.B) {
+			root := b.TempDir()
+			st, err := synth.Generate(root, synth.Options{Symbols: n})
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := pipeClient(b, nil)
+			c.readyTimeout = 20 * time.Minute
+			start := time.Now()
+			c.start(root, caps{})
+			b.Logf("indexed in %v", time.Since(start).Round(time.Millisecond))
+			res := c.mustSelect(map[string]any{"query": "warm up"})
+			b.Logf("%d files, %d symbols generated; indexed %d files, %d symbols", st.Files, st.Symbols, res.Stats.Files, res.Stats.Symbols)
+			var samples []time.Duration
+			for i := 0; b.Loop(); i++ {
+				start := time.Now()
+				c.mustSelect(map[string]any{"query": queries[i%len(queries)]})
+				samples = append(samples, time.Since(start))
+			}
+			b.StopTimer()
+			reportLatency(b, samples)
+		})
+	}
+}

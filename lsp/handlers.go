@@ -1,0 +1,386 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/ctxls/ctxls/workspace"
+)
+
+// initialize answers the initialize request: it builds the configuration
+// from initializationOptions, negotiates the position encoding, creates the
+// workspace with its folders and advertises the server's capabilities.
+func (s *Server) initialize(params json.RawMessage) (any, error) {
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	if state != stateNew {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "initialize: the server is already initialized")
+	}
+	var p initializeParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	cfg, err := initialConfig(p.InitializationOptions)
+	if err != nil {
+		return nil, err
+	}
+	utf8 := slices.Contains(p.Capabilities.General.PositionEncodings, encodingUTF8)
+	ws, err := workspace.New(cfg, workspace.Options{Logger: s.log, Warn: s.warnUser, UTF8: utf8})
+	if err != nil {
+		return nil, invalidParams("initializationOptions: %v", err)
+	}
+	for _, root := range initialRoots(&p) {
+		if _, err := ws.AddFolder(root); err != nil {
+			s.warnUser(fmt.Sprintf("ctxls: cannot use workspace folder %s: %v", root, err))
+		}
+	}
+
+	s.mu.Lock()
+	s.ws, s.caps, s.state = ws, p.Capabilities, stateRunning
+	s.mu.Unlock()
+
+	res := initializeResult{ServerInfo: serverInfo{Name: "ctxls", Version: s.opts.Version}}
+	caps := &res.Capabilities
+	caps.PositionEncoding = encodingUTF16
+	if utf8 {
+		caps.PositionEncoding = encodingUTF8
+	}
+	caps.TextDocumentSync.OpenClose = true
+	caps.TextDocumentSync.Change = int(protocol.TextDocumentSyncKindIncremental)
+	caps.Workspace.WorkspaceFolders.Supported = true
+	caps.Workspace.WorkspaceFolders.ChangeNotifications = true
+	caps.Experimental = map[string]any{"contextSelect": true}
+	s.log.Debug("initialized", "folders", len(ws.Folders()), "positionEncoding", caps.PositionEncoding)
+	return res, nil
+}
+
+// initialConfig is the default configuration with initializationOptions
+// merged on top; a bad option is InvalidParams naming it.
+func initialConfig(opts json.RawMessage) (workspace.Config, error) {
+	cfg := workspace.DefaultConfig()
+	opts = bytes.TrimSpace(opts)
+	if len(opts) > 0 && opts[0] != '{' && !bytes.Equal(opts, []byte("null")) {
+		return cfg, invalidParams("initializationOptions: expected an object, got %s", jsonKind(opts))
+	}
+	if err := cfg.MergeJSON(opts); err != nil {
+		return cfg, invalidParams("initializationOptions.%v", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, invalidParams("initializationOptions.%v", err)
+	}
+	return cfg, nil
+}
+
+// initialRoots lists the workspace folders as paths: workspaceFolders,
+// else rootUri, else rootPath.
+func initialRoots(p *initializeParams) []string {
+	var uris []string
+	switch {
+	case len(p.WorkspaceFolders) > 0:
+		for _, f := range p.WorkspaceFolders {
+			uris = append(uris, f.URI)
+		}
+	case p.RootURI != "":
+		uris = append(uris, p.RootURI)
+	case p.RootPath != "":
+		return []string{p.RootPath}
+	}
+	var roots []string
+	for _, u := range uris {
+		path, err := workspace.PathFromURI(u)
+		if err != nil {
+			path = u // AddFolder's error names it
+		}
+		roots = append(roots, path)
+	}
+	return roots
+}
+
+// notification applies a notification on the read loop. Notifications
+// cannot be answered: problems are logged.
+func (s *Server) notification(method string, params json.RawMessage) {
+	defer s.recoverPanic(method, nil)
+	switch method {
+	case protocol.MethodCancelRequest:
+		s.cancelRequest(params)
+		return
+	case protocol.MethodExit:
+		s.exit()
+		return
+	}
+	s.mu.Lock()
+	state, ws := s.state, s.ws
+	s.mu.Unlock()
+	if state != stateRunning {
+		s.log.Debug("ignoring notification outside a running session", "method", method)
+		return
+	}
+	var err error
+	switch method {
+	case protocol.MethodInitialized:
+		s.didInitialize()
+	case protocol.MethodTextDocumentDidOpen:
+		var p didOpenParams
+		if err = decodeParams(params, &p); err == nil {
+			err = s.document(p.TextDocument.URI, func(uri string) error {
+				return ws.DidOpen(uri, p.TextDocument.Version, p.TextDocument.Text)
+			})
+		}
+	case protocol.MethodTextDocumentDidChange:
+		var p didChangeParams
+		if err = decodeParams(params, &p); err == nil {
+			changes := make([]workspace.TextChange, len(p.ContentChanges))
+			for i, c := range p.ContentChanges {
+				changes[i] = workspace.TextChange{Range: c.Range, Text: c.Text}
+			}
+			err = s.document(p.TextDocument.URI, func(uri string) error {
+				return ws.DidChange(uri, p.TextDocument.Version, changes)
+			})
+		}
+	case protocol.MethodTextDocumentDidSave:
+		var p textDocumentParams
+		if err = decodeParams(params, &p); err == nil {
+			err = s.document(p.TextDocument.URI, ws.DidSave)
+		}
+	case protocol.MethodTextDocumentDidClose:
+		var p textDocumentParams
+		if err = decodeParams(params, &p); err == nil {
+			err = s.document(p.TextDocument.URI, ws.DidClose)
+		}
+	case methodDidFocus:
+		var p didFocusParams
+		if err = decodeParams(params, &p); err == nil {
+			err = s.document(p.URI, func(uri string) error { return ws.DidFocus(uri, p.Position) })
+		}
+	case protocol.MethodWorkspaceDidChangeWatchedFiles:
+		var p didChangeWatchedFilesParams
+		if err = decodeParams(params, &p); err == nil {
+			err = s.filesChanged(ws, &p)
+		}
+	case protocol.MethodWorkspaceDidChangeWorkspaceFolders:
+		var p didChangeWorkspaceFoldersParams
+		if err = decodeParams(params, &p); err == nil {
+			s.foldersChanged(ws, &p)
+		}
+	case protocol.MethodWorkspaceDidChangeConfiguration:
+		var p didChangeConfigurationParams
+		if err = decodeParams(params, &p); err == nil {
+			s.configurationChanged(ws, p.Settings)
+		}
+	default:
+		s.log.Debug("ignoring unknown notification", "method", method)
+	}
+	if err != nil {
+		s.log.Warn("notification not applied", "method", method, "err", err)
+	}
+}
+
+// document runs fn for a document URI. Documents that are not files in the
+// workspace folders (untitled buffers, files of other projects) are
+// ignored: editors send them routinely.
+func (s *Server) document(uri string, fn func(uri string) error) error {
+	if uri == "" {
+		return errors.New("uri: missing")
+	}
+	if u, err := url.Parse(uri); err != nil || u.Scheme != "file" {
+		s.log.Debug("ignoring a document that is not a file", "uri", uri)
+		return nil
+	}
+	err := fn(uri)
+	if errors.Is(err, workspace.ErrOutside) {
+		s.log.Debug("ignoring a document outside the workspace folders", "uri", uri)
+		return nil
+	}
+	return err
+}
+
+// didInitialize starts the session's background work once the client is
+// ready for server-initiated requests.
+func (s *Server) didInitialize() {
+	s.mu.Lock()
+	first := !s.initialized
+	s.initialized = true
+	caps := s.caps
+	s.mu.Unlock()
+	if !first {
+		return
+	}
+	if caps.Workspace.DidChangeWatchedFiles.DynamicRegistration {
+		s.spawn(s.registerWatchers)
+	}
+	s.idx.schedule(s)
+}
+
+// registerWatchers asks the client to report every file change in the
+// workspace folders.
+func (s *Server) registerWatchers() {
+	err := s.client.RegisterCapability(s.work, &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID:     "ctxls-watched-files",
+		Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
+		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
+			Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/*"}},
+		},
+	}}})
+	if err != nil && s.work.Err() == nil {
+		s.log.Warn("the client refused to watch files; changes on disk are seen only when files are opened", "err", err)
+	}
+}
+
+// filesChanged applies workspace/didChangeWatchedFiles.
+func (s *Server) filesChanged(ws *workspace.Workspace, p *didChangeWatchedFilesParams) error {
+	events := make([]workspace.FileEvent, 0, len(p.Changes))
+	for i, c := range p.Changes {
+		switch c.Type {
+		case fileCreated, fileChanged, fileDeleted:
+		default:
+			return fmt.Errorf("changes[%d].type: must be 1 (created), 2 (changed) or 3 (deleted), got %d", i, c.Type)
+		}
+		if u, err := url.Parse(c.URI); err != nil || u.Scheme != "file" {
+			s.log.Debug("ignoring a change to something that is not a file", "uri", c.URI)
+			continue
+		}
+		events = append(events, workspace.FileEvent{URI: c.URI, Deleted: c.Type == fileDeleted})
+	}
+	s.log.Debug("files changed on disk", "events", len(events))
+	return ws.FilesChanged(events)
+}
+
+// foldersChanged applies workspace/didChangeWorkspaceFolders; added folders
+// are indexed in the background.
+func (s *Server) foldersChanged(ws *workspace.Workspace, p *didChangeWorkspaceFoldersParams) {
+	for _, f := range p.Event.Removed {
+		path, err := workspace.PathFromURI(f.URI)
+		if err != nil {
+			s.log.Warn("cannot remove workspace folder", "uri", f.URI, "err", err)
+			continue
+		}
+		if !ws.RemoveFolder(path) {
+			s.log.Debug("removed folder was not a workspace folder", "uri", f.URI)
+		}
+	}
+	added := 0
+	for _, f := range p.Event.Added {
+		path, err := workspace.PathFromURI(f.URI)
+		if err == nil {
+			_, err = ws.AddFolder(path)
+		}
+		if err != nil {
+			s.warnUser(fmt.Sprintf("ctxls: cannot use workspace folder %s: %v", f.URI, err))
+			continue
+		}
+		added++
+	}
+	if added > 0 {
+		s.idx.schedule(s)
+	}
+}
+
+// configurationChanged applies workspace/didChangeConfiguration. The
+// settings are settings.ctxls, or the settings object itself when it has
+// no "ctxls" key.
+func (s *Server) configurationChanged(ws *workspace.Workspace, settings json.RawMessage) {
+	settings = bytes.TrimSpace(settings)
+	if len(settings) == 0 || bytes.Equal(settings, []byte("null")) {
+		return
+	}
+	var outer map[string]json.RawMessage
+	if json.Unmarshal(settings, &outer) == nil {
+		if own, ok := outer["ctxls"]; ok {
+			settings = own
+		}
+	}
+	cfg := ws.Config()
+	if err := cfg.MergeJSON(settings); err != nil {
+		s.warnUser(fmt.Sprintf("ctxls: ignoring the new settings: %v", err))
+		return
+	}
+	reindex, err := ws.SetConfig(cfg)
+	if err != nil {
+		s.warnUser(fmt.Sprintf("ctxls: ignoring the new settings: %v", err))
+		return
+	}
+	s.log.Debug("configuration changed", "reindex", reindex)
+	if reindex {
+		s.idx.schedule(s)
+	}
+}
+
+// contextSelect answers workspace/contextSelect.
+func (s *Server) contextSelect(ctx context.Context, params json.RawMessage) (any, error) {
+	ws := s.workspace()
+	var req workspace.Request
+	if err := decodeParams(params, &req); err != nil {
+		return nil, err
+	}
+	if err := checkRefs(&req); err != nil {
+		return nil, err
+	}
+	if s.beforeSelect != nil {
+		s.beforeSelect(ctx, &req)
+	}
+	if ctx.Err() != nil {
+		return nil, errCancelled()
+	}
+	res, err := ws.Select(ctx, &req)
+	if err != nil {
+		var pe *workspace.ParamError
+		switch {
+		case errors.As(err, &pe):
+			return nil, invalidParams("%s", pe.Error())
+		case ctx.Err() != nil:
+			return nil, errCancelled()
+		}
+		return nil, err
+	}
+	s.log.Debug("selected", "items", len(res.Items), "candidates", res.Stats.Candidates, "ms", res.Stats.ElapsedMs)
+	return selectResult{Result: res, Stats: selectStats{Stats: res.Stats, Reembedded: ws.Reembedded()}}, nil
+}
+
+// checkRefs refuses an activeUri that is not a file URI and pinned entries
+// that are neither item ids ("sym:…", "file:<relpath>") nor file URIs. The
+// workspace would take a bare string for a path relative to the first
+// folder, which is right on the command line but not on the wire.
+func checkRefs(req *workspace.Request) error {
+	if req.ActiveURI != "" {
+		if err := checkFileURI(req.ActiveURI); err != nil {
+			return invalidParams("activeUri: %v", err)
+		}
+	}
+	for i, ref := range req.Pinned {
+		if strings.HasPrefix(ref, "sym:") || strings.HasPrefix(ref, "file:") && !strings.HasPrefix(ref, "file://") {
+			continue
+		}
+		if err := checkFileURI(ref); err != nil {
+			return invalidParams("pinned[%d]: %v (want a file:// URI or an item id)", i, err)
+		}
+	}
+	return nil
+}
+
+// checkFileURI reports why uri is not a file:// URI.
+func checkFileURI(uri string) error {
+	u, err := url.Parse(uri)
+	switch {
+	case err != nil:
+		return fmt.Errorf("malformed URI %q", uri)
+	case u.Scheme == "":
+		return fmt.Errorf("%q is not a URI", uri)
+	case u.Scheme != "file":
+		return fmt.Errorf("unsupported URI scheme %q in %q (only file:// is supported)", u.Scheme, uri)
+	}
+	return nil
+}
+
+func errCancelled() *jsonrpc2.Error {
+	return jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
+}
