@@ -1,0 +1,630 @@
+-- End-to-end test of ctxls.nvim: real Neovim, real ctxls, a fixture
+-- workspace written to a temporary directory.
+--
+--   CTXLS_BIN=/path/to/ctxls nvim --headless -u NONE -i NONE -n \
+--     -c 'luafile editors/neovim/test/e2e.lua' -c 'cquit 1'
+--
+-- (scripts/test-neovim.sh does this.) Each case prints "ok" or "FAIL";
+-- Neovim exits 0 when all pass and 1 otherwise. Works on Neovim 0.7+, where
+-- there is no `nvim -l`.
+
+local uv = vim.uv or vim.loop
+local out = function(s)
+  io.stdout:write(s .. '\n')
+  io.stdout:flush()
+end
+
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local plugin_dir = vim.fn.fnamemodify(here, ':h')
+local bin = os.getenv('CTXLS_BIN') or ''
+if bin == '' or vim.fn.executable(bin) ~= 1 then
+  out('FAIL: set CTXLS_BIN to an executable ctxls binary (got ' .. vim.inspect(bin) .. ')')
+  vim.cmd('cquit 1')
+end
+
+vim.o.swapfile = false
+vim.o.hidden = true
+vim.o.shortmess = vim.o.shortmess .. 'F'
+vim.opt.rtp:prepend(plugin_dir)
+vim.cmd('filetype on')
+vim.cmd('runtime plugin/ctxls.lua')
+local ctxls = require('ctxls')
+
+-- What the user is told, kept for the cases to check (and off stderr).
+local messages = {}
+vim.notify = function(msg, level)
+  messages[#messages + 1] = { msg = msg, level = level }
+end
+local function told(pattern, level)
+  for _, n in ipairs(messages) do
+    if n.msg:match(pattern) and (level == nil or n.level == level) then
+      return true
+    end
+  end
+  return false
+end
+
+----------------------------------------------------------------------------
+-- fixture
+
+local tmp = vim.fn.fnamemodify(vim.fn.tempname(), ':p')
+-- Resolve symlinks (macOS /var → /private/var): the server reports real paths.
+vim.fn.mkdir(tmp, 'p')
+tmp = uv.fs_realpath(tmp)
+
+local function write(root, rel, text)
+  local path = root .. '/' .. rel
+  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
+  local f = assert(io.open(path, 'w'))
+  f:write(text)
+  f:close()
+  return path
+end
+
+local shop = tmp .. '/shop'
+vim.fn.mkdir(shop .. '/.git', 'p') -- the root marker
+write(shop, 'go.mod', 'module example.com/shop\n\ngo 1.22\n')
+write(
+  shop,
+  'cart/cart.go',
+  [[
+// Package cart holds a customer's shopping cart.
+package cart
+
+// Cart is the items a customer is about to buy.
+type Cart struct {
+	Items    []Item
+	Discount string
+}
+
+// Item is one line of a cart.
+type Item struct {
+	SKU      string
+	Quantity int
+	Cents    int
+}
+
+// Total is the price of the cart in cents after the discount.
+func (c *Cart) Total() int {
+	sum := 0
+	for _, it := range c.Items {
+		sum += it.Quantity * it.Cents
+	}
+	return sum
+}
+]]
+)
+write(
+  shop,
+  'pricing/discount.py',
+  [[
+"""Discount codes applied at checkout."""
+
+
+def apply_discount(total_cents, code):
+    """Return the total after applying a discount code such as SPRING10."""
+    if code == "SPRING10":
+        return total_cents * 90 // 100
+    return total_cents
+
+
+class TaxTable:
+    """Sales tax rates by region."""
+
+    def rate(self, region):
+        return {"CA": 725, "NY": 400}.get(region, 0)
+]]
+)
+write(
+  shop,
+  'billing/normalize.go',
+  [[
+package billing
+
+import "strings"
+
+// normalize cleans an input string before it is stored.
+func normalize(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.ToUpper(s)
+}
+]]
+)
+write(
+  shop,
+  'billing/invoice.go',
+  [[
+package billing
+
+// Invoice is a bill sent to a customer.
+type Invoice struct {
+	Customer string
+	Cents    int
+}
+
+// CreateInvoice bills a customer.
+func CreateInvoice(customer string, cents int) Invoice {
+	return Invoice{Customer: normalize(customer), Cents: cents}
+}
+]]
+)
+write(
+  shop,
+  'shipping/normalize.go',
+  [[
+package shipping
+
+import "strings"
+
+// normalize cleans an input string before it is stored.
+func normalize(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.ToLower(s)
+}
+]]
+)
+write(
+  shop,
+  'shipping/label.go',
+  [[
+package shipping
+
+// Label is a parcel's address label.
+type Label struct {
+	Name, Street, City string
+}
+
+// PrintLabel lays out an address label.
+func PrintLabel(name, street, city string) Label {
+	return Label{Name: normalize(name), Street: normalize(street), City: normalize(city)}
+}
+]]
+)
+
+local notes = tmp .. '/notes'
+vim.fn.mkdir(notes .. '/.git', 'p')
+write(
+  notes,
+  'weather.py',
+  [[
+def forecast_rain(humidity, pressure):
+    """Guess whether it will rain from humidity and air pressure."""
+    return humidity > 80 and pressure < 1000
+]]
+)
+
+----------------------------------------------------------------------------
+-- harness
+
+local failures, passed = {}, 0
+local function check(cond, msg, ...)
+  if not cond then
+    error(string.format(msg, ...), 2)
+  end
+end
+local function case(name, fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  if ok then
+    passed = passed + 1
+    out('ok   ' .. name)
+  else
+    failures[#failures + 1] = name
+    out('FAIL ' .. name .. '\n     ' .. tostring(err):gsub('\n', '\n     '))
+  end
+end
+
+local function wait(ms, cond, what)
+  if not vim.wait(ms, cond, 20) then
+    error('timed out after ' .. ms .. ' ms waiting for ' .. what, 2)
+  end
+end
+
+local function buf_text(buf)
+  return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+end
+
+local function status_for(root)
+  for _, s in ipairs(ctxls.status()) do
+    if s.root == root then
+      return s
+    end
+  end
+end
+
+local function wait_ready(root)
+  wait(30000, function()
+    local s = status_for(root)
+    return s ~= nil and s.ready
+  end, 'the server of ' .. root .. ' to finish indexing')
+  return status_for(root)
+end
+
+-- async select, waited for: returns err, result
+local function select(params)
+  local done, e, r = false, nil, nil
+  ctxls.select(params, function(err, result)
+    done, e, r = true, err, result
+  end)
+  wait(10000, function()
+    return done
+  end, 'the answer to ' .. vim.inspect(params.query))
+  return e, r
+end
+
+local function find(items, path, symbol)
+  for i, it in ipairs(items) do
+    if it.path == path and (symbol == nil or it.symbol == symbol) then
+      return i, it
+    end
+  end
+end
+
+local function listing(items)
+  local l = {}
+  for _, it in ipairs(items or {}) do
+    l[#l + 1] = ('%s %s'):format(it.path, it.symbol)
+  end
+  return table.concat(l, '; ')
+end
+
+-- The raw LSP request, bypassing ctxls.select (no activeUri filled in).
+local function raw_select(client, params)
+  local done, r, e = false, nil, nil
+  local function handler(err, result)
+    done, r, e = true, result, err
+  end
+  if vim.fn.has('nvim-0.11') == 1 then
+    client:request('workspace/contextSelect', params, handler)
+  else
+    client.request('workspace/contextSelect', params, handler)
+  end
+  wait(10000, function()
+    return done
+  end, 'the raw contextSelect answer')
+  check(e == nil, 'raw contextSelect failed: %s', vim.inspect(e))
+  return r
+end
+
+local function all_clients()
+  return vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+end
+
+-- Starts a client as nvim-lspconfig or vim.lsp.enable would, on any version.
+local function start_client_for(buf, cfg)
+  if vim.fn.has('nvim-0.8') == 1 then
+    local id
+    vim.api.nvim_buf_call(buf, function()
+      id = vim.lsp.start(cfg, { bufnr = buf })
+    end)
+    return id
+  end
+  local id = vim.lsp.start_client(cfg)
+  vim.lsp.buf_attach_client(buf, id)
+  return id
+end
+
+local function client_of(root)
+  local s = status_for(root)
+  return s and vim.lsp.get_client_by_id(s.id)
+end
+
+----------------------------------------------------------------------------
+-- cases
+
+local v = vim.version()
+out(('# Neovim %d.%d.%d, ctxls %s'):format(v.major, v.minor, v.patch, bin))
+
+case('setup rejects bad options with a message naming the option', function()
+  local ok, err = pcall(ctxls.setup, { cmd = 42 })
+  check(not ok and tostring(err):match('cmd must be a list'), 'cmd = 42: %s', tostring(err))
+  ok, err = pcall(ctxls.setup, { request = { limit = 0 } })
+  check(not ok and tostring(err):match('request%.limit'), 'limit = 0: %s', tostring(err))
+  ok, err = pcall(ctxls.setup, { root_dir = '/x' })
+  check(not ok and tostring(err):match('root_dir must be a function'), 'root_dir: %s', tostring(err))
+end)
+
+ctxls.setup({
+  cmd = { bin },
+  init_options = { cacheDir = 'off' },
+  request = { limit = 5 },
+})
+
+local cart_path = shop .. '/cart/cart.go'
+case('opening a file starts a server for its project and indexes it', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  local s = wait_ready(shop)
+  check(s.message and s.message:match('^indexed %d+ files'), 'progress end message: %s', vim.inspect(s.message))
+  local cl = client_of(shop)
+  check(cl and cl.name == 'ctxls', 'no client named ctxls for %s', shop)
+  local attached = vim.lsp.buf_is_attached and vim.lsp.buf_is_attached(0, cl.id)
+  check(attached, 'cart.go is not attached to the ctxls client')
+  check(ctxls.statusline() == 'ctxls', 'statusline when ready: %q', ctxls.statusline())
+end)
+
+case(':CtxlsSelect shows paths, symbols and text in a results buffer, one fold per item', function()
+  local file_win = vim.api.nvim_get_current_win()
+  vim.cmd('CtxlsSelect price of the cart total')
+  local rb
+  wait(10000, function()
+    rb = vim.fn.bufnr('ctxls://results')
+    return rb ~= -1 and buf_text(rb):match('\n## ') ~= nil
+  end, 'the results buffer')
+  local text = buf_text(rb)
+  check(text:match('^# ctxls: price of the cart total\n'), 'title line:\n%s', text)
+  check(text:match('\n## cart/cart%.go:18%-24 Cart%.Total %(method, %a+, [%d.]+%)\n```go\n'), 'Cart.Total heading:\n%s', text)
+  check(text:find('func (c *Cart) Total() int {', 1, true), 'the text of Cart.Total is missing:\n%s', text)
+  check(text:match('%d+ items?, %d+ chars, %d+ symbols indexed'), 'summary line:\n%s', text)
+  check(vim.bo[rb].buftype == 'nofile' and not vim.bo[rb].modifiable, 'results buffer is not a read-only scratch buffer')
+
+  local win = vim.fn.bufwinid(rb)
+  check(win ~= -1 and win ~= file_win, 'results are not shown in their own window')
+  local lines = vim.api.nvim_buf_get_lines(rb, 0, -1, false)
+  local headers = {}
+  for i, l in ipairs(lines) do
+    if l:match('^## ') then
+      headers[#headers + 1] = i
+    end
+  end
+  check(#headers >= 2 and #headers <= 5, 'want 2..5 items (limit 5), got %d', #headers)
+  vim.api.nvim_win_call(win, function()
+    vim.cmd('normal! zM')
+    for n, h in ipairs(headers) do
+      local last = (headers[n + 1] or (#lines + 1)) - 1
+      check(vim.fn.foldclosed(h) == h, 'item at line %d does not start a fold', h)
+      check(vim.fn.foldclosedend(h) == last, 'fold of line %d ends at %d, want %d', h, vim.fn.foldclosedend(h), last)
+    end
+    check(vim.fn.foldclosed(1) == -1, 'the title is folded')
+    vim.cmd('normal! zR')
+  end)
+
+  -- <CR> on an item opens its file at the item's first line.
+  local target
+  for _, h in ipairs(headers) do
+    if lines[h]:match('pricing/discount%.py') or lines[h]:match('cart/cart%.go:18') then
+      target = h
+      break
+    end
+  end
+  check(target, 'no cart.go or discount.py item to open:\n%s', text)
+  vim.api.nvim_set_current_win(win)
+  vim.api.nvim_win_set_cursor(win, { target + 2, 0 })
+  vim.cmd('execute "normal \\<CR>"')
+  local want_path, want_line = lines[target]:match('^## (%S+):(%d+)')
+  local name = vim.api.nvim_buf_get_name(0)
+  check(name == shop .. '/' .. want_path, '<CR> opened %q, want %s', name, want_path)
+  check(vim.api.nvim_win_get_cursor(0)[1] == tonumber(want_line), '<CR> put the cursor on line %d, want %s',
+    vim.api.nvim_win_get_cursor(0)[1], want_line)
+  vim.api.nvim_win_close(win, true)
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+end)
+
+case(':CtxlsSelect! fills the quickfix list', function()
+  vim.fn.setqflist({}, 'r', { title = 'before', items = {} })
+  vim.cmd('CtxlsSelect! apply a discount code')
+  wait(10000, function()
+    return vim.fn.getqflist({ title = 1 }).title == 'ctxls: apply a discount code'
+  end, 'the quickfix list')
+  local qf = vim.fn.getqflist()
+  check(#qf >= 1 and #qf <= 5, 'want 1..5 quickfix entries, got %d', #qf)
+  local entry, names = nil, {}
+  for _, e in ipairs(qf) do
+    local fname = vim.api.nvim_buf_get_name(e.bufnr)
+    names[#names + 1] = fname .. ':' .. e.lnum
+    check(fname:sub(1, #shop + 1) == shop .. '/', 'entry outside the project: %s', fname)
+    if fname == shop .. '/pricing/discount.py' then
+      entry = entry or e
+    end
+  end
+  check(entry, 'no entry for pricing/discount.py: %s', table.concat(names, ', '))
+  check(entry.lnum == 4, 'apply_discount is on line 4, the entry says %d', entry.lnum)
+  check(entry.text:match('^apply_discount function %(%a+, [%d.]+%)$'), 'entry text: %q', entry.text)
+  check(vim.fn.getqflist({ winid = 1 }).winid ~= 0, 'the quickfix window is not open')
+  check(told('^ctxls: %d items?, %d+ chars'), 'no summary message: %s', vim.inspect(messages))
+  vim.cmd('cclose')
+end)
+
+case("require('ctxls').select returns ranked items with every field", function()
+  local err, res = select({ query = 'apply a discount code', limit = 3 })
+  check(err == nil, 'error: %s', vim.inspect(err))
+  check(res.stats.ready == true, 'stats.ready: %s', vim.inspect(res.stats.ready))
+  check(#res.items >= 1 and #res.items <= 3, 'limit 3, got %d items', #res.items)
+  local _, it = find(res.items, 'pricing/discount.py', 'apply_discount')
+  check(it, 'apply_discount is not among %s', listing(res.items))
+  check(it.id == 'sym:pricing/discount.py::apply_discount', 'item id: %s', it.id)
+  check(it.kind == 'function' and it.language == 'python', 'kind/language: %s/%s', it.kind, it.language)
+  check(it.uri == vim.uri_from_fname(shop .. '/pricing/discount.py'), 'uri: %s', it.uri)
+  check(it.range.start.line == 3, 'range starts on line %d, want 3 (0-based)', it.range.start.line)
+  check(it.text:match('^def apply_discount%(total_cents, code%):'), 'text: %q', it.text)
+  for i = 2, #res.items do
+    check(res.items[i - 1].score >= res.items[i].score, 'items are not sorted by score')
+  end
+
+  -- The setup default (limit 5) applies when the request has none.
+  err, res = select({ query = 'cart item discount tax normalize label invoice' })
+  check(err == nil and #res.items == 5, 'default limit 5: %s items, err %s', res and #res.items, vim.inspect(err))
+
+  local r2, e2 = ctxls.select_sync({ query = 'sales tax rate by region', kinds = { 'method' } })
+  check(e2 == nil, 'select_sync error: %s', vim.inspect(e2))
+  check(find(r2.items, 'pricing/discount.py', 'TaxTable.rate'), 'kinds=method: %s', listing(r2.items))
+  for _, x in ipairs(r2.items) do
+    check(x.kind == 'method', 'kinds=method returned a %s', x.kind)
+  end
+end)
+
+case('select reports bad requests as errors naming the field', function()
+  local err = select({ query = '   ' })
+  check(err and err.message:match('query'), 'blank query: %s', vim.inspect(err))
+  err = select({ query = 'cart', limit = -1 })
+  check(err and err.code == -32602 and err.message:match('limit'), 'limit -1: %s', vim.inspect(err))
+  err = select({ query = 'cart', paths = { '[' } })
+  check(err and err.code == -32602 and err.message:match('paths'), 'bad glob: %s', vim.inspect(err))
+  local ok, msg = pcall(ctxls.select, { query = 'cart' }, nil)
+  check(not ok and tostring(msg):match('on_result must be a function'), 'missing callback: %s', tostring(msg))
+  -- The server is still there and answers.
+  local e, res = select({ query = 'cart total' })
+  check(e == nil and #res.items > 0, 'after bad requests: %s', vim.inspect(e))
+end)
+
+case('an unsaved edit is selected before it is written', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  local buf = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, {
+    '',
+    '// RefundEverything gives every customer their money back.',
+    'func (c *Cart) RefundEverything() int {',
+    '\treturn -c.Total()',
+    '}',
+  })
+  check(vim.bo[buf].modified, 'the buffer should be unsaved')
+  local it
+  wait(10000, function()
+    local err, res = select({ query = 'refund everything money back' })
+    check(err == nil, 'error: %s', vim.inspect(err))
+    local _, found = find(res.items, 'cart/cart.go', 'Cart.RefundEverything')
+    it = found
+    return it ~= nil
+  end, 'the unsaved Cart.RefundEverything to be selected')
+  check(it.text:find('return -c.Total()', 1, true), 'text: %q', it.text)
+  vim.cmd('silent! undo')
+  vim.cmd('edit!')
+end)
+
+case('ctxls/didFocus tells the server which file and line you are on', function()
+  local invoice = shop .. '/billing/invoice.go'
+  local label = shop .. '/shipping/label.go'
+  vim.cmd('edit ' .. vim.fn.fnameescape(invoice))
+  vim.cmd('edit ' .. vim.fn.fnameescape(label))
+  local client = client_of(shop)
+  -- The request names no activeUri and no position: the server knows them
+  -- only from ctxls/didFocus, sent on BufEnter and CursorHold.
+  for _, tc in ipairs({
+    { invoice, 'billing/invoice.go', 'CreateInvoice' },
+    { label, 'shipping/label.go', 'PrintLabel' },
+    { invoice, 'billing/invoice.go', 'CreateInvoice' },
+  }) do
+    vim.cmd('buffer ' .. vim.fn.bufnr(tc[1]))
+    vim.api.nvim_win_set_cursor(0, { 10, 2 }) -- inside the function
+    vim.cmd('doautocmd CursorHold')
+    local res
+    wait(5000, function()
+      res = raw_select(client, { query = 'normalize the input string', limit = 8 })
+      for _, x in ipairs(res.items) do
+        if x.reason == 'active' then
+          return x.path == tc[2] and x.symbol == tc[3]
+        end
+      end
+      return false
+    end, 'the active item to be ' .. tc[3] .. ' after entering ' .. tc[2])
+  end
+end)
+
+case('each project root gets its own server', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(notes .. '/weather.py'))
+  wait_ready(notes)
+  local a, b = status_for(shop), status_for(notes)
+  check(a and b and a.id ~= b.id, 'want two servers, status: %s', vim.inspect(ctxls.status()))
+  local err, res = select({ query = 'will it rain' })
+  check(err == nil, 'error: %s', vim.inspect(err))
+  check(res.items[1] and res.items[1].symbol == 'forecast_rain', 'from notes: %s', listing(res.items))
+  for _, it in ipairs(res.items) do
+    check(it.uri:sub(1, #vim.uri_from_fname(notes)) == vim.uri_from_fname(notes), 'item from another root: %s', it.uri)
+  end
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  err, res = select({ query = 'will it rain' })
+  check(err == nil and not find(res.items, 'weather.py'), 'the shop server answered with notes: %s', listing(res and res.items))
+end)
+
+case(':CtxlsRestart starts fresh servers that answer', function()
+  local before = status_for(shop).id
+  vim.cmd('CtxlsRestart')
+  local s = wait_ready(shop)
+  check(s.id ~= before, 'same client id %d after restart', s.id)
+  local err, res = select({ query = 'price of the cart total' })
+  check(err == nil and find(res.items, 'cart/cart.go', 'Cart.Total'), 'after restart: %s %s', vim.inspect(err), listing(res and res.items))
+end)
+
+case('the plugin uses a ctxls client started elsewhere (nvim-lspconfig, vim.lsp.enable)', function()
+  ctxls.setup({ autostart = false, cmd = { bin } })
+  local ids = {}
+  for _, s in ipairs(ctxls.status()) do
+    ids[#ids + 1] = s.id
+  end
+  vim.lsp.stop_client(ids)
+  wait(5000, function()
+    return #ctxls.status() == 0
+  end, 'the servers to stop')
+  -- What lspconfig does: start a client named "ctxls" and attach the buffer.
+  local buf = vim.fn.bufnr(cart_path)
+  vim.cmd('buffer ' .. buf)
+  local id = start_client_for(buf, {
+    name = 'ctxls',
+    cmd = { bin, 'serve' },
+    root_dir = shop,
+    init_options = { cacheDir = 'off' },
+  })
+  wait(10000, function()
+    local cl = vim.lsp.get_client_by_id(id)
+    return cl ~= nil and cl.initialized == true
+  end, 'the external client to initialize')
+  local res
+  wait(30000, function()
+    local err, r = select({ query = 'price of the cart total' })
+    check(err == nil, 'error: %s', vim.inspect(err))
+    res = r
+    return r.stats.ready == true
+  end, 'the external client to be ready')
+  check(find(res.items, 'cart/cart.go', 'Cart.Total'), 'external client: %s', listing(res.items))
+  check(#ctxls.status() == 1 and ctxls.status()[1].id == id, 'status: %s', vim.inspect(ctxls.status()))
+  vim.lsp.stop_client(id)
+  wait(5000, function()
+    return vim.lsp.get_client_by_id(id) == nil
+  end, 'the external client to stop')
+end)
+
+case('a missing ctxls binary is reported, not thrown', function()
+  ctxls.setup({ cmd = { tmp .. '/no/such/ctxls' } })
+  local path = write(tmp, 'elsewhere/.git/HEAD', '')
+  path = write(tmp, 'elsewhere/x.go', 'package x\n')
+  vim.cmd('edit ' .. vim.fn.fnameescape(path))
+  check(told('cannot run .*no/such/ctxls.*setup{ cmd', vim.log.levels.ERROR), 'the user was not told: %s', vim.inspect(messages))
+  local id, why = ctxls.attach(0)
+  check(id == nil and why:match('cannot run') and why:match('setup{ cmd'), 'attach: %s %s', tostring(id), tostring(why))
+  local err = select({ query = 'anything' })
+  check(err and err.message:match('no ctxls server'), 'select without a server: %s', vim.inspect(err))
+end)
+
+case('the help file has valid tags for every command and option', function()
+  local doc = tmp .. '/rtp/doc'
+  vim.fn.mkdir(doc, 'p')
+  vim.fn.writefile(vim.fn.readfile(plugin_dir .. '/doc/ctxls.txt'), doc .. '/ctxls.txt')
+  vim.cmd('helptags ' .. vim.fn.fnameescape(doc))
+  vim.opt.rtp:prepend(tmp .. '/rtp')
+  for _, tag in ipairs({ 'ctxls', 'ctxls-setup', ':CtxlsSelect', ':CtxlsSelect!', ':CtxlsStatus', ':CtxlsRestart',
+    'ctxls.select()', 'ctxls.select_sync()', 'ctxls.to_markdown()', 'ctxls-lspconfig', 'ctxls-init_options' }) do
+    local ok, e = pcall(vim.cmd, 'help ' .. tag)
+    check(ok, ':help %s: %s', tag, tostring(e))
+    check(vim.api.nvim_buf_get_name(0):match('ctxls%.txt$'), ':help %s opened %s', tag, vim.api.nvim_buf_get_name(0))
+    vim.cmd('close')
+  end
+end)
+
+----------------------------------------------------------------------------
+-- finish
+
+local ids = {}
+for _, c in ipairs(all_clients()) do
+  ids[#ids + 1] = c.id
+end
+vim.lsp.stop_client(ids)
+vim.wait(3000, function()
+  return #all_clients() == 0
+end, 20)
+vim.fn.delete(tmp, 'rf')
+
+if #failures > 0 then
+  out(('%d passed, %d FAILED: %s'):format(passed, #failures, table.concat(failures, ', ')))
+  vim.cmd('cquit 1')
+else
+  out(('%d passed'):format(passed))
+  vim.cmd('qall!')
+end

@@ -1,0 +1,126 @@
+// The ctxls wire contract (docs/protocol.md) as TypeScript types: the
+// params and result of workspace/contextSelect, the ctxls/didFocus
+// notification and the server's initialization options. This module
+// imports nothing, so the extension, its tests and other extensions can
+// share it.
+
+/** Method of the request that selects context. */
+export const CONTEXT_SELECT = 'workspace/contextSelect';
+/** Method of the notification telling the server where the user is looking. */
+export const DID_FOCUS = 'ctxls/didFocus';
+
+/** An LSP position: 0-based line, character in UTF-16 code units. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** An LSP range. */
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** The params of workspace/contextSelect. Only `query` is required. */
+export interface ContextSelectParams {
+  /** What the user is about to ask; required, non-empty. */
+  query: string;
+  /** Earlier prompts of the conversation, oldest first. */
+  history?: string[];
+  /** The document the user is in (a file:// URI). */
+  activeUri?: string;
+  /** The cursor in activeUri. */
+  position?: Position;
+  /** Maximum number of items (1–100). */
+  limit?: number;
+  /** Total character budget over all item texts. */
+  maxChars?: number;
+  /** Cap on one item's text. */
+  maxCharsPerItem?: number;
+  /** URIs or item ids that are always included first. */
+  pinned?: string[];
+  /** Workspace-relative globs the items must match. */
+  paths?: string[];
+  /** Workspace-relative globs the items must not match. */
+  excludePaths?: string[];
+  /** Symbol kinds to keep (function, method, class, …). */
+  kinds?: string[];
+  /** Items scoring below this are dropped. */
+  minScore?: number;
+  /** Ask for each item's per-signal breakdown. */
+  explain?: boolean;
+}
+
+/** One source's opinion of an item. */
+export interface Signal {
+  rank: number;
+  score: number;
+}
+
+/** Why an item was selected. */
+export type Reason = 'pinned' | 'active' | 'retrieved' | 'expanded';
+
+/** One selected slice of the workspace. */
+export interface ContextItem {
+  /** "sym:<relpath>::<qualified name>" or "file:<relpath>". */
+  id: string;
+  uri: string;
+  /** Relative to its workspace folder, forward slashes. */
+  path: string;
+  /** Qualified name; "" for file items. */
+  symbol: string;
+  kind: string;
+  language: string;
+  range: Range;
+  /** The slice of the document for range, capped at maxCharsPerItem. */
+  text: string;
+  truncated: boolean;
+  score: number;
+  reason: Reason | string;
+  signals?: Record<string, Signal>;
+}
+
+/** Describes the index a result was computed on. */
+export interface SelectStats {
+  /** False until the first full index is built. */
+  ready: boolean;
+  files: number;
+  symbols: number;
+  candidates: number;
+  elapsedMs: number;
+  embedder: string;
+  merkleRoot: string;
+  [extra: string]: unknown;
+}
+
+/** The result of workspace/contextSelect. */
+export interface ContextSelectResult {
+  items: ContextItem[];
+  usedChars: number;
+  /** True when nothing matched the query well. */
+  lowConfidence: boolean;
+  stats: SelectStats;
+}
+
+/** The params of the ctxls/didFocus notification. */
+export interface DidFocusParams {
+  uri: string;
+  position?: Position;
+}
+
+/** The server's initializationOptions, also sent as settings.ctxls. */
+export interface InitializationOptions {
+  embedder: 'hash' | 'onnx';
+  modelPath: string;
+  onnxRuntimeLibrary: string;
+  exclude: string[];
+  maxFileBytes: number;
+  cacheDir: string;
+}
+
+/** The request defaults the server applies when a request leaves them out. */
+export interface RequestDefaults {
+  limit: number;
+  maxChars: number;
+  maxCharsPerItem: number;
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# test.sh — the whole test suite, as CI runs it.
+#
+# Fetches the ONNX Runtime library the ONNX tests need (from the npm
+# registry, once), then checks formatting and vet, runs every Go test with
+# the race detector, the retrieval eval with its ratchet, the VS Code
+# extension's tests and packaging, and the Neovim plugin's headless test
+# (skipped with a message when nvim is missing, except in CI). The ONNX
+# tests run against the real runtime and are never skipped here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ort_dir="${CTXLS_ORT_DIR:-${HOME}/.cache/ctxls/onnxruntime}"
+bash scripts/fetch-onnxruntime.sh "$ort_dir" >/dev/null
+export CTXLS_ORT_LIB="$ort_dir/libonnxruntime.so.1"
+export CTXLS_REQUIRE_ONNX=1
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './editors/*'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+
+echo "== go vet"
+go vet ./...
+
+echo "== go test -race"
+go test -race -timeout 20m ./...
+
+bindir=$(mktemp -d "${TMPDIR:-/tmp}/ctxls-test.XXXXXX")
+trap 'rm -rf "$bindir"' EXIT
+go build -o "$bindir/ctxls" ./cmd/ctxls
+export CTXLS_BIN="$bindir/ctxls"
+
+echo "== ctxls eval"
+"$CTXLS_BIN" eval testdata
+
+echo "== editors/vscode"
+bash scripts/test-vscode.sh
+
+echo "== editors/neovim"
+bash scripts/test-neovim.sh
+
+echo "== raw JSON-RPC demo"
+python3 editors/jsonrpc-demo.py --quiet --ctxls "$CTXLS_BIN" >/dev/null
