@@ -2,18 +2,21 @@ package symbolindex
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 1
+const cacheVersion = 2
 
 // cacheMagic starts every cache file.
 const cacheMagic = "ctxls-index"
@@ -52,7 +55,8 @@ type cacheSymbol struct {
 
 // Save writes the index to path atomically: it writes a temporary file in the
 // same directory and renames it over path, so a crash mid-write leaves the
-// previous cache intact.
+// previous cache intact. The file ends with an xxhash64 of everything before
+// it, so that a damaged cache is detected instead of trusted.
 func (ix *Index) Save(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save index: %w", err)
@@ -63,7 +67,12 @@ func (ix *Index) Save(path string) error {
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
 	w := bufio.NewWriterSize(tmp, 1<<20)
-	if err := ix.encode(w); err != nil {
+	sum := xxhash.New()
+	if err := ix.encode(io.MultiWriter(w, sum)); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save index %s: %w", path, err)
+	}
+	if _, err := w.Write(binary.LittleEndian.AppendUint64(nil, sum.Sum64())); err != nil {
 		tmp.Close()
 		return fmt.Errorf("save index %s: %w", path, err)
 	}
@@ -153,7 +162,31 @@ func LoadIndex(path string, emb Embedder) (*Index, error) {
 	return ix, nil
 }
 
-func decodeIndex(r io.Reader, emb Embedder) (ix *Index, err error) {
+// hashReader hands gob the bytes of r, hashing them on the way. It is an
+// io.ByteReader, so gob reads through it without buffering ahead: after the
+// last file, r is positioned exactly at the checksum.
+type hashReader struct {
+	r   *bufio.Reader
+	sum *xxhash.Digest
+	one [1]byte
+}
+
+func (h *hashReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	h.sum.Write(p[:n])
+	return n, err
+}
+
+func (h *hashReader) ReadByte() (byte, error) {
+	b, err := h.r.ReadByte()
+	if err == nil {
+		h.one[0] = b
+		h.sum.Write(h.one[:])
+	}
+	return b, err
+}
+
+func decodeIndex(br *bufio.Reader, emb Embedder) (ix *Index, err error) {
 	// A corrupt gob stream can make the decoder panic on absurd lengths;
 	// a cache must never take the process down.
 	defer func() {
@@ -161,7 +194,8 @@ func decodeIndex(r io.Reader, emb Embedder) (ix *Index, err error) {
 			ix, err = nil, fmt.Errorf("corrupt cache: %v", p)
 		}
 	}()
-	dec := gob.NewDecoder(r)
+	hr := &hashReader{r: br, sum: xxhash.New()}
+	dec := gob.NewDecoder(hr)
 	var h cacheHeader
 	if err := dec.Decode(&h); err != nil {
 		return nil, fmt.Errorf("corrupt cache header: %w", err)
@@ -208,6 +242,16 @@ func decodeIndex(r io.Reader, emb Embedder) (ix *Index, err error) {
 			d.SymTerms[j] = cs.Terms
 		}
 		ix.Put(d)
+	}
+	var trailer [8]byte
+	if _, err := io.ReadFull(br, trailer[:]); err != nil {
+		return nil, fmt.Errorf("corrupt cache: checksum: %w", err)
+	}
+	if binary.LittleEndian.Uint64(trailer[:]) != hr.sum.Sum64() {
+		return nil, errors.New("corrupt cache: checksum mismatch")
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		return nil, errors.New("corrupt cache: data after the checksum")
 	}
 	ix.Reembedded = 0
 	return ix, nil

@@ -200,7 +200,15 @@ func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb s
 	}
 	mu.Unlock()
 
-	jobs := make(chan FileInfo)
+	// Results are applied in the order of todo (path order), whatever order
+	// the workers finish in, so that symbols get the same slots, and equal
+	// scores the same order, on every build and after a restart from the
+	// cache.
+	type job struct {
+		seq int
+		fi  FileInfo
+	}
+	jobs := make(chan job)
 	results := make(chan prepared, 64)
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -218,16 +226,18 @@ func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb s
 			defer wg.Done()
 			p := symbolindex.NewParser()
 			defer p.Close()
-			for fi := range jobs {
-				results <- prepareFile(p, emb, fi, states)
+			for j := range jobs {
+				r := prepareFile(p, emb, j.fi, states)
+				r.seq = j.seq
+				results <- r
 			}
 		}()
 	}
 	go func() {
 		defer close(jobs)
-		for _, fi := range todo {
+		for i, fi := range todo {
 			select {
-			case jobs <- fi:
+			case jobs <- job{i, fi}:
 			case <-ctx.Done():
 				return
 			}
@@ -237,20 +247,27 @@ func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb s
 
 	done, total := st.reused, len(files)
 	progress(done, total)
+	waiting := make(map[int]prepared)
+	next := 0
 	for r := range results {
 		done++
 		progress(done, total)
+		waiting[r.seq] = r
 		mu.Lock()
-		switch {
-		case r.skip != nil:
-			st.skips = append(st.skips, *r.skip)
-			idx.Remove(r.skip.Path)
-		case r.same:
-			idx.Touch(r.info.Path, r.info.Size, r.info.ModTime.UnixNano())
-			st.touched++
-		default:
-			idx.Put(r.doc)
-			st.parsed++
+		for q, ok := waiting[next]; ok; q, ok = waiting[next] {
+			delete(waiting, next)
+			next++
+			switch {
+			case q.skip != nil:
+				st.skips = append(st.skips, *q.skip)
+				idx.Remove(q.skip.Path)
+			case q.same:
+				idx.Touch(q.info.Path, q.info.Size, q.info.ModTime.UnixNano())
+				st.touched++
+			default:
+				idx.Put(q.doc)
+				st.parsed++
+			}
 		}
 		mu.Unlock()
 	}
@@ -267,6 +284,7 @@ type prepared struct {
 	skip *Skip
 	same bool // content unchanged: only the stat data moved
 	info FileInfo
+	seq  int // position in the list of files to update
 }
 
 // prepareFile reads, classifies and (unless its content is unchanged)
@@ -279,19 +297,20 @@ func prepareFile(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, s
 	if err != nil {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
 	}
-	return prepareContent(p, emb, fi, src, states[fi.Path])
+	return prepareContent(p, emb, fi, src, states[fi.Path], nil)
 }
 
 // prepareContent is prepareFile for content already in memory (an open
-// document, or a file just read).
-func prepareContent(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, src []byte, old symbolindex.FileState) prepared {
+// document, or a file just read). known, if not nil, names the symbols the
+// index already holds, which need no tokenizing or embedding.
+func prepareContent(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
 	if reason := ClassifyContent(fi.Path, src); reason != "" {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: reason}, info: fi}
 	}
 	if old.Size == int64(len(src)) && old.Hash == xxhash.Sum64(src) {
 		return prepared{same: true, info: fi}
 	}
-	doc, err := symbolindex.Prepare(p, emb, fi.Path, src, int64(len(src)), fi.ModTime.UnixNano())
+	doc, err := symbolindex.Prepare(p, emb, fi.Path, src, int64(len(src)), fi.ModTime.UnixNano(), known)
 	if errors.Is(err, symbolindex.ErrUnsupported) {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnsupported}, info: fi}
 	}

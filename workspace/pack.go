@@ -3,6 +3,7 @@ package workspace
 import (
 	"bytes"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -103,11 +104,7 @@ func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 		}
 		spans[i] = heuristics.Span{File: fid | c.fileSlot, StartLine: c.sym.Range.StartLine, EndLine: end, BodyHash: c.hash}
 	}
-	keep := heuristics.Collapse(spans)
-	kept := make([]*cand, 0, len(keep))
-	for _, i := range keep {
-		kept = append(kept, window[i])
-	}
+	kept := collapseRanked(window, spans, len(pinned))
 
 	// Read texts for as many items as could fit.
 	texts := make([]string, 0, len(kept))
@@ -172,6 +169,64 @@ func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 		items = append(items, it)
 	}
 	return items, used
+}
+
+// collapseRanked collapses overlapping and identical candidates of window
+// (whose first nPinned are pinned) and returns the ones to keep, best first.
+// Pinned candidates always stay; a ranked one that overlaps a pinned one is
+// dropped, as the pinned text already holds it. A ranked candidate that
+// Collapse moved up in place of a looser one it overlaps inherits that
+// one's score, so items stay sorted by score.
+func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*cand {
+	kept := make([]*cand, 0, len(window))
+	type pinKey struct {
+		f          *Folder
+		file, slot uint32
+	}
+	seen := make(map[pinKey]bool, nPinned)
+	for _, c := range window[:nPinned] {
+		k := pinKey{c.folder, c.fileSlot, c.slot}
+		if !seen[k] {
+			seen[k] = true
+			kept = append(kept, c)
+		}
+	}
+	ranked := spans[nPinned:]
+	keep := heuristics.Collapse(ranked)
+	isKept := make([]bool, len(ranked))
+	for _, i := range keep {
+		isKept[i] = true
+	}
+	start := len(kept)
+	for _, i := range keep {
+		s := ranked[i]
+		if spanOverlapsAny(s, spans[:nPinned]) {
+			continue
+		}
+		c := window[nPinned+i]
+		for j := 0; j < i; j++ {
+			if !isKept[j] && spanOverlaps(ranked[j], s) {
+				c.fused = math.Max(c.fused, window[nPinned+j].fused)
+			}
+		}
+		kept = append(kept, c)
+	}
+	rest := kept[start:]
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].fused > rest[j].fused })
+	return kept
+}
+
+func spanOverlaps(a, b heuristics.Span) bool {
+	return a.File == b.File && a.StartLine <= b.EndLine && b.StartLine <= a.EndLine
+}
+
+func spanOverlapsAny(s heuristics.Span, others []heuristics.Span) bool {
+	for _, o := range others {
+		if spanOverlaps(s, o) {
+			return true
+		}
+	}
+	return false
 }
 
 func signals(c *cand) map[string]Signal {

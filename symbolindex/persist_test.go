@@ -1,0 +1,245 @@
+package symbolindex
+
+import (
+	"bytes"
+	"encoding/gob"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// persistFiles is a small multi-language workspace.
+var persistFiles = map[string]string{
+	"bank/account.go": ixAccounts,
+	"web/cart.ts": `export class CartStore {
+  private items: string[] = [];
+
+  add(sku: string): void {
+    this.items.push(sku);
+  }
+
+  count(): number {
+    return this.items.length;
+  }
+}
+
+export function emptyCart(): CartStore {
+  return new CartStore();
+}
+`,
+	"tools/report.py": `class ReportWriter:
+    """Writes monthly sales rows to a CSV report."""
+
+    def write(self, rows):
+        for row in rows:
+            print(row)
+
+
+def monthly_totals(rows):
+    """Sum the sales per month."""
+    return sum(rows)
+`,
+	"docs/guide.md": "# Guide\n\n## Installation\n\nUnpack the archive.\n\n## Configuration\n\nSet the listen address.\n",
+}
+
+func persistBuild(t testing.TB) *Index {
+	t.Helper()
+	p := NewParser()
+	defer p.Close()
+	emb := NewHashEmbedder(DefaultHashDim)
+	ix := NewIndex(emb)
+	for _, path := range []string{"bank/account.go", "docs/guide.md", "tools/report.py", "web/cart.ts"} {
+		ix.Put(ixPrepare(t, p, emb, path, persistFiles[path]))
+	}
+	return ix
+}
+
+var persistQueries = []string{"withdraw money overdraw", "cart items count", "monthly sales report", "installation guide", "interest rate"}
+
+// persistSame asserts that two indexes hold the same files and symbols and
+// answer every query the same way.
+func persistSame(t *testing.T, got, want *Index) {
+	t.Helper()
+	if got.Tree().RootHex() != want.Tree().RootHex() {
+		t.Errorf("Merkle root %s, want %s", got.Tree().RootHex(), want.Tree().RootHex())
+	}
+	if !slices.Equal(got.Paths(), want.Paths()) || got.Symbols() != want.Symbols() {
+		t.Errorf("paths %q with %d symbols, want %q with %d", got.Paths(), got.Symbols(), want.Paths(), want.Symbols())
+	}
+	if g, w := ixSymbols(got), ixSymbols(want); !slices.Equal(g, w) {
+		t.Errorf("symbols differ:\n got %q\nwant %q", g, w)
+	}
+	for _, p := range want.Paths() {
+		gs, _ := got.State(p)
+		ws, _ := want.State(p)
+		gf, _ := got.FileSlot(p)
+		wf, _ := want.FileSlot(p)
+		if gs != ws || got.FileLanguage(gf) != want.FileLanguage(wf) || !slices.Equal(got.FileRefs(gf), want.FileRefs(wf)) {
+			t.Errorf("%s: state %+v %s refs %q, want %+v %s refs %q", p, gs, got.FileLanguage(gf), got.FileRefs(gf), ws, want.FileLanguage(wf), want.FileRefs(wf))
+		}
+	}
+	for _, q := range persistQueries {
+		if g, w := ixLexical(got, q), ixLexical(want, q); !slices.Equal(g, w) {
+			t.Errorf("%q: lexical results\n got %q\nwant %q", q, g, w)
+		}
+		if g, w := ixSemantic(t, got, q), ixSemantic(t, want, q); !slices.Equal(g, w) {
+			t.Errorf("%q: semantic results\n got %q\nwant %q", q, g, w)
+		}
+	}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	ix := persistBuild(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "index.idx")
+	if err := ix.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
+	if err != nil {
+		t.Fatal(err)
+	}
+	persistSame(t, loaded, ix)
+	if loaded.Reembedded != 0 {
+		t.Errorf("a loaded index reports %d symbols re-embedded", loaded.Reembedded)
+	}
+	// The loaded index keeps the content hashes: putting an unchanged file
+	// re-embeds nothing, and an edit re-embeds only what changed.
+	p := NewParser()
+	defer p.Close()
+	emb := loaded.Embedder()
+	if changed := loaded.Put(ixPrepare(t, p, emb, "web/cart.ts", persistFiles["web/cart.ts"])); len(changed) != 0 {
+		t.Errorf("unchanged file after load: %d symbols re-embedded", len(changed))
+	}
+	edited := bytes.Replace([]byte(ixAccounts), []byte("/ 12"), []byte("/ 365"), 1)
+	if changed := loaded.Put(ixPrepare(t, p, emb, "bank/account.go", string(edited))); len(changed) != 1 {
+		t.Errorf("one function edited after load: %d symbols re-embedded", len(changed))
+	}
+	// Saving the loaded index again gives the same index.
+	if err := loaded.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
+	if err != nil {
+		t.Fatal(err)
+	}
+	persistSame(t, again, loaded)
+	if names, _ := os.ReadDir(filepath.Dir(path)); len(names) != 1 {
+		t.Errorf("the cache dir holds %d entries after two saves, want 1", len(names))
+	}
+}
+
+func TestLoadIndexRejectsBadCaches(t *testing.T) {
+	ix := persistBuild(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.idx")
+	if err := ix.Save(good); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := NewHashEmbedder(DefaultHashDim)
+	load := func(b []byte) (*Index, error) {
+		p := filepath.Join(t.TempDir(), "x.idx")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return LoadIndex(p, emb)
+	}
+
+	if _, err := LoadIndex(filepath.Join(dir, "missing.idx"), emb); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing cache: err %v, want os.ErrNotExist", err)
+	}
+	for name, b := range map[string][]byte{
+		"empty":   nil,
+		"garbage": bytes.Repeat([]byte("\xff\x00not a cache\x7f"), 100),
+		"text":    []byte("ctxls-index\n"),
+	} {
+		if got, err := load(b); err == nil || got != nil || errors.Is(err, ErrCacheMismatch) {
+			t.Errorf("%s: index %v, err %v; want a corruption error", name, got, err)
+		}
+	}
+	// Every truncation fails: the cache never loads a part of an index.
+	for n := 0; n < len(data); n += 1 + n/16 {
+		if got, err := load(data[:n]); err == nil || got != nil {
+			t.Fatalf("truncated to %d of %d bytes: loaded without error", n, len(data))
+		}
+	}
+
+	// Another embedder or cache version is a mismatch, not corruption.
+	if _, err := LoadIndex(good, NewHashEmbedder(128)); !errors.Is(err, ErrCacheMismatch) {
+		t.Errorf("other embedder: err %v, want ErrCacheMismatch", err)
+	}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(cacheHeader{Magic: cacheMagic, Version: cacheVersion + 1, Embedder: emb.ID(), Dim: emb.Dim()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := load(b.Bytes()); !errors.Is(err, ErrCacheMismatch) {
+		t.Errorf("other version: err %v, want ErrCacheMismatch", err)
+	}
+}
+
+func TestLoadIndexNeverTrustsFlippedBytes(t *testing.T) {
+	ix := persistBuild(t)
+	path := filepath.Join(t.TempDir(), "index.idx")
+	if err := ix.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := NewHashEmbedder(DefaultHashDim)
+	bad := filepath.Join(t.TempDir(), "bad.idx")
+	// A damaged byte anywhere either fails the load or leaves an index that
+	// answers exactly like the original; a damaged index is never trusted.
+	for i := 0; i < len(data); i += 1 + i/15 {
+		b := slices.Clone(data)
+		b[i] ^= 0x10
+		if err := os.WriteFile(bad, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := LoadIndex(bad, emb)
+		if err != nil {
+			continue
+		}
+		if got.Tree().RootHex() != ix.Tree().RootHex() || !slices.Equal(ixSymbols(got), ixSymbols(ix)) ||
+			!slices.Equal(ixSemantic(t, got, persistQueries[0]), ixSemantic(t, ix, persistQueries[0])) ||
+			!slices.Equal(ixLexical(got, persistQueries[1]), ixLexical(ix, persistQueries[1])) {
+			t.Fatalf("byte %d of %d flipped: the damaged cache loaded without error into a different index", i, len(data))
+		}
+	}
+}
+
+func TestSaveIsAtomic(t *testing.T) {
+	ix := persistBuild(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index.idx")
+	if err := ix.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	// A save that cannot complete (the name is taken by a directory)
+	// returns an error and leaves no temporary file behind.
+	blocked := filepath.Join(dir, "blocked.idx")
+	if err := os.MkdirAll(filepath.Join(blocked, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Save(blocked); err == nil {
+		t.Error("Save over a directory succeeded")
+	}
+	names, _ := os.ReadDir(dir)
+	var got []string
+	for _, n := range names {
+		got = append(got, n.Name())
+	}
+	if !slices.Equal(got, []string{"blocked.idx", "index.idx"}) {
+		t.Errorf("cache dir after a failed save: %q", got)
+	}
+	if _, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim)); err != nil {
+		t.Errorf("the earlier cache was damaged by a failed save: %v", err)
+	}
+}

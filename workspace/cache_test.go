@@ -1,0 +1,356 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// cacheLog collects a workspace's log records, for counting warnings.
+type cacheLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *cacheLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// lines returns the records at level (e.g. "WARN"), or all of them for "".
+func (l *cacheLog) lines(level string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(l.buf.String()), "\n") {
+		if line != "" && (level == "" || strings.Contains(line, "level="+level)) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// cacheIndex opens a new workspace over root with cacheDir and indexes it,
+// as a restart of the server or a new CLI run does.
+func cacheIndex(t *testing.T, root, cacheDir string) (*Workspace, IndexStats, *cacheLog) {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.CacheDir = cacheDir
+	log := &cacheLog{}
+	ws, err := New(cfg, Options{Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.AddFolder(root); err != nil {
+		t.Fatal(err)
+	}
+	stats, err := ws.Index(context.Background(), nil)
+	if err != nil {
+		t.Fatalf("index: %v (log: %s)", err, log.buf.String())
+	}
+	return ws, stats[0], log
+}
+
+// cacheTree writes selApp and the clones into a new directory.
+func cacheTree(t *testing.T) (root string, files int) {
+	t.Helper()
+	root = t.TempDir()
+	selWriteTree(t, root, selApp+selClones())
+	return root, selAppFiles + selNumClones
+}
+
+// cacheDirFiles lists the names in dir.
+func cacheDirFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestCacheRestartReusesEverything(t *testing.T) {
+	root, files := cacheTree(t)
+	dir := t.TempDir()
+	ws1, cold, _ := cacheIndex(t, root, dir)
+	if cold.Files != files || cold.Parsed != files || cold.Reused != 0 {
+		t.Fatalf("cold index: files %d, parsed %d, reused %d; want %d parsed", cold.Files, cold.Parsed, cold.Reused, files)
+	}
+	if filepath.Dir(cold.Cache) != dir {
+		t.Errorf("cache file %s is not in the cache dir %s", cold.Cache, dir)
+	}
+	ws2, warm, log := cacheIndex(t, root, dir)
+	if warm.Files != files || warm.Reused != files || warm.Parsed != 0 || warm.Symbols != cold.Symbols {
+		t.Errorf("restart: files %d, symbols %d, parsed %d, reused %d; want all %d reused", warm.Files, warm.Symbols, warm.Parsed, warm.Reused, files)
+	}
+	if warm.MerkleRoot != cold.MerkleRoot {
+		t.Errorf("restart: Merkle root %s, cold build %s", warm.MerkleRoot, cold.MerkleRoot)
+	}
+	if w := log.lines("WARN"); len(w) > 0 {
+		t.Errorf("warnings on a clean restart: %q", w)
+	}
+	// A restart answers exactly as the cold build did, ties included.
+	for _, q := range []string{"retry delay doubles after a failed attempt", "parseConfig rejects unknown keys", "format amount"} {
+		a := selDo(t, ws1, &Request{Query: q})
+		b := selDo(t, ws2, &Request{Query: q})
+		if !slices.Equal(selIDs(a), selIDs(b)) {
+			t.Errorf("%q: the restart answers differently:\ncold %q\nwarm %q", q, selIDs(a), selIDs(b))
+		}
+	}
+}
+
+func TestCacheReparsesOnlyChangedFiles(t *testing.T) {
+	root, files := t.TempDir(), selAppFiles
+	selWriteTree(t, root, selApp)
+	dir := t.TempDir()
+	_, cold, _ := cacheIndex(t, root, dir)
+
+	// New modification time, same content: nothing to parse.
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(filepath.Join(root, "lsp", "server.go"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	_, touched, _ := cacheIndex(t, root, dir)
+	if touched.Parsed != 0 || touched.Reused != files-1 || touched.MerkleRoot != cold.MerkleRoot {
+		t.Errorf("after touching one file: parsed %d, reused %d, root %s; want 0 parsed, %d reused, root %s",
+			touched.Parsed, touched.Reused, touched.MerkleRoot, files-1, cold.MerkleRoot)
+	}
+	_, again, _ := cacheIndex(t, root, dir)
+	if again.Reused != files {
+		t.Errorf("after the touch was saved: reused %d, want %d", again.Reused, files)
+	}
+
+	// New content: only that file is parsed.
+	path := filepath.Join(root, "billing", "format.go")
+	src, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, bytes.Replace(src, []byte("cents/100"), []byte("cents / 100"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, later.Add(time.Minute), later.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	ws, edited, _ := cacheIndex(t, root, dir)
+	if edited.Parsed != 1 || edited.Reused != files-1 || edited.Files != files {
+		t.Errorf("after editing one file: parsed %d, reused %d, files %d; want 1, %d, %d", edited.Parsed, edited.Reused, edited.Files, files-1, files)
+	}
+	if edited.MerkleRoot == cold.MerkleRoot {
+		t.Error("the Merkle root did not change with the file's content")
+	}
+	if ws.Reembedded() != 1 {
+		t.Errorf("%d symbols re-embedded for an edit of one function, want 1", ws.Reembedded())
+	}
+	it := docItem(t, ws, "formatAmount renders cents as a price", "sym:billing/format.go::formatAmount")
+	if !strings.Contains(it.Text, "cents / 100") {
+		t.Errorf("formatAmount text not refreshed: %q", it.Text)
+	}
+}
+
+func TestCacheCorruptIsRebuilt(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		corrupt func(t *testing.T, path string)
+	}{
+		{"truncated", func(t *testing.T, path string) {
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(path, fi.Size()/2); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"garbage", func(t *testing.T, path string) {
+			junk := bytes.Repeat([]byte("\xff\x00garbage\x7f"), 5000)
+			if err := os.WriteFile(path, junk, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"empty", func(t *testing.T, path string) {
+			if err := os.WriteFile(path, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"flipped bytes", func(t *testing.T, path string) {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := len(b) / 3; i < len(b)/3+64; i++ {
+				b[i] ^= 0xa5
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			selWriteTree(t, root, selApp)
+			dir := t.TempDir()
+			_, cold, _ := cacheIndex(t, root, dir)
+			c.corrupt(t, cold.Cache)
+			ws, st, log := cacheIndex(t, root, dir)
+			if st.Files != selAppFiles || st.Symbols != cold.Symbols || st.MerkleRoot != cold.MerkleRoot {
+				t.Errorf("rebuilt index: files %d, symbols %d, root %s; want %d, %d, %s",
+					st.Files, st.Symbols, st.MerkleRoot, selAppFiles, cold.Symbols, cold.MerkleRoot)
+			}
+			if st.Reused == selAppFiles {
+				t.Error("a corrupt cache was trusted")
+			}
+			if w := log.lines("WARN"); len(w) != 1 || !strings.Contains(w[0], "cache") {
+				t.Errorf("want one warning about the cache, got %q", w)
+			}
+			selFirst(t, selDo(t, ws, &Request{Query: "parseConfig"}), "sym:internal/config/config.go::parseConfig")
+			// The rebuilt cache is sound again.
+			_, next, _ := cacheIndex(t, root, dir)
+			if next.Reused != selAppFiles {
+				t.Errorf("after the rebuild: reused %d, want %d", next.Reused, selAppFiles)
+			}
+		})
+	}
+}
+
+func TestCacheIncompatibleIsRebuilt(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		write func(t *testing.T, path string)
+	}{
+		{"other embedder", func(t *testing.T, path string) {
+			ix := symbolindex.NewIndex(symbolindex.NewHashEmbedder(128))
+			if err := ix.Save(path); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"other version", func(t *testing.T, path string) {
+			// The header of a cache written by a future ctxls.
+			var b bytes.Buffer
+			hdr := struct {
+				Magic    string
+				Version  int
+				Embedder string
+				Dim      int
+			}{"ctxls-index", 999, "hash-384", 384}
+			if err := gob.NewEncoder(&b).Encode(hdr); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			selWriteTree(t, root, selApp)
+			dir := t.TempDir()
+			_, cold, _ := cacheIndex(t, root, dir)
+			c.write(t, cold.Cache)
+			_, st, log := cacheIndex(t, root, dir)
+			if st.Parsed != selAppFiles || st.Reused != 0 || st.MerkleRoot != cold.MerkleRoot {
+				t.Errorf("parsed %d, reused %d, root %s; want a full rebuild to root %s", st.Parsed, st.Reused, st.MerkleRoot, cold.MerkleRoot)
+			}
+			n := 0
+			for _, l := range log.lines("") {
+				if strings.Contains(l, "rebuild") {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("want the rebuild logged once, got log %q", log.lines(""))
+			}
+			_, next, _ := cacheIndex(t, root, dir)
+			if next.Reused != selAppFiles {
+				t.Errorf("after the rebuild: reused %d, want %d", next.Reused, selAppFiles)
+			}
+		})
+	}
+}
+
+func TestCacheOffWritesNothing(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	root := t.TempDir()
+	selWriteTree(t, root, selApp)
+
+	ws, st, _ := cacheIndex(t, root, CacheDirOff)
+	if st.Cache != CacheDirOff {
+		t.Errorf("stats.cache %q, want off", st.Cache)
+	}
+	uri := selURI(root, "lsp/server.go")
+	if err := ws.DidOpen(uri, 1, "package lsp\n\nfunc Edited() {}\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.DidClose(uri); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if names := cacheDirFiles(t, home); len(names) != 0 {
+		t.Errorf("cacheDir off wrote %q under $HOME", names)
+	}
+	if names := cacheDirFiles(t, root); len(names) != 9 {
+		t.Errorf("cacheDir off wrote into the workspace: %q", names)
+	}
+
+	// The default, "", is the user cache dir: the check above can fail.
+	_, st, _ = cacheIndex(t, root, "")
+	if want := filepath.Join(home, ".cache", "ctxls"); filepath.Dir(st.Cache) != want {
+		t.Errorf("default cache %s, want it under %s", st.Cache, want)
+	}
+	if names := cacheDirFiles(t, filepath.Join(home, ".cache", "ctxls")); len(names) != 1 {
+		t.Errorf("default cache dir holds %q, want one index", names)
+	}
+}
+
+func TestCacheWriteIsAtomic(t *testing.T) {
+	root := t.TempDir()
+	selWriteTree(t, root, selApp)
+	dir := t.TempDir()
+	_, st, _ := cacheIndex(t, root, dir)
+	path := filepath.Join(root, "billing", "format.go")
+	for i := range 3 {
+		if err := os.WriteFile(path, []byte("package billing\n\nfunc formatAmount() string { return \""+strings.Repeat("x", i)+"\" }\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cacheIndex(t, root, dir)
+	}
+	if names := cacheDirFiles(t, dir); !slices.Equal(names, []string{filepath.Base(st.Cache)}) {
+		t.Errorf("cache dir holds %q, want only %s", names, filepath.Base(st.Cache))
+	}
+
+	// A write that cannot complete (the cache file's name is taken by a
+	// directory) leaves no temporary file and does not fail the index.
+	if err := os.Remove(st.Cache); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(st.Cache, "blocker"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws, again, log := cacheIndex(t, root, dir)
+	if again.Files != selAppFiles {
+		t.Errorf("index with an unwritable cache: %d files", again.Files)
+	}
+	if w := log.lines("WARN"); len(w) == 0 || !strings.Contains(w[len(w)-1], "could not save the index cache") {
+		t.Errorf("want a warning that the cache could not be saved, got %q", w)
+	}
+	if names := cacheDirFiles(t, dir); !slices.Equal(names, []string{filepath.Base(st.Cache)}) {
+		t.Errorf("a failed write left %q", names)
+	}
+	selFirst(t, selDo(t, ws, &Request{Query: "parseConfig"}), "sym:internal/config/config.go::parseConfig")
+}
