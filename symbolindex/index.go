@@ -113,12 +113,23 @@ type FileDoc struct {
 	SymTerms []DocTerms
 	// FileTerms are the terms of the whole file (path and content).
 	FileTerms DocTerms
+
+	// For symbols Prepare skipped as already indexed: what Put needs to
+	// tokenize and embed them after all, should the index have moved on.
+	src []byte
+	emb Embedder
 }
+
+// Known reports whether the index already holds a leaf with this key and
+// content hash, so that Prepare need not tokenize or embed it again.
+type Known func(key string, hash uint64) bool
 
 // Prepare parses, hashes, tokenizes and embeds one file's content. It does
 // not touch the index, so many goroutines may Prepare at once, each with its
-// own Parser. The embedder is called once with all of the file's symbols.
-func Prepare(p *Parser, emb Embedder, relPath string, src []byte, size, modTime int64) (*FileDoc, error) {
+// own Parser. The embedder is called once with all of the file's new
+// symbols. Symbols known says the index already has (an edit leaves most of
+// a file alone) are neither tokenized nor embedded; known may be nil.
+func Prepare(p *Parser, emb Embedder, relPath string, src []byte, size, modTime int64, known Known) (*FileDoc, error) {
 	pf, err := p.Parse(relPath, src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", relPath, err)
@@ -129,19 +140,29 @@ func Prepare(p *Parser, emb Embedder, relPath string, src []byte, size, modTime 
 		Size:    size,
 		ModTime: modTime,
 		Parsed:  pf,
+		src:     src,
+		emb:     emb,
 	}
 	d.Keys, d.Hashes = leafKeys(pf.Symbols, src)
-	texts := make([]string, len(pf.Symbols))
 	d.SymTerms = make([]DocTerms, len(pf.Symbols))
+	d.Vecs = make([][]float32, len(pf.Symbols))
+	var texts []string
+	var which []int
 	for i := range pf.Symbols {
-		fields := symbolFields(relPath, &pf.Symbols[i], src)
-		d.SymTerms[i] = TokenizeDoc(fields)
-		texts[i] = embedText(relPath, &pf.Symbols[i], src)
+		if known != nil && known(d.Keys[i], d.Hashes[i]) {
+			continue
+		}
+		d.SymTerms[i] = TokenizeDoc(symbolFields(relPath, &pf.Symbols[i], src))
+		texts = append(texts, embedText(relPath, &pf.Symbols[i], src))
+		which = append(which, i)
 	}
 	if len(texts) > 0 {
-		d.Vecs, err = emb.Embed(texts)
+		vecs, err := emb.Embed(texts)
 		if err != nil {
 			return nil, fmt.Errorf("embed %s: %w", relPath, err)
+		}
+		for j, i := range which {
+			d.Vecs[i] = vecs[j]
 		}
 	}
 	var ff [NumFields]string
@@ -295,6 +316,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 			addTo(sum, vbuf)
 			continue
 		}
+		d.complete(i)
 		if s, ok := old[key]; ok {
 			// Same symbol, new content: reuse the slot, refresh everything.
 			delete(old, key)
@@ -333,6 +355,46 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum})
 	ix.Reembedded += len(fresh)
 	return fresh
+}
+
+// complete tokenizes and embeds symbol i if Prepare skipped it as known
+// but the index no longer holds it unchanged.
+func (d *FileDoc) complete(i int) {
+	if d.Vecs[i] != nil {
+		return
+	}
+	sym := &d.Parsed.Symbols[i]
+	d.SymTerms[i] = TokenizeDoc(symbolFields(d.Path, sym, d.src))
+	if d.emb != nil {
+		if vecs, err := d.emb.Embed([]string{embedText(d.Path, sym, d.src)}); err == nil && len(vecs) == 1 {
+			d.Vecs[i] = vecs[0]
+		}
+	}
+	if d.Vecs[i] == nil {
+		d.Vecs[i] = make([]float32, d.dim())
+	}
+}
+
+func (d *FileDoc) dim() int {
+	if d.emb == nil {
+		return 0
+	}
+	return d.emb.Dim()
+}
+
+// Has reports whether the index holds a leaf with this key and hash in the
+// file relPath: the Known of an edit to that file.
+func (ix *Index) Has(relPath, key string, hash uint64) bool {
+	f, ok := ix.files[relPath]
+	if !ok {
+		return false
+	}
+	for _, s := range ix.fileTab[f].Slots {
+		if e := &ix.syms[s]; e.Key == key {
+			return e.Hash == hash
+		}
+	}
+	return false
 }
 
 func addTo(sum, v []float32) {

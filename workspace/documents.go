@@ -205,7 +205,12 @@ func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, edit bool) e
 	old, _ := f.idx.State(fi.Path)
 	emb := f.idx.Embedder()
 	f.mu.RUnlock()
-	p := prepareContent(w.parser, emb, fi, src, old)
+	known := func(key string, hash uint64) bool {
+		f.mu.RLock()
+		defer f.mu.RUnlock()
+		return f.idx.Has(fi.Path, key, hash)
+	}
+	p := prepareContent(w.parser, emb, fi, src, old, known)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch {
