@@ -80,6 +80,9 @@ type plan struct {
 	activeAbs string
 	cursor    *Position
 	pinned    []string // absolute paths or item ids, in order
+	// wantsTests and wantsDocs: the query asks for tests or docs, so
+	// they are not discounted.
+	wantsTests, wantsDocs bool
 }
 
 // validate checks a request and fills in its defaults.
@@ -150,6 +153,7 @@ func (w *Workspace) validate(req *Request) (*plan, error) {
 		p.pinned = append(p.pinned, abs)
 	}
 	p.query = heuristics.Analyze(req.Query)
+	p.wantsTests, p.wantsDocs = asksFor(req.Query)
 	return p, nil
 }
 
@@ -564,7 +568,7 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 			}
 		}
 		for _, fs := range near {
-			fileScore[fs] += sourceWeights[srcLocality] * heuristics.Locality(activeRel, idx.FilePath(fs)) / float64(heuristics.RRFK+1)
+			fileScore[fs] += sourceWeights[srcLocality] * locality(activeRel, idx.FilePath(fs)) / float64(heuristics.RRFK+1)
 		}
 	}
 	files := make([]uint32, 0, len(fileScore))
@@ -592,7 +596,7 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 			c.scores[srcFile] = float32(fileScore[c.fileSlot])
 		}
 		if activeRel != "" {
-			c.scores[srcLocality] = float32(heuristics.Locality(activeRel, c.path))
+			c.scores[srcLocality] = float32(locality(activeRel, c.path))
 		}
 		out = append(out, c)
 	}
@@ -609,6 +613,7 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		// how near the candidate is, as a first rank would, so that it
 		// separates near-equal candidates by where the user is.
 		c.fused += sourceWeights[srcLocality] * float64(c.scores[srcLocality]) / float64(heuristics.RRFK+1)
+		c.fused *= p.prior(c.path, c.lang)
 		if c.reason == "" {
 			c.reason = ReasonRetrieved
 			if graphSet[c.fileSlot] && !c.hasOwnEvidence() {
@@ -617,6 +622,19 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		}
 	}
 	return out, conf
+}
+
+// activeFileLocality is the locality of the active file itself. The user
+// already has it in front of them, so it counts no more than a file beside
+// it: what they need is the code they are not looking at.
+const activeFileLocality = heuristics.SameDirLocality
+
+// locality is heuristics.Locality with the active file's own weight.
+func locality(active, candidate string) float64 {
+	if active == candidate {
+		return activeFileLocality
+	}
+	return heuristics.Locality(active, candidate)
 }
 
 // rankLocality ranks candidates by their locality score (nearest to the
@@ -774,4 +792,68 @@ func better(a, b *cand) bool {
 		return a.path < b.path
 	}
 	return a.sym.StartByte < b.sym.StartByte
+}
+
+// Priors on what kind of file a candidate is in. A change is usually made
+// to code, so tests and docs count for less unless the query asks for
+// them ("add a test for …", "document …").
+const (
+	testPrior = 0.6
+	docPrior  = 0.6
+)
+
+// prior is the multiplier of a candidate's fused score for its file kind.
+func (p *plan) prior(relPath, lang string) float64 {
+	switch {
+	case isTestPath(relPath):
+		if p.wantsTests {
+			return 1
+		}
+		return testPrior
+	case isDocLanguage(lang):
+		if p.wantsDocs {
+			return 1
+		}
+		return docPrior
+	}
+	return 1
+}
+
+// isTestPath reports whether a path is a test by the common conventions.
+func isTestPath(relPath string) bool {
+	base := path.Base(relPath)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	switch {
+	case strings.HasSuffix(stem, "_test"), strings.HasSuffix(stem, "_spec"),
+		strings.HasPrefix(stem, "test_"),
+		strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"),
+		strings.HasSuffix(stem, "Test"), strings.HasSuffix(stem, "Tests"):
+		return true
+	}
+	for _, dir := range strings.Split(path.Dir(relPath), "/") {
+		switch dir {
+		case "test", "tests", "__tests__", "spec", "testdata", "testing":
+			return true
+		}
+	}
+	return false
+}
+
+func isDocLanguage(lang string) bool {
+	return lang == "markdown" || lang == "text"
+}
+
+// asksFor reports whether a query is about tests or about documentation.
+func asksFor(query string) (tests, docs bool) {
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z')
+	}) {
+		switch w {
+		case "test", "tests", "testing", "spec", "specs", "coverage", "flaky", "benchmark", "fixture", "fixtures":
+			tests = true
+		case "doc", "docs", "document", "documentation", "readme", "documented", "changelog", "guide", "tutorial", "markdown", "comment", "comments", "explain":
+			docs = true
+		}
+	}
+	return tests, docs
 }
