@@ -406,7 +406,7 @@ func DetectLanguage(path string, head []byte) string {
 		base = base[i+1:]
 	}
 	lower := strings.ToLower(base)
-	if noiseNames[lower] {
+	if lower == "" || noiseNames[lower] {
 		return ""
 	}
 	if l, ok := nameLanguages[lower]; ok {

@@ -203,8 +203,10 @@ func (p *Parser) parseCode(ctx context.Context, spec *langSpec, filePath string,
 	if err != nil {
 		return nil, err
 	}
-	syntaxErrors := p.collect(cq, tree, src)
-	tree.Close()
+	syntaxErrors := func() bool {
+		defer tree.Close() // C memory: the GC would not return it
+		return p.collect(cq, tree, src)
+	}()
 
 	p.lines = lineStarts(p.lines[:0], src)
 	pf := &ParsedFile{Language: spec.name, SyntaxErrors: syntaxErrors}
@@ -409,7 +411,7 @@ func (p *Parser) symbols(spec *langSpec, src []byte) []Symbol {
 			Name:      name,
 			Qualified: qualified,
 			Kind:      kind,
-			Range:     p.rangeOf(src, d.start, end),
+			Range:     rangeFor(p.lines, d.start, end),
 			StartByte: d.start,
 			EndByte:   end,
 			Signature: p.signature(spec, src, d, end),
@@ -579,10 +581,7 @@ func position(lines []uint32, off uint32) (line, col uint32) {
 	return uint32(i), off - lines[i]
 }
 
-func (p *Parser) rangeOf(src []byte, start, end uint32) Range {
-	return rangeFor(p.lines, start, end)
-}
-
+// rangeFor converts byte offsets to a Range, given the line starts.
 func rangeFor(lines []uint32, start, end uint32) Range {
 	sl, sc := position(lines, start)
 	el, ec := position(lines, end)
@@ -708,7 +707,7 @@ func commentAbove(src []byte, start uint32, spec *langSpec) string {
 		line := bytes.TrimSpace(src[ls : end-1])
 		end = ls
 		switch {
-		case len(lines) == 0 && hasAnyPrefix(line, spec.attrLines) && !(hash && bytes.HasPrefix(line, []byte("#"))):
+		case len(lines) == 0 && hasAnyPrefix(line, spec.attrLines):
 			continue // an attribute between the comment and the definition
 		case slashes && bytes.HasPrefix(line, []byte("//")):
 			lines = append(lines, line)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -143,6 +144,7 @@ var parseCases = []struct {
 			{"Tool.RunAsync", KindMethod, 15, 15, "public async Task<int> RunAsync(int n)", "Runs the job.\nHow many times."},
 			{"Tool.Options", KindClass, 17, 20, "public class Options", ""},
 			{"Tool.Options.Validate", KindMethod, 19, 19, "public void Validate()", ""},
+			{"Tool.Dispose", KindMethod, 22, 22, "public void Dispose()", ""},
 			{"IShape", KindInterface, 25, 25, "public interface IShape", ""},
 			{"IShape.Area", KindMethod, 25, 25, "double Area();", ""},
 			{"Vec", KindStruct, 27, 27, "public struct Vec", ""},
@@ -307,6 +309,17 @@ func checkInvariants(t *testing.T, src []byte, pf *ParsedFile) {
 	t.Helper()
 	defined := make(map[string]bool)
 	var prevStart uint32
+	lineStart := []int{0} // computed independently of the parser's table
+	for i, c := range src {
+		if c == '\n' {
+			lineStart = append(lineStart, i+1)
+		}
+	}
+	positionOf := func(off uint32) [2]uint32 {
+		line := sort.Search(len(lineStart), func(i int) bool { return lineStart[i] > int(off) }) - 1
+		return [2]uint32{uint32(line), off - uint32(lineStart[line])}
+	}
+	validUTF8 := utf8.Valid(src)
 	for i, s := range pf.Symbols {
 		defined[s.Name] = true
 		if s.Name == "" || s.Qualified == "" {
@@ -319,10 +332,10 @@ func checkInvariants(t *testing.T, src []byte, pf *ParsedFile) {
 			t.Errorf("%s: bytes [%d,%d) outside source of %d bytes or empty", s.Qualified, s.StartByte, s.EndByte, len(src))
 			continue
 		}
-		if got := positionOf(src, s.StartByte); got != [2]uint32{s.Range.StartLine, s.Range.StartCol} {
+		if got := positionOf(s.StartByte); got != [2]uint32{s.Range.StartLine, s.Range.StartCol} {
 			t.Errorf("%s: range start %d:%d, bytes say %d:%d", s.Qualified, s.Range.StartLine, s.Range.StartCol, got[0], got[1])
 		}
-		if got := positionOf(src, s.EndByte); got != [2]uint32{s.Range.EndLine, s.Range.EndCol} {
+		if got := positionOf(s.EndByte); got != [2]uint32{s.Range.EndLine, s.Range.EndCol} {
 			t.Errorf("%s: range end %d:%d, bytes say %d:%d", s.Qualified, s.Range.EndLine, s.Range.EndCol, got[0], got[1])
 		}
 		if i > 0 && s.StartByte < prevStart {
@@ -332,7 +345,7 @@ func checkInvariants(t *testing.T, src []byte, pf *ParsedFile) {
 		if len(s.Signature) > maxSignatureBytes || len(s.Doc) > maxDocBytes {
 			t.Errorf("%s: signature (%d) or doc (%d) too long", s.Qualified, len(s.Signature), len(s.Doc))
 		}
-		if utf8.Valid(src) && (!utf8.ValidString(s.Signature) || !utf8.ValidString(s.Doc)) {
+		if validUTF8 && (!utf8.ValidString(s.Signature) || !utf8.ValidString(s.Doc)) {
 			t.Errorf("%s: signature or doc is not valid UTF-8", s.Qualified)
 		}
 	}
@@ -353,13 +366,6 @@ func checkInvariants(t *testing.T, src []byte, pf *ParsedFile) {
 	}
 }
 
-// positionOf computes the line and byte column of off the slow way.
-func positionOf(src []byte, off uint32) [2]uint32 {
-	line := bytes.Count(src[:off], []byte("\n"))
-	col := int(off) - (bytes.LastIndexByte(src[:off], '\n') + 1)
-	return [2]uint32{uint32(line), uint32(col)}
-}
-
 func TestParseSyntaxErrors(t *testing.T) {
 	cases := []struct {
 		file string
@@ -370,14 +376,16 @@ func TestParseSyntaxErrors(t *testing.T) {
 
 func Good() int { return 1 }
 
-func Broken( {
-	if x {
+func Broken() {
+	x :=
+	if x == {
+	}
 }
 
 type Config struct{ Name string }
 
 func AlsoGood() {}
-`, []string{"Good", "Config", "AlsoGood"}},
+`, []string{"Good", "Broken", "Config", "AlsoGood"}},
 		{"broken.py", `def ok():
     return 1
 
@@ -498,11 +506,11 @@ export const make%d = (o: Options%d) => new Service%d(o);
 }
 
 func TestParseLargeGeneratedFile(t *testing.T) {
-	n := 1
+	const size = 2 << 20
+	n := (size/(len(generatedGo(100))/100) + 100) &^ 3 // a multiple of 4: ends with a Compute function
 	src := generatedGo(n)
-	for len(src) < 2<<20 {
-		n *= 2
-		src = generatedGo(n)
+	if len(src) < size {
+		t.Fatalf("generated only %d bytes", len(src))
 	}
 	p := NewParser()
 	defer p.Close()
@@ -657,7 +665,8 @@ func TestDetectLanguage(t *testing.T) {
 		{"data.unknownext", "plain words", LangText},
 		{"blob.unknownext", "\x00\x01\x02", ""},
 		{`C:\src\Main.java`, "", LangJava},
-		{"", "", LangText},
+		{"", "", ""},
+		{"src/", "", ""},
 	}
 	for _, tc := range cases {
 		if got := DetectLanguage(tc.path, []byte(tc.head)); got != tc.want {
@@ -778,7 +787,7 @@ func BenchmarkParseGo(b *testing.B) {
 }
 
 func BenchmarkParseTS(b *testing.B) {
-	src := generatedTS(90) // about 2,000 lines
+	src := generatedTS(100) // about 2,000 lines
 	benchmarkParse(b, "gen.ts", src)
 }
 

@@ -1,3 +1,4 @@
+; Symbols and references for c (see the capture roles in ../languages.go).
 (function_definition
   declarator: [
     (function_declarator declarator: [(identifier) (field_identifier)] @name)

@@ -1,3 +1,4 @@
+; Symbols and references for cpp (see the capture roles in ../languages.go).
 (function_definition
   declarator: [
     (function_declarator declarator: (_) @name)

@@ -1,3 +1,4 @@
+; Symbols and references for csharp (see the capture roles in ../languages.go).
 (class_declaration name: (identifier) @name body: (declaration_list) @body) @def.class
 (struct_declaration name: (identifier) @name body: (declaration_list) @body) @def.struct
 (interface_declaration name: (identifier) @name body: (declaration_list) @body) @def.interface

@@ -1,4 +1,4 @@
-; Go definitions. Capture roles are documented in parse.go.
+; Symbols and references for go (see the capture roles in ../languages.go).
 (function_declaration name: (identifier) @name body: (block)? @body) @def.function
 
 (method_declaration

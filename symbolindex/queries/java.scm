@@ -1,3 +1,4 @@
+; Symbols and references for java (see the capture roles in ../languages.go).
 (class_declaration name: (identifier) @name body: (class_body) @body) @def.class
 (interface_declaration name: (identifier) @name body: (interface_body) @body) @def.interface
 (annotation_type_declaration name: (identifier) @name body: (_) @body) @def.interface

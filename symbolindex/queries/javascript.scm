@@ -1,3 +1,4 @@
+; Symbols and references for javascript (see the capture roles in ../languages.go).
 (function_declaration name: (identifier) @name body: (_) @body) @def.function
 (generator_function_declaration name: (identifier) @name body: (_) @body) @def.function
 (class_declaration name: (_) @name body: (class_body) @body) @def.class

@@ -1,3 +1,4 @@
+; Symbols and references for php (see the capture roles in ../languages.go).
 (class_declaration name: (name) @name body: (declaration_list) @body) @def.class
 (interface_declaration name: (name) @name body: (declaration_list) @body) @def.interface
 (trait_declaration name: (name) @name body: (declaration_list) @body) @def.class

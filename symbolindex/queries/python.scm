@@ -1,3 +1,4 @@
+; Symbols and references for python (see the capture roles in ../languages.go).
 (function_definition name: (identifier) @name body: (block) @body) @def.function
 (class_definition name: (identifier) @name body: (block) @body) @def.class
 (decorated_definition definition: (_) @wrapped) @wrap

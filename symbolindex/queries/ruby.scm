@@ -1,3 +1,4 @@
+; Symbols and references for ruby (see the capture roles in ../languages.go).
 (class name: [(constant) (scope_resolution)] @name (superclass)? (body_statement)? @body) @def.class
 (module name: [(constant) (scope_resolution)] @name (body_statement)? @body) @def.module
 (method name: (_) @name (body_statement)? @body) @def.function

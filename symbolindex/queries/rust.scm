@@ -1,3 +1,4 @@
+; Symbols and references for rust (see the capture roles in ../languages.go).
 (function_item name: (identifier) @name body: (block) @body) @def.function
 (function_signature_item name: (identifier) @name) @def.function
 (struct_item name: (type_identifier) @name body: (_)? @body) @def.struct

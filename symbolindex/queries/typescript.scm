@@ -1,3 +1,4 @@
+; Symbols and references for typescript (see the capture roles in ../languages.go).
 (function_declaration name: (identifier) @name body: (_) @body) @def.function
 (generator_function_declaration name: (identifier) @name body: (_) @body) @def.function
 (function_signature name: (identifier) @name) @def.function
