@@ -37,10 +37,11 @@ const (
 	srcLocality        // directory distance from the active file
 	srcEdit            // recently edited symbols, decaying
 	srcGraph           // files linked to the active or mentioned files by references
+	srcSentence        // each sentence of a long query as its own sub-query, max-pooled
 	numSources
 )
 
-var sourceNames = [numSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph"}
+var sourceNames = [numSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence"}
 
 // sourceWeights are the per-source weights of reciprocal-rank fusion.
 var sourceWeights = [numSources]float64{
@@ -51,12 +52,14 @@ var sourceWeights = [numSources]float64{
 	srcActive:   1.0,
 	srcLocality: 0.5,
 	srcEdit:     1.0,
-	srcGraph:    0.5,
+	srcGraph:    1,
+	srcSentence: 0.5,
 }
 
 // Candidate-list sizes per source.
 const (
 	lexicalK  = 300
+	sentenceK = 50
 	fileK     = 60
 	semanticK = 100
 	// topFiles is how many of the best-ranked files contribute all of their
@@ -257,7 +260,12 @@ type query struct {
 	// history (each with its recency weight).
 	idents []weighted
 	paths  []weighted
+	// sentences are the sub-queries of a query of several sentences.
+	sentences [][]symbolindex.QueryTerm
 }
+
+// maxSentences bounds how many sentences of a long query run as sub-queries.
+const maxSentences = 6
 
 type weighted struct {
 	s string
@@ -277,6 +285,17 @@ func buildQuery(p *plan, emb symbolindex.Embedder, bestMatch float64) *query {
 		}
 	}
 	q.terms = append(q.terms, q.own...)
+	if len(p.query.Sentences) > 1 {
+		for _, sent := range p.query.Sentences[:min(len(p.query.Sentences), maxSentences)] {
+			var st []symbolindex.QueryTerm
+			for _, t := range symbolindex.QueryTerms(sent) {
+				st = append(st, symbolindex.QueryTerm{Term: t, Weight: 1})
+			}
+			if len(st) > 0 {
+				q.sentences = append(q.sentences, st)
+			}
+		}
+	}
 	for _, id := range p.query.Identifiers {
 		q.idents = append(q.idents, weighted{id, 1})
 	}
@@ -417,6 +436,32 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		fileLists[srcFile] = append(fileLists[srcFile], scoredFile{h.Doc, float64(h.Score)})
 	}
 
+	// Sentences: each sentence of a long query ranks symbols on its own,
+	// and a symbol keeps its best rank over the sentences (max pooling), so
+	// every sentence's best matches stay in play however strongly another
+	// sentence matches.
+	if len(q.sentences) > 1 {
+		var pooled []scoredFile
+		for _, st := range q.sentences {
+			hits := idx.SearchSymbols(st, sentenceK, symFilter, &buf)
+			r := int32(0)
+			for i, h := range hits {
+				if i == 0 || h.Score != hits[i-1].Score {
+					r = int32(i + 1)
+				}
+				c := get(h.Doc)
+				if c == nil {
+					continue
+				}
+				if c.ranks[srcSentence] == 0 || r < c.ranks[srcSentence] {
+					c.ranks[srcSentence], c.scores[srcSentence] = r, h.Score
+				}
+				pooled = append(pooled, scoredFile{c.fileSlot, -float64(r)})
+			}
+		}
+		fileLists[srcSentence] = bestPerFile(pooled)
+	}
+
 	// Semantic.
 	if q.vec != nil {
 		sem := idx.SearchVectors(q.vec, semanticK, symFilter, nil)
@@ -532,22 +577,6 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		}
 	}
 
-	// The reference graph around the active file and the mentioned files.
-	var seeds []weighted2
-	if activeRel != "" {
-		if fs, ok := idx.FileSlot(activeRel); ok {
-			seeds = append(seeds, weighted2{fs, 1})
-		}
-	}
-	seeds = append(seeds, mentionedFiles...)
-	graphSet := map[uint32]bool{}
-	if len(seeds) > 0 {
-		fileLists[srcGraph] = graphFiles(idx, seeds)
-		for _, sf := range fileLists[srcGraph] {
-			graphSet[sf.slot] = true
-		}
-	}
-
 	// Fuse the file-level lists into one file ranking; the best files
 	// bring all their symbols in as candidates.
 	fileScore := map[uint32]float64{}
@@ -569,6 +598,34 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		}
 		for _, fs := range near {
 			fileScore[fs] += sourceWeights[srcLocality] * locality(activeRel, idx.FilePath(fs)) / float64(heuristics.RRFK+1)
+		}
+	}
+
+	// The reference graph around the active file and the mentioned files.
+	// (Seeding it with the best files so far as well made both eval sets
+	// worse: see EVAL.md.)
+	var seeds []weighted2
+	if activeRel != "" {
+		if fs, ok := idx.FileSlot(activeRel); ok {
+			seeds = append(seeds, weighted2{fs, 1})
+		}
+	}
+	seeds = append(seeds, mentionedFiles...)
+	// The tests of the active file (or the code it tests) are not
+	// discounted as tests: they change together.
+	partners := map[uint32]bool{}
+	if activeRel != "" {
+		for _, fs := range testPartners(idx, activeRel) {
+			partners[fs] = true
+		}
+	}
+	graphSet := map[uint32]bool{}
+	if len(seeds) > 0 {
+		list := graphFiles(idx, seeds)
+		fileLists[srcGraph] = list
+		for i, r := range competitionRanks(list) {
+			graphSet[list[i].slot] = true
+			fileScore[list[i].slot] += sourceWeights[srcGraph] / float64(heuristics.RRFK+r)
 		}
 	}
 	files := make([]uint32, 0, len(fileScore))
@@ -613,7 +670,9 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		// how near the candidate is, as a first rank would, so that it
 		// separates near-equal candidates by where the user is.
 		c.fused += sourceWeights[srcLocality] * float64(c.scores[srcLocality]) / float64(heuristics.RRFK+1)
-		c.fused *= p.prior(c.path, c.lang)
+		if !partners[c.fileSlot] {
+			c.fused *= p.prior(c.path, c.lang)
+		}
 		if c.reason == "" {
 			c.reason = ReasonRetrieved
 			if graphSet[c.fileSlot] && !c.hasOwnEvidence() {
