@@ -56,14 +56,63 @@ type CaseResult struct {
 	Kind    string   `json:"kind"`
 	Metrics Metrics  `json:"metrics"`
 	Got     []string `json:"got"` // item ids, in order
+	// LowConfidence is what the result said; a good flag is raised on
+	// the misses and not on the hits.
+	LowConfidence bool `json:"lowConfidence"`
 }
 
 // EvalReport is the outcome of a run: every case and the macro averages,
 // overall and per case kind.
 type EvalReport struct {
-	Cases  []CaseResult       `json:"cases"`
-	Macro  Metrics            `json:"macro"`
-	ByKind map[string]Metrics `json:"byKind"`
+	Cases      []CaseResult       `json:"cases"`
+	Macro      Metrics            `json:"macro"`
+	ByKind     map[string]Metrics `json:"byKind"`
+	Confidence Calibration        `json:"confidence"`
+}
+
+// Calibration says how well lowConfidence separates misses from hits: how
+// many cases it flagged, and hit@5 among the flagged and the others.
+type Calibration struct {
+	Flagged       int     `json:"flagged"`
+	Cases         int     `json:"cases"`
+	Hit5Flagged   float64 `json:"hit5Flagged"`
+	Hit5Unflagged float64 `json:"hit5Unflagged"`
+	// OffTopic counts the off-topic queries (offTopicQueries, asked of
+	// every suite) and how many of them were flagged, as they should be.
+	OffTopic        int `json:"offTopic"`
+	OffTopicFlagged int `json:"offTopicFlagged"`
+}
+
+// offTopicQueries have no answer in any workspace; lowConfidence should
+// flag them all.
+var offTopicQueries = []string{
+	"bake a sourdough loaf with rye flour",
+	"lattice gauge theory in quantum chromodynamics",
+	"which mountain huts in the alps open in winter",
+	"knitting pattern for a cable-knit sweater",
+	"the migration routes of arctic terns",
+	"renaissance fresco restoration techniques",
+}
+
+func calibrate(cases []CaseResult) Calibration {
+	var c Calibration
+	var hf, hu float64
+	for _, r := range cases {
+		c.Cases++
+		if r.LowConfidence {
+			c.Flagged++
+			hf += r.Metrics.Hit5
+		} else {
+			hu += r.Metrics.Hit5
+		}
+	}
+	if c.Flagged > 0 {
+		c.Hit5Flagged = hf / float64(c.Flagged)
+	}
+	if n := c.Cases - c.Flagged; n > 0 {
+		c.Hit5Unflagged = hu / float64(n)
+	}
+	return c
 }
 
 // LoadSuites reads every golden file under dir/golden.
@@ -175,10 +224,23 @@ func Evaluate(ctx context.Context, dir string, cfg Config, opts Options) (*EvalR
 			for i, it := range res.Items {
 				got[i] = it.ID
 			}
-			rep.Cases = append(rep.Cases, CaseResult{Suite: s.Workspace, Name: c.Name, Kind: c.Kind, Metrics: m, Got: got})
+			rep.Cases = append(rep.Cases, CaseResult{Suite: s.Workspace, Name: c.Name, Kind: c.Kind, Metrics: m, Got: got, LowConfidence: res.LowConfidence})
+		}
+		for _, q := range offTopicQueries {
+			res, err := ws.Select(ctx, &Request{Query: q})
+			if err != nil {
+				return nil, fmt.Errorf("%s: off-topic query %q: %w", s.Workspace, q, err)
+			}
+			rep.Confidence.OffTopic++
+			if res.LowConfidence {
+				rep.Confidence.OffTopicFlagged++
+			}
 		}
 	}
 	rep.Macro = average(rep.Cases, "")
+	off, flagged := rep.Confidence.OffTopic, rep.Confidence.OffTopicFlagged
+	rep.Confidence = calibrate(rep.Cases)
+	rep.Confidence.OffTopic, rep.Confidence.OffTopicFlagged = off, flagged
 	kinds := map[string]bool{}
 	for _, c := range rep.Cases {
 		kinds[c.Kind] = true

@@ -110,9 +110,18 @@ func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 	texts := make([]string, 0, len(kept))
 	ready := make([]*cand, 0, len(kept))
 	cache := map[string][]byte{}
+	seenID := map[string]bool{}
 	for _, c := range kept {
 		if len(ready) >= p.limit {
 			break
+		}
+		// Overloads (TypeScript signatures, Java constructors) share a
+		// qualified name and so an id; the first, best-ranked one stands
+		// for them all.
+		if id := itemID(c); seenID[id] {
+			continue
+		} else {
+			seenID[id] = true
 		}
 		abs := joinRoot(c.folder.Root, c.path)
 		src, ok := cache[abs]
@@ -160,11 +169,9 @@ func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 			Reason:    c.reason,
 			Signals:   signals(c),
 		}
+		it.ID = itemID(c)
 		if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile {
-			it.ID = "file:" + c.path
 			it.Symbol = ""
-		} else {
-			it.ID = "sym:" + c.path + "::" + c.sym.Qualified
 		}
 		items = append(items, it)
 	}
@@ -227,6 +234,15 @@ func spanOverlapsAny(s heuristics.Span, others []heuristics.Span) bool {
 		}
 	}
 	return false
+}
+
+// itemID is the wire id of a candidate: "sym:<path>::<qualified>" or
+// "file:<path>".
+func itemID(c *cand) string {
+	if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile {
+		return "file:" + c.path
+	}
+	return "sym:" + c.path + "::" + c.sym.Qualified
 }
 
 func signals(c *cand) map[string]Signal {

@@ -488,10 +488,18 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 	// Mentions: names and paths written in the query or the history.
 	var mentioned []weighted2
 	for _, m := range q.idents {
-		for _, s := range idx.Named(m.s) {
+		named := idx.Named(m.s)
+		for _, s := range named {
 			mentioned = append(mentioned, weighted2{s, m.w})
+			// A type named in the query ("BufferedWriteSyncer: flush on
+			// Stop") scopes the change: its members count too, a little
+			// less than the type itself.
+			mentioned = appendMembers(idx, mentioned, s, m.w*0.5)
 		}
-		if i := strings.LastIndexByte(m.s, '.'); i > 0 {
+		// "reply.redirect()" names a method whose receiver is spelled
+		// differently in the code: fall back to the last part, but only
+		// when the whole name matched nothing.
+		if i := strings.LastIndexByte(m.s, '.'); i > 0 && len(named) == 0 {
 			for _, s := range idx.Named(m.s[i+1:]) {
 				mentioned = append(mentioned, weighted2{s, m.w * 0.5})
 			}
@@ -728,6 +736,27 @@ func (c *cand) hasOwnEvidence() bool {
 	return false
 }
 
+// appendMembers appends, with weight w, the symbols of the same file that
+// are members of the container symbol s (qualified "S.member").
+func appendMembers(idx *symbolindex.Index, out []weighted2, s uint32, w float64) []weighted2 {
+	ref, ok := idx.Symbol(s)
+	if !ok {
+		return out
+	}
+	switch ref.Kind {
+	case symbolindex.KindClass, symbolindex.KindStruct, symbolindex.KindInterface, symbolindex.KindType, symbolindex.KindEnum, symbolindex.KindModule:
+	default:
+		return out
+	}
+	prefix := ref.Qualified + "."
+	for _, m := range idx.FileSymbols(ref.File) {
+		if mr, ok := idx.Symbol(m); ok && strings.HasPrefix(mr.Qualified, prefix) {
+			out = append(out, weighted2{m, w})
+		}
+	}
+	return out
+}
+
 type weighted2 struct {
 	slot uint32
 	w    float64
@@ -799,7 +828,7 @@ func filesByPath(idx *symbolindex.Index, mention string) []uint32 {
 		}
 	}
 	// A directory mention of a large tree says little about any one file.
-	if len(out) > 50 {
+	if len(out) > 20 {
 		out = out[:0]
 	}
 	return out

@@ -103,4 +103,7 @@ func printReport(w io.Writer, rep *workspace.EvalReport) {
 		row("macro ("+k+")", k, rep.ByKind[k])
 	}
 	row(fmt.Sprintf("macro (%d cases)", len(rep.Cases)), "all", rep.Macro)
+	c := rep.Confidence
+	fmt.Fprintf(w, "\nlowConfidence flagged %d of %d cases (hit@5 %.2f where flagged, %.2f elsewhere) and %d of %d off-topic queries\n",
+		c.Flagged, c.Cases, c.Hit5Flagged, c.Hit5Unflagged, c.OffTopicFlagged, c.OffTopic)
 }
