@@ -24,9 +24,6 @@ fi
 echo "== go vet"
 go vet ./...
 
-echo "== go test -race"
-go test -race -timeout 20m ./...
-
 bindir=$(mktemp -d "${TMPDIR:-/tmp}/ctxls-test.XXXXXX")
 trap 'rm -rf "$bindir"' EXIT
 go build -o "$bindir/ctxls" ./cmd/ctxls
@@ -43,3 +40,7 @@ bash scripts/test-neovim.sh
 
 echo "== raw JSON-RPC demo"
 python3 editors/jsonrpc-demo.py --quiet --ctxls "$CTXLS_BIN" >/dev/null
+
+# Last, so that the run closes with go test's own summary lines.
+echo "== go test -race"
+go test -race -timeout 20m ./...
