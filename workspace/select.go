@@ -400,11 +400,18 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		cands[s] = c
 		return c
 	}
-	symFilter := func(s uint32) bool {
-		ref, ok := idx.Symbol(s)
-		return ok && p.accepts(ref.Path, ref.Kind)
+	// Filters only when the request has some: the searches call them for
+	// every document they score.
+	var symFilter, fileFilter func(uint32) bool
+	if p.kinds != nil || p.paths != nil || p.excludes != nil {
+		symFilter = func(s uint32) bool {
+			ref, ok := idx.Symbol(s)
+			return ok && p.accepts(ref.Path, ref.Kind)
+		}
 	}
-	fileFilter := func(fs uint32) bool { return p.acceptsPath(idx.FilePath(fs)) }
+	if p.paths != nil || p.excludes != nil {
+		fileFilter = func(fs uint32) bool { return p.acceptsPath(idx.FilePath(fs)) }
+	}
 
 	// File-level evidence, fused into one file ranking below.
 	var fileLists [numSources][]scoredFile
