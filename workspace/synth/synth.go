@@ -5,6 +5,7 @@
 package synth
 
 import (
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -12,9 +13,19 @@ import (
 	"strings"
 )
 
+// Version names the output of this generator: it changes whenever a change
+// to the generator changes what a given Options writes, so that workspaces
+// generated earlier and kept on disk (the benchmarks reuse them) are not
+// mistaken for current ones.
+const Version = 1
+
+// MaxSymbols bounds Options.Symbols: ten million symbols is a million files,
+// far past any workspace the benchmarks are about.
+const MaxSymbols = 10_000_000
+
 // Options shape a generated workspace.
 type Options struct {
-	Symbols        int   // about how many symbols to generate
+	Symbols        int   // how many symbols to generate, rounded up to whole files; required
 	SymbolsPerFile int   // default 10
 	FilesPerDir    int   // default 12
 	Seed           int64 // default 1
@@ -78,8 +89,15 @@ func (g *gen) words(n int) string {
 	return strings.Join(parts, " ")
 }
 
-// Generate writes a synthetic workspace under dir.
+// Generate writes a synthetic workspace under dir, which must not exist or
+// be empty. The same Options always write the same files. Every file holds
+// SymbolsPerFile definitions (a Go struct and its functions and methods, a
+// TypeScript class with methods and exported functions, or a Python class
+// with methods and module functions); Stats.Symbols counts them.
 func Generate(dir string, o Options) (Stats, error) {
+	if o.Symbols <= 0 || o.Symbols > MaxSymbols {
+		return Stats{}, fmt.Errorf("synth: Symbols must be between 1 and %d, got %d", MaxSymbols, o.Symbols)
+	}
 	if o.SymbolsPerFile <= 0 {
 		o.SymbolsPerFile = 10
 	}
@@ -88,6 +106,13 @@ func Generate(dir string, o Options) (Stats, error) {
 	}
 	if o.Seed == 0 {
 		o.Seed = 1
+	}
+	switch entries, err := os.ReadDir(dir); {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return Stats{}, fmt.Errorf("synth: %w", err)
+	case len(entries) > 0:
+		return Stats{}, fmt.Errorf("synth: %s is not empty; generate into a new directory", dir)
 	}
 	g := &gen{r: rand.New(rand.NewSource(o.Seed))}
 	var st Stats
@@ -109,10 +134,10 @@ func Generate(dir string, o Options) (Stats, error) {
 		}
 		p := filepath.Join(dir, d, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return st, err
+			return st, fmt.Errorf("synth: %w", err)
 		}
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			return st, err
+			return st, fmt.Errorf("synth: %w", err)
 		}
 		st.Files++
 		st.Symbols += n
