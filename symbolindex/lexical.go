@@ -121,6 +121,11 @@ type Lexical struct {
 	addField Field
 	addCount int
 	addEmit  func(term []byte) bool
+
+	// For AddTerms' check of repeated terms: seenAt[id] == epoch marks a
+	// term id seen in the document being checked.
+	seenAt []uint32
+	epoch  uint32
 }
 
 // NewLexical returns an empty index scoring with p. Parameters that fail
@@ -327,11 +332,8 @@ func (l *Lexical) AddTerms(doc uint32, dt DocTerms) error {
 			return fmt.Errorf("lexical: document %d: term %q has no occurrence", doc, t)
 		}
 	}
-	sorted := slices.Sorted(slices.Values(dt.Terms))
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i] == sorted[i-1] {
-			return fmt.Errorf("lexical: document %d: term %q appears twice", doc, sorted[i])
-		}
+	if t, dup := l.repeatedTerm(dt.Terms); dup {
+		return fmt.Errorf("lexical: document %d: term %q appears twice", doc, t)
 	}
 	if err := l.prepare(doc); err != nil {
 		return err
@@ -345,6 +347,38 @@ func (l *Lexical) AddTerms(doc uint32, dt DocTerms) error {
 	}
 	l.commit(doc, dt.Lens)
 	return nil
+}
+
+// repeatedTerm finds a term that appears twice in terms. Known terms are
+// checked against an epoch mark per term id, new ones in a small map, so
+// that restoring an index does not sort every document's terms.
+func (l *Lexical) repeatedTerm(terms []string) (string, bool) {
+	l.epoch++
+	if l.epoch == 0 { // wrapped: old marks could collide
+		clear(l.seenAt)
+		l.epoch = 1
+	}
+	if n := len(l.strs); len(l.seenAt) < n {
+		l.seenAt = append(l.seenAt, make([]uint32, n-len(l.seenAt))...)
+	}
+	var fresh map[string]struct{}
+	for _, t := range terms {
+		if id, ok := l.dict[t]; ok {
+			if l.seenAt[id] == l.epoch {
+				return t, true
+			}
+			l.seenAt[id] = l.epoch
+			continue
+		}
+		if fresh == nil {
+			fresh = make(map[string]struct{})
+		}
+		if _, dup := fresh[t]; dup {
+			return t, true
+		}
+		fresh[t] = struct{}{}
+	}
+	return "", false
 }
 
 // QueryTerm is one term of a lexical query. Weight scales its contribution,
