@@ -594,3 +594,16 @@ func lexPush(h []Hit, k int, hit Hit) []Hit {
 func lexSat16(n int) uint16 {
 	return uint16(min(n, math.MaxUint16))
 }
+
+// Compact trims the spare capacity that building by appends leaves in the
+// postings (up to half of each list), to be called once a bulk build is
+// done. Later adds grow the lists again as needed.
+func (l *Lexical) Compact() {
+	for i := range l.post {
+		p := &l.post[i]
+		if cap(p.docs) > len(p.docs) {
+			p.docs = slices.Clip(slices.Clone(p.docs))
+			p.tfs = slices.Clip(slices.Clone(p.tfs))
+		}
+	}
+}

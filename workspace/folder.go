@@ -177,8 +177,7 @@ type updateStats struct {
 // hashed, and only those whose content hash changed are parsed again (in
 // parallel, one parser per worker). Indexed files that are gone are removed.
 // Every change to idx is made holding mu, as idx may be the live index.
-func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb symbolindex.Embedder, files []FileInfo, progress func(done, total int)) (*symbolindex.Index, updateStats, error) {
-	var st updateStats
+func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb symbolindex.Embedder, files []FileInfo, progress func(done, total int)) (_ *symbolindex.Index, st updateStats, err error) {
 	seen := make(map[string]bool, len(files))
 	var todo []FileInfo
 	mu.RLock()
@@ -244,6 +243,21 @@ func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb s
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
+
+	// One Merkle update per folder at the end instead of one per file.
+	mu.Lock()
+	idx.BeginBatch()
+	mu.Unlock()
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if e := idx.EndBatch(); e != nil && err == nil {
+			err = fmt.Errorf("index %s: %w", "merkle tree", e)
+		}
+		if st.parsed > 100 {
+			idx.Compact()
+		}
+	}()
 
 	done, total := st.reused, len(files)
 	progress(done, total)
