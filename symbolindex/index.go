@@ -134,6 +134,12 @@ func Prepare(p *Parser, emb Embedder, relPath string, src []byte, size, modTime 
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", relPath, err)
 	}
+	return PrepareParsed(pf, emb, relPath, src, size, modTime, known)
+}
+
+// PrepareParsed is Prepare for content already parsed: an open document's,
+// which Parser.ParseEdit parses incrementally.
+func PrepareParsed(pf *ParsedFile, emb Embedder, relPath string, src []byte, size, modTime int64, known Known) (*FileDoc, error) {
 	d := &FileDoc{
 		Path:    relPath,
 		Hash:    xxhash.Sum64(src),
@@ -589,15 +595,16 @@ func (ix *Index) Vectors() *VectorStore { return ix.vecs }
 // point at.
 const semanticPruneFiles = 2000
 
+// semanticMinFiles is the least number of files a pruned semantic search
+// scores; above it, one file in twenty.
+const semanticMinFiles = 300
+
 // SearchVectors ranks symbols by cosine similarity with qv. On large
 // workspaces it first descends the Merkle tree to the most promising files.
 func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, dst []ScoredSlot) []ScoredSlot {
 	var slots []uint32
 	if len(ix.files) > semanticPruneFiles {
-		maxFiles := len(ix.files) / 10
-		if maxFiles < 400 {
-			maxFiles = 400
-		}
+		maxFiles := max(semanticMinFiles, len(ix.files)/20)
 		paths, err := ix.tree.Descend(qv, maxFiles, 8)
 		if err != nil {
 			return dst[:0]
@@ -648,6 +655,13 @@ func (ix *Index) BeginBatch() { ix.batch = true }
 func (ix *Index) EndBatch() error {
 	ix.batch = false
 	return ix.flush()
+}
+
+// Compact releases the spare capacity a bulk build leaves behind; call it
+// once after indexing many files.
+func (ix *Index) Compact() {
+	ix.lex.Compact()
+	ix.flex.Compact()
 }
 
 func (ix *Index) stage(u merkle.Update) {

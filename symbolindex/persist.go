@@ -212,6 +212,7 @@ func decodeIndex(br *bufio.Reader, emb Embedder) (ix *Index, err error) {
 		return nil, fmt.Errorf("corrupt cache: %w", err)
 	}
 	ix = NewIndex(emb)
+	ix.BeginBatch()
 	vec := make([]float32, emb.Dim())
 	for i := 0; i < n; i++ {
 		var cf cacheFile
@@ -253,6 +254,10 @@ func decodeIndex(br *bufio.Reader, emb Embedder) (ix *Index, err error) {
 	if _, err := br.ReadByte(); err != io.EOF {
 		return nil, errors.New("corrupt cache: data after the checksum")
 	}
+	if err := ix.EndBatch(); err != nil {
+		return nil, fmt.Errorf("corrupt cache: %w", err)
+	}
+	ix.Compact()
 	ix.Reembedded = 0
 	return ix, nil
 }

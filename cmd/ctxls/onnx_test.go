@@ -42,7 +42,7 @@ func TestSelectWithONNXEmbedder(t *testing.T) {
 	}
 	root := t.TempDir()
 	files := map[string]string{
-		"server/config.go": "package server\n\n// ParseConfig reads the server configuration.\nfunc ParseConfig(path string) error { return nil }\n",
+		"server/config.go":  "package server\n\n// ParseConfig reads the server configuration.\nfunc ParseConfig(path string) error { return nil }\n",
 		"client/request.go": "package client\n\n// SendRequest sends an HTTP request with retries.\nfunc SendRequest(url string) error { return nil }\n",
 	}
 	for p, text := range files {
