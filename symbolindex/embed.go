@@ -1,5 +1,7 @@
 package symbolindex
 
+import "math"
+
 // Embedder turns texts into vectors of a fixed dimension. Implementations
 // must return L2-normalized vectors, be safe for concurrent use, and be
 // deterministic: the same text always yields the same vector.
@@ -12,4 +14,21 @@ type Embedder interface {
 	Dim() int
 	// Embed returns one vector per text.
 	Embed(texts []string) ([][]float32, error)
+}
+
+// Normalize scales v to unit length in place; the zero vector stays zero.
+// Embedders return normalized vectors, and so does anything that mixes
+// them (a query blended with its history).
+func Normalize(v []float32) {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= inv
+	}
 }

@@ -131,17 +131,7 @@ func (e *HashEmbedder) embed(text string, v []float32, s *hashEmbScratch) {
 			hashEmbAdd(v, xxhash.Sum64(g), dim, tw)
 		}
 	}
-	var sum float64
-	for _, x := range v {
-		sum += float64(x) * float64(x)
-	}
-	if sum == 0 {
-		return
-	}
-	inv := float32(1 / math.Sqrt(sum))
-	for i := range v {
-		v[i] *= inv
-	}
+	Normalize(v)
 }
 
 // hashEmbAdd adds ±w to the bucket of feature hash h.

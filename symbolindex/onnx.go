@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -456,18 +455,8 @@ func (e *ONNXEmbedder) runBatch(batch []int32, out []float32) error {
 				vec[j] += x
 			}
 		}
-		var sum float64
-		for _, x := range vec {
-			sum += float64(x) * float64(x)
-		}
-		if sum == 0 {
-			continue
-		}
 		// Dividing by count first would not change the direction.
-		scale := float32(1 / math.Sqrt(sum))
-		for j := range vec {
-			vec[j] *= scale
-		}
+		Normalize(vec)
 	}
 	return nil
 }

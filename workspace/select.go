@@ -341,7 +341,7 @@ func buildQuery(p *plan, emb symbolindex.Embedder, bestMatch float64) *query {
 			q.vec[j] += hw * x
 		}
 	}
-	normalize(q.vec)
+	symbolindex.Normalize(q.vec)
 	return q
 }
 
@@ -366,20 +366,6 @@ func ownBestMatch(folders []*Folder, p *plan) float64 {
 		f.mu.RUnlock()
 	}
 	return math.Min(1, float64(best)/float64(len(own)))
-}
-
-func normalize(v []float32) {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 {
-		return
-	}
-	inv := float32(1 / math.Sqrt(s))
-	for i := range v {
-		v[i] *= inv
-	}
 }
 
 // collect runs every source over one folder and returns the scored
