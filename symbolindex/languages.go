@@ -3,6 +3,7 @@ package symbolindex
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -90,12 +91,57 @@ type langSpec struct {
 	err      error
 }
 
-// compiledQuery is a language's grammar with its compiled symbols query and
-// the role of each capture index.
+// compiledQuery is a language's grammar with its compiled symbols query,
+// and, compiled on first use by ParseEdit, the same query for running on
+// one top-level node at a time (see topQuery).
 type compiledQuery struct {
-	lang  *sitter.Language
+	queryInfo
+	lang *sitter.Language
+	src  []byte // the query source, for topQuery
+
+	topOnce sync.Once
+	top     *topQuery
+	topErr  error
+}
+
+// queryInfo is one compiled query with what the extractor needs to read its
+// matches: the role of each capture and the text predicates of each pattern.
+type queryInfo struct {
 	query *sitter.Query
 	roles []captureRole // indexed by capture id
+	// preds are the #eq? / #not-eq? predicates of each pattern (indexed by
+	// pattern), which tree-sitter leaves to the caller; nil for patterns
+	// without any.
+	preds [][]textPred
+}
+
+// textPred is a compiled #eq? or #not-eq? predicate comparing a capture's
+// text with a string.
+type textPred struct {
+	capture uint32
+	value   string
+	negate  bool
+}
+
+// accept reports whether a match satisfies its pattern's text predicates.
+func (qi *queryInfo) accept(m *sitter.QueryMatch, src []byte) bool {
+	if int(m.PatternIndex) >= len(qi.preds) {
+		return true
+	}
+	for _, p := range qi.preds[m.PatternIndex] {
+		eq := false
+		for _, c := range m.Captures {
+			if c.Index == p.capture {
+				s, e := c.Node.StartByte(), c.Node.EndByte()
+				eq = e <= uint32(len(src)) && s <= e && string(src[s:e]) == p.value
+				break
+			}
+		}
+		if eq == p.negate {
+			return false
+		}
+	}
+	return true
 }
 
 // captureRole is what a capture name in a query means to the extractor.
@@ -116,6 +162,7 @@ type captureRole struct {
 //	                  definitions in parentheses (Go "type ( ... )")
 //	@doc              a Python docstring statement
 //	@ref              an identifier the file uses
+//	@_<anything>      a node only predicates look at ((#eq? @_p "prototype"))
 const (
 	roleIgnore uint8 = iota
 	roleDef
@@ -266,24 +313,64 @@ func compileQuery(l *langSpec) (*compiledQuery, error) {
 		src = append(append(src, b...), '\n')
 	}
 	lang := l.grammar()
+	qi, err := newQueryInfo(src, lang)
+	if err != nil {
+		return nil, fmt.Errorf("symbols query %v for %s: %w", l.queries, l.name, err)
+	}
+	return &compiledQuery{queryInfo: qi, lang: lang, src: src}, nil
+}
+
+// newQueryInfo compiles a query and reads the roles of its captures and the
+// predicates of its patterns.
+func newQueryInfo(src []byte, lang *sitter.Language) (queryInfo, error) {
 	q, err := sitter.NewQuery(src, lang)
 	if err != nil {
-		return nil, fmt.Errorf("compile symbols query %v for %s: %w", l.queries, l.name, err)
+		return queryInfo{}, fmt.Errorf("compile: %w", err)
 	}
-	cq := &compiledQuery{lang: lang, query: q, roles: make([]captureRole, q.CaptureCount())}
-	for i := range cq.roles {
+	qi := queryInfo{query: q, roles: make([]captureRole, q.CaptureCount())}
+	for i := range qi.roles {
 		name := q.CaptureNameForId(uint32(i))
 		r, ok := parseCaptureName(name)
 		if !ok {
 			q.Close()
-			return nil, fmt.Errorf("symbols query %v: unknown capture @%s", l.queries, name)
+			return queryInfo{}, fmt.Errorf("unknown capture @%s", name)
 		}
-		cq.roles[i] = r
+		qi.roles[i] = r
 	}
-	return cq, nil
+	for i := range q.PatternCount() {
+		for _, steps := range q.PredicatesForPattern(i) {
+			p, err := compilePredicate(q, steps)
+			if err != nil {
+				q.Close()
+				return queryInfo{}, fmt.Errorf("pattern %d: %w", i, err)
+			}
+			if qi.preds == nil {
+				qi.preds = make([][]textPred, q.PatternCount())
+			}
+			qi.preds[i] = append(qi.preds[i], p)
+		}
+	}
+	return qi, nil
+}
+
+// compilePredicate reads one predicate: only (#eq? @capture "text") and
+// (#not-eq? @capture "text") are supported.
+func compilePredicate(q *sitter.Query, steps []sitter.QueryPredicateStep) (textPred, error) {
+	if len(steps) == 0 || steps[0].Type != sitter.QueryPredicateStepTypeString {
+		return textPred{}, errors.New("malformed predicate")
+	}
+	op := q.StringValueForId(steps[0].ValueId)
+	if (op != "eq?" && op != "not-eq?") || len(steps) != 4 ||
+		steps[1].Type != sitter.QueryPredicateStepTypeCapture || steps[2].Type != sitter.QueryPredicateStepTypeString {
+		return textPred{}, fmt.Errorf("unsupported predicate #%s (only #eq? and #not-eq? of a capture and a string are)", op)
+	}
+	return textPred{capture: steps[1].ValueId, value: q.StringValueForId(steps[2].ValueId), negate: op == "not-eq?"}, nil
 }
 
 func parseCaptureName(name string) (captureRole, bool) {
+	if strings.HasPrefix(name, "_") {
+		return captureRole{role: roleIgnore}, true // only for predicates
+	}
 	if k, ok := strings.CutPrefix(name, "def."); ok {
 		dk, ok := defKinds[k]
 		return captureRole{role: roleDef, defKind: dk}, ok

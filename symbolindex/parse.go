@@ -41,16 +41,19 @@ type Parser struct {
 	closed  bool
 
 	// Scratch reused across Parse calls.
-	defs     []rawDef
-	refs     []span
-	lines    []uint32
-	stack    []scope
-	protos   []bool
-	wraps    map[uint64]wrapSpan
-	docs     map[uint32]span
-	nameSeen map[uint32]struct{}
-	seen     map[uint64]struct{}
-	buf      []byte
+	rec         records
+	defs        []rawDef
+	refs        []span
+	lines       []uint32
+	stack       []scope
+	protos      []bool
+	wraps       map[uint64]wrapSpan
+	docs        map[uint32]span
+	nameSeen    map[uint32]struct{}
+	seen        map[uint64]struct{}
+	buf         []byte
+	kept        []keptNode     // ParseEdit: the old text's top-level nodes
+	islandNodes []*sitter.Node // ParseEdit: the top-level nodes of an island
 }
 
 // NewParser returns a Parser. Close it when done.
@@ -163,16 +166,17 @@ func (p *Parser) parser(spec *langSpec, cq *compiledQuery) *sitter.Parser {
 	return p.parsers[i]
 }
 
-// parseTree parses src with the language's tree-sitter parser. After a
+// parseTree parses src with the language's tree-sitter parser; old, if not
+// nil, is the previous tree, edited to match src (an incremental parse). After a
 // failed (cancelled) parse the tree-sitter parser is discarded: it would
 // resume the old parse, and its cancellation flag may still be set.
-func (p *Parser) parseTree(ctx context.Context, spec *langSpec, cq *compiledQuery, src []byte) (*sitter.Tree, error) {
+func (p *Parser) parseTree(ctx context.Context, spec *langSpec, cq *compiledQuery, old *sitter.Tree, src []byte) (*sitter.Tree, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	for attempt := 0; ; attempt++ {
 		tp := p.parser(spec, cq)
-		tree, err := tp.ParseCtx(ctx, nil, src)
+		tree, err := tp.ParseCtx(ctx, old, src)
 		if err == nil {
 			return tree, nil
 		}
@@ -199,15 +203,21 @@ func (p *Parser) parseCode(ctx context.Context, spec *langSpec, filePath string,
 	if err != nil {
 		return nil, err
 	}
-	tree, err := p.parseTree(ctx, spec, cq, src)
+	tree, err := p.parseTree(ctx, spec, cq, nil, src)
 	if err != nil {
 		return nil, err
 	}
+	p.rec.reset()
 	syntaxErrors := func() bool {
 		defer tree.Close() // C memory: the GC would not return it
 		return p.collect(cq, tree, src)
 	}()
+	p.load(&p.rec)
+	return p.finish(spec, filePath, src, syntaxErrors), nil
+}
 
+// finish turns the loaded records (see load) into the parsed file.
+func (p *Parser) finish(spec *langSpec, filePath string, src []byte, syntaxErrors bool) *ParsedFile {
 	p.lines = lineStarts(p.lines[:0], src)
 	pf := &ParsedFile{Language: spec.name, SyntaxErrors: syntaxErrors}
 	pf.Symbols = p.symbols(spec, src)
@@ -217,19 +227,33 @@ func (p *Parser) parseCode(ctx context.Context, spec *langSpec, filePath string,
 		}
 	}
 	pf.Refs = p.collectRefs(src, pf.Symbols)
-	return pf, nil
+	return pf
 }
 
-// collect runs the language's query over the tree and records definitions,
-// wrappers, docstrings and references as byte offsets, so that nothing
-// refers to the tree once it is closed. It reports whether the tree has
-// syntax errors.
-func (p *Parser) collect(cq *compiledQuery, tree *sitter.Tree, src []byte) bool {
-	p.defs = p.defs[:0]
-	p.refs = p.refs[:0]
-	clear(p.wraps)
-	clear(p.docs)
+// records are what a query pass keeps of its matches, as byte offsets into
+// the source, so that nothing refers to the tree once it is closed:
+// definitions, wrappers, docstrings and references, in match order.
+type records struct {
+	defs  []rawDef
+	refs  []span
+	wraps []wrapRec
+	docs  []span
+}
 
+// wrapRec is one wrapper match: the wrapped definition's span and the
+// wrapper's.
+type wrapRec struct {
+	wrapped span
+	wrap    wrapSpan
+}
+
+func (r *records) reset() {
+	r.defs, r.refs, r.wraps, r.docs = r.defs[:0], r.refs[:0], r.wraps[:0], r.docs[:0]
+}
+
+// collect runs the language's query over the whole tree into p.rec. It
+// reports whether the tree has syntax errors.
+func (p *Parser) collect(cq *compiledQuery, tree *sitter.Tree, src []byte) bool {
 	root := tree.RootNode()
 	syntaxErrors := root.HasError()
 	cur := sitter.NewQueryCursor()
@@ -240,59 +264,83 @@ func (p *Parser) collect(cq *compiledQuery, tree *sitter.Tree, src []byte) bool 
 		if !ok {
 			break
 		}
-		if len(m.Captures) == 1 {
-			c := m.Captures[0]
-			switch cq.roles[c.Index].role {
-			case roleRef:
-				p.refs = append(p.refs, span{c.Node.StartByte(), c.Node.EndByte()})
-				continue
-			case roleDoc:
-				p.docs[c.Node.StartByte()] = span{c.Node.StartByte(), c.Node.EndByte()}
-				continue
-			}
+		if cq.preds != nil && !cq.accept(m, src) {
+			continue
 		}
-		var (
-			d              rawDef
-			isDef          bool
-			wrap, wrapped  span
-			hasWrap, group bool
-			hasWrapped     bool
-		)
-		d.pattern = m.PatternIndex
-		for _, c := range m.Captures {
-			r := cq.roles[c.Index]
-			switch r.role {
-			case roleDef:
-				isDef = true
-				d.kind = r.defKind
-				d.start, d.end = c.Node.StartByte(), c.Node.EndByte()
-				d.origStart = d.start
-			case roleName:
-				d.hasName = true
-				d.name = span{c.Node.StartByte(), c.Node.EndByte()}
-			case roleBody:
-				d.hasBody = true
-				d.bodyStart = c.Node.StartByte()
-			case roleReceiver:
-				d.recv = span{c.Node.StartByte(), c.Node.EndByte()}
-			case roleWrap, roleGroupWrap:
-				hasWrap, group = true, r.role == roleGroupWrap
-				wrap = span{c.Node.StartByte(), c.Node.EndByte()}
-			case roleWrapped, roleGroupWrapped:
-				hasWrapped = true
-				wrapped = span{c.Node.StartByte(), c.Node.EndByte()}
-			}
-		}
-		switch {
-		case isDef:
-			if d.end > d.start && d.end <= uint32(len(src)) {
-				p.defs = append(p.defs, d)
-			}
-		case hasWrap && hasWrapped:
-			p.wraps[spanKey(wrapped)] = wrapSpan{span: wrap, group: group}
-		}
+		p.rec.add(&cq.queryInfo, m, src)
 	}
 	return syntaxErrors
+}
+
+// add records one match of the query qi.
+func (r *records) add(qi *queryInfo, m *sitter.QueryMatch, src []byte) {
+	if len(m.Captures) == 1 {
+		c := m.Captures[0]
+		switch qi.roles[c.Index].role {
+		case roleRef:
+			r.refs = append(r.refs, span{c.Node.StartByte(), c.Node.EndByte()})
+			return
+		case roleDoc:
+			r.docs = append(r.docs, span{c.Node.StartByte(), c.Node.EndByte()})
+			return
+		}
+	}
+	var (
+		d              rawDef
+		isDef          bool
+		wrap, wrapped  span
+		hasWrap, group bool
+		hasWrapped     bool
+	)
+	d.pattern = m.PatternIndex
+	for _, c := range m.Captures {
+		cr := qi.roles[c.Index]
+		switch cr.role {
+		case roleDef:
+			isDef = true
+			d.kind = cr.defKind
+			d.start, d.end = c.Node.StartByte(), c.Node.EndByte()
+			d.origStart = d.start
+		case roleName:
+			d.hasName = true
+			d.name = span{c.Node.StartByte(), c.Node.EndByte()}
+		case roleBody:
+			d.hasBody = true
+			d.bodyStart = c.Node.StartByte()
+		case roleReceiver:
+			d.recv = span{c.Node.StartByte(), c.Node.EndByte()}
+		case roleWrap, roleGroupWrap:
+			hasWrap, group = true, cr.role == roleGroupWrap
+			wrap = span{c.Node.StartByte(), c.Node.EndByte()}
+		case roleWrapped, roleGroupWrapped:
+			hasWrapped = true
+			wrapped = span{c.Node.StartByte(), c.Node.EndByte()}
+		}
+	}
+	switch {
+	case isDef:
+		if d.end > d.start && d.end <= uint32(len(src)) {
+			r.defs = append(r.defs, d)
+		}
+	case hasWrap && hasWrapped:
+		r.wraps = append(r.wraps, wrapRec{wrapped: wrapped, wrap: wrapSpan{span: wrap, group: group}})
+	}
+}
+
+// load makes records the input of symbols and collectRefs: definitions
+// (copied: symbols reorders them) and references in p.defs and p.refs,
+// wrappers and docstrings in their maps (a later match wins).
+func (p *Parser) load(r *records) {
+	p.defs = append(p.defs[:0], r.defs...)
+	p.refs = append(p.refs[:0], r.refs...)
+	clear(p.wraps)
+	for _, w := range r.wraps {
+		p.wraps[spanKey(w.wrapped)] = w.wrap
+	}
+	clear(p.docs)
+	for _, d := range r.docs {
+		p.docs[d.start] = d
+	}
 }
 
 func spanKey(s span) uint64 { return uint64(s.start)<<32 | uint64(s.end) }

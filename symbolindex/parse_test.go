@@ -103,6 +103,26 @@ var parseCases = []struct {
 		refs:   []string{"fetchItems", "Component", "onSelect"},
 	},
 	{
+		file: "reply.js", lang: LangJavaScript,
+		want: []want{
+			{"eos", KindConst, 2, 2, "const eos = require('node:stream').finished", ""},
+			{"CONTENT_TYPE", KindConst, 5, 8, "const CONTENT_TYPE =", ""},
+			{"Reply", KindFunction, 11, 16, "function Reply (res, request, log)", "Reply wraps the raw response of one request."},
+			{"Reply.redirect", KindMethod, 26, 31, "Reply.prototype.redirect = function (url, code)", "Sends a redirect to url, with code (302 unless given)."},
+			{"Reply.header", KindMethod, 33, 36, "Reply.prototype.header = function (key, value = '')", ""},
+			{"Reply.then", KindMethod, 38, 40, "Reply.prototype.then = async function (fulfilled, rejected)", ""},
+			{"serialize", KindFunction, 45, 47, "function serialize (context, data, statusCode)", "serialize turns a payload into the response body."},
+			{"buildReply", KindFunction, 50, 57, "module.exports.buildReply = function (R)", "buildReply makes a Reply subclass for one server."},
+			{"isReply", KindFunction, 59, 59, "exports.isReply = (value) =>", ""},
+			{"onSend", KindFunction, 64, 66, "onSend (reply, payload)", "onSend runs the onSend hooks."},
+			{"onError", KindFunction, 67, 69, "onError: function (reply, err)", ""},
+		},
+		// Aliases, property descriptors, locals and plain values are not
+		// methods.
+		absent: []string{"Reply.status", "Reply.sent", "sent", "_Reply.local", "local", "limits", "Reply.code"},
+		refs:   []string{"finished", "toLowerCase", "stringify"},
+	},
+	{
 		file: "lib.rs", lang: LangRust,
 		want: []want{
 			{"Point", KindStruct, 6, 9, "pub struct Point", "A point in 2D.\nCoordinates are integers."},
@@ -530,6 +550,83 @@ func TestParseLargeGeneratedFile(t *testing.T) {
 		t.Errorf("last symbol = %+v", last)
 	}
 	checkInvariants(t, src, pf)
+}
+
+// TestParseCommonJSTypeScript checks the prototype and CommonJS export
+// forms in TypeScript (and in JavaScript, for the forms reply.js lacks), and
+// the look-alikes that must not become symbols.
+func TestParseCommonJSTypeScript(t *testing.T) {
+	src := []byte(`// Router matches paths to handlers.
+export function Router(this: any, opts: Options) {
+  this.routes = [];
+}
+
+/** on registers a handler. */
+Router.prototype.on = function (method: string, path: string, handler: Handler) {
+  this.routes.push({ method, path, handler });
+};
+
+Router.prototype.find = (path: string): Handler | undefined => undefined;
+Router.prototype.version = 2;
+Router.prototype.off = Router.prototype.on;
+router.exports.notAnExport = function () {};
+exports.count = 0;
+
+exports.createRouter = (opts: Options) => new (Router as any)(opts);
+module.exports.defaults = function* defaults() {
+  yield 1;
+};
+module.exports = {
+  // matches reports whether a path matches.
+  matches(path: string): boolean {
+    return path.length > 0;
+  },
+  normalize: (path: string) => path.toLowerCase(),
+  limit: 10,
+};
+`)
+	p := NewParser()
+	defer p.Close()
+	pf, err := p.Parse("router.ts", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.SyntaxErrors {
+		t.Error("SyntaxErrors on valid TypeScript")
+	}
+	checkInvariants(t, src, pf)
+	want := []struct {
+		qualified string
+		kind      Kind
+		doc       string
+	}{
+		{"Router", KindFunction, "Router matches paths to handlers."},
+		{"Router.on", KindMethod, "on registers a handler."},
+		{"Router.find", KindMethod, ""},
+		{"createRouter", KindFunction, ""},
+		{"defaults", KindFunction, ""},
+		{"matches", KindFunction, "matches reports whether a path matches."},
+		{"normalize", KindFunction, ""},
+	}
+	if len(pf.Symbols) != len(want) {
+		t.Fatalf("symbols %v, want %d", qualifiedNames(pf.Symbols), len(want))
+	}
+	for i, w := range want {
+		s := pf.Symbols[i]
+		if s.Qualified != w.qualified || s.Kind != w.kind || s.Doc != w.doc {
+			t.Errorf("symbol %d = %s %v %q, want %s %v %q", i, s.Qualified, s.Kind, s.Doc, w.qualified, w.kind, w.doc)
+		}
+	}
+
+	// The same forms in plain JavaScript.
+	js := []byte("function Store() {}\nStore.prototype.get = function* (k) { yield k }\nexports.open = async function () {}\nmodule.exports = { close () {} }\n")
+	pf, err = p.Parse("store.js", js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := qualifiedNames(pf.Symbols); !reflect.DeepEqual(got, []string{"Store", "Store.get", "open", "close"}) {
+		t.Errorf("store.js: symbols %v", got)
+	}
 }
 
 func TestParseRefs(t *testing.T) {

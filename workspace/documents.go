@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/ctxls/ctxls/symbolindex"
 )
 
@@ -16,6 +19,17 @@ import (
 type document struct {
 	version int32
 	text    []byte
+	// tree is the document's syntax tree, which the next change re-parses
+	// incrementally; nil until parsed, and for text that is not code. It
+	// holds C memory: closed when the document is closed or no longer
+	// indexed.
+	tree *symbolindex.DocTree
+}
+
+// dropTree frees the document's syntax tree.
+func (d *document) dropTree() {
+	d.tree.Close()
+	d.tree = nil
 }
 
 // TextChange is one content change of didChange: Range nil replaces the
@@ -49,6 +63,9 @@ func (w *Workspace) DidOpen(uri string, version int32, text string) error {
 		return err
 	}
 	d := &document{version: version, text: []byte(text)}
+	if old := w.docs[abs]; old != nil {
+		old.dropTree() // opened again without a close
+	}
 	w.docs[abs] = d
 	w.setActive(abs, nil)
 	return w.reindexDoc(abs, d, false)
@@ -95,6 +112,9 @@ func (w *Workspace) DidClose(uri string) error {
 	f, rel, abs, err := w.resolve(uri)
 	if err != nil {
 		return err
+	}
+	if d := w.docs[abs]; d != nil {
+		d.dropTree()
 	}
 	delete(w.docs, abs)
 	return w.reindexDisk(f, rel, abs)
@@ -174,19 +194,21 @@ func (w *Workspace) reindexDisk(f *Folder, rel, abs string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", abs, err)
 	}
-	return w.reindexText(f, FileInfo{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime()}, src, false)
+	return w.reindexText(f, FileInfo{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime()}, src, nil, false)
 }
 
 // reindexDoc indexes an open document's text. Caller holds w.mu.
 func (w *Workspace) reindexDoc(abs string, d *document, edit bool) error {
 	f, rel, err := w.locate(abs)
 	if err != nil {
+		d.dropTree()
 		return err
 	}
 	if w.excluded(rel) || int64(len(d.text)) > w.cfg.MaxFileBytes {
+		d.dropTree()
 		return nil
 	}
-	return w.reindexText(f, FileInfo{Path: rel, Abs: abs, Size: int64(len(d.text))}, d.text, edit)
+	return w.reindexText(f, FileInfo{Path: rel, Abs: abs, Size: int64(len(d.text))}, d.text, d, edit)
 }
 
 // excluded reports whether rel is excluded by the configuration's globs.
@@ -196,8 +218,9 @@ func (w *Workspace) excluded(rel string) bool {
 }
 
 // reindexText parses src and puts it into f's index, recording the symbols
-// an edit changed. Caller holds w.mu.
-func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, edit bool) error {
+// an edit changed. d is the open document src is the text of, nil for a
+// file from disk. Caller holds w.mu.
+func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, d *document, edit bool) error {
 	if w.parser == nil {
 		w.parser = symbolindex.NewParser()
 	}
@@ -210,7 +233,12 @@ func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, edit bool) e
 		defer f.mu.RUnlock()
 		return f.idx.Has(fi.Path, key, hash)
 	}
-	p := prepareContent(w.parser, emb, fi, src, old, known)
+	var p prepared
+	if d != nil {
+		p = w.prepareDoc(d, emb, fi, src, old, known)
+	} else {
+		p = prepareContent(w.parser, emb, fi, src, old, known)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch {
@@ -230,6 +258,31 @@ func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, edit bool) e
 		}
 	}
 	return nil
+}
+
+// prepareDoc is prepareContent for an open document: its text is parsed
+// incrementally, from the tree of its previous version. Caller holds w.mu.
+func (w *Workspace) prepareDoc(d *document, emb symbolindex.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
+	if reason := ClassifyContent(fi.Path, src); reason != "" {
+		d.dropTree()
+		return prepared{skip: &Skip{Path: fi.Path, Reason: reason}, info: fi}
+	}
+	if old.Size == int64(len(src)) && old.Hash == xxhash.Sum64(src) {
+		return prepared{same: true, info: fi}
+	}
+	pf, tree, err := w.parser.ParseEdit(context.Background(), fi.Path, d.tree, src)
+	d.tree = tree
+	if errors.Is(err, symbolindex.ErrUnsupported) {
+		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnsupported}, info: fi}
+	}
+	if err != nil {
+		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
+	}
+	doc, err := symbolindex.PrepareParsed(pf, emb, fi.Path, src, int64(len(src)), fi.ModTime.UnixNano(), known)
+	if err != nil {
+		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
+	}
+	return prepared{doc: doc, info: fi}
 }
 
 func (w *Workspace) recordEdit(abs, key string, t time.Time) {

@@ -18,6 +18,15 @@
 (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name)) @def.jsvar)
 (export_statement declaration: (_) @wrapped) @wrap
 
+
+; CommonJS and prototypes: Foo.prototype.bar = function () {} is the method
+; Foo.bar; exports.baz = () => {} and module.exports.baz = function () {}
+; are functions, and so are the functions of module.exports = { qux () {} }.
+(expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @receiver property: (property_identifier) @_proto) property: (property_identifier) @name) right: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) (#eq? @_proto "prototype")) @def.function
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_exports property: (property_identifier) @name) right: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) (#eq? @_exports "exports")) @def.function
+(expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name) right: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) (#eq? @_module "module") (#eq? @_exports "exports")) @def.function
+(expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (object [(method_definition name: (property_identifier) @name body: (_) @body) (pair key: (property_identifier) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)])] @def.function)) (#eq? @_module "module") (#eq? @_exports "exports"))
+
 ; References: identifiers in call, type, selector and constructor positions.
 (type_identifier) @ref
 (call_expression function: (identifier) @ref)
