@@ -2,7 +2,8 @@
 # test.sh — the whole test suite, as CI runs it.
 #
 # Fetches the ONNX Runtime library the ONNX tests need (from the npm
-# registry, once), then checks formatting and vet, runs every Go test with
+# registry, once) and the real-code corpus (Go module proxy and npm), then
+# checks formatting and vet, runs every Go test with
 # the race detector, the retrieval eval with its ratchet, the VS Code
 # extension's tests and packaging, and the Neovim plugin's headless test
 # (skipped with a message when nvim is missing, except in CI). The ONNX
@@ -31,6 +32,12 @@ export CTXLS_BIN="$bindir/ctxls"
 
 echo "== ctxls eval"
 "$CTXLS_BIN" eval testdata
+
+# The real-code benchmark: seven pinned projects from the Go module proxy
+# and npm, so that the real-code tests run here too, never skipped.
+echo "== ctxls eval testdata/realcode"
+bash scripts/fetch-realcode.sh >/dev/null
+"$CTXLS_BIN" eval testdata/realcode | tail -n 3
 
 echo "== editors/vscode"
 bash scripts/test-vscode.sh
