@@ -10,8 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cespare/xxhash/v2"
-
 	"github.com/ctxls/ctxls/symbolindex"
 )
 
@@ -237,7 +235,7 @@ func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, d *document,
 	if d != nil {
 		p = w.prepareDoc(d, emb, fi, src, old, known)
 	} else {
-		p = prepareContent(w.parser, emb, fi, src, old, known)
+		p = prepareContent(parseWith(w.parser, fi.Path), emb, fi, src, old, known)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -263,26 +261,16 @@ func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, d *document,
 // prepareDoc is prepareContent for an open document: its text is parsed
 // incrementally, from the tree of its previous version. Caller holds w.mu.
 func (w *Workspace) prepareDoc(d *document, emb symbolindex.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
-	if reason := ClassifyContent(fi.Path, src); reason != "" {
+	parse := func(src []byte) (*symbolindex.ParsedFile, error) {
+		pf, tree, err := w.parser.ParseEdit(context.Background(), fi.Path, d.tree, src)
+		d.tree = tree
+		return pf, err
+	}
+	r := prepareContent(parse, emb, fi, src, old, known)
+	if r.skip != nil {
 		d.dropTree()
-		return prepared{skip: &Skip{Path: fi.Path, Reason: reason}, info: fi}
 	}
-	if old.Size == int64(len(src)) && old.Hash == xxhash.Sum64(src) {
-		return prepared{same: true, info: fi}
-	}
-	pf, tree, err := w.parser.ParseEdit(context.Background(), fi.Path, d.tree, src)
-	d.tree = tree
-	if errors.Is(err, symbolindex.ErrUnsupported) {
-		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnsupported}, info: fi}
-	}
-	if err != nil {
-		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
-	}
-	doc, err := symbolindex.PrepareParsed(pf, emb, fi.Path, src, int64(len(src)), fi.ModTime.UnixNano(), known)
-	if err != nil {
-		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
-	}
-	return prepared{doc: doc, info: fi}
+	return r
 }
 
 func (w *Workspace) recordEdit(abs, key string, t time.Time) {

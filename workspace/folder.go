@@ -311,25 +311,36 @@ func prepareFile(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, s
 	if err != nil {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
 	}
-	return prepareContent(p, emb, fi, src, states[fi.Path], nil)
+	return prepareContent(parseWith(p, fi.Path), emb, fi, src, states[fi.Path], nil)
 }
 
 // prepareContent is prepareFile for content already in memory (an open
-// document, or a file just read). known, if not nil, names the symbols the
-// index already holds, which need no tokenizing or embedding.
-func prepareContent(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
+// document, or a file just read): classify it, skip it if its content hash
+// did not change, else parse it with parse and tokenize and embed it. known,
+// if not nil, names the symbols the index already holds, which need no
+// tokenizing or embedding.
+func prepareContent(parse func(src []byte) (*symbolindex.ParsedFile, error), emb symbolindex.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
 	if reason := ClassifyContent(fi.Path, src); reason != "" {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: reason}, info: fi}
 	}
 	if old.Size == int64(len(src)) && old.Hash == xxhash.Sum64(src) {
 		return prepared{same: true, info: fi}
 	}
-	doc, err := symbolindex.Prepare(p, emb, fi.Path, src, int64(len(src)), fi.ModTime.UnixNano(), known)
+	pf, err := parse(src)
 	if errors.Is(err, symbolindex.ErrUnsupported) {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnsupported}, info: fi}
 	}
 	if err != nil {
+		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: fmt.Errorf("parse %s: %w", fi.Path, err)}, info: fi}
+	}
+	doc, err := symbolindex.PrepareParsed(pf, emb, fi.Path, src, int64(len(src)), fi.ModTime.UnixNano(), known)
+	if err != nil {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
 	}
 	return prepared{doc: doc, info: fi}
+}
+
+// parseWith parses whole files with p.
+func parseWith(p *symbolindex.Parser, relPath string) func([]byte) (*symbolindex.ParsedFile, error) {
+	return func(src []byte) (*symbolindex.ParsedFile, error) { return p.Parse(relPath, src) }
 }
