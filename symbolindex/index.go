@@ -515,6 +515,16 @@ func (ix *Index) State(relPath string) (FileState, bool) {
 	return FileState{Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime}, true
 }
 
+// EachPath calls fn with every indexed file path and its slot, in no
+// particular order, until fn returns false.
+func (ix *Index) EachPath(fn func(relPath string, slot uint32) bool) {
+	for p, f := range ix.files {
+		if !fn(p, f) {
+			return
+		}
+	}
+}
+
 // Paths returns the indexed file paths, sorted.
 func (ix *Index) Paths() []string {
 	out := make([]string, 0, len(ix.files))
@@ -583,9 +593,6 @@ func (ix *Index) SearchSymbols(q []QueryTerm, k int, filter func(uint32) bool, b
 func (ix *Index) SearchFiles(q []QueryTerm, k int, filter func(uint32) bool, buf *SearchBuffer) []Hit {
 	return ix.flex.Search(q, k, filter, buf)
 }
-
-// SymbolIDF returns the inverse document frequency of term over symbols.
-func (ix *Index) SymbolIDF(term string) float32 { return ix.lex.IDF(term) }
 
 // Vectors returns the symbol vector store.
 func (ix *Index) Vectors() *VectorStore { return ix.vecs }

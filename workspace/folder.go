@@ -26,7 +26,6 @@ type Folder struct {
 	mu    sync.RWMutex
 	idx   *symbolindex.Index
 	ready bool
-	last  IndexStats
 }
 
 // IndexStats reports what building an index did.
@@ -142,7 +141,6 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 	f.mu.Lock()
 	f.idx = idx
 	f.ready = true
-	f.last = stats
 	f.mu.Unlock()
 	return stats, nil
 }

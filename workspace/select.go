@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -415,7 +416,7 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		}
 	}
 	if len(lex) > 0 && len(q.own) > 0 {
-		conf.BestLexicalCoverage = ownCoverage(idx, lex, q)
+		conf.BestLexicalCoverage = ownCoverage(lex, q)
 	}
 	for _, h := range lex {
 		if ref, ok := idx.Symbol(h.Doc); ok {
@@ -583,7 +584,7 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 	fileScore := map[uint32]float64{}
 	for src, list := range fileLists {
 		for i, r := range competitionRanks(list) {
-			fileScore[list[i].slot] += sourceWeights[src] / float64(heuristics.RRFK+r)
+			fileScore[list[i].slot] += heuristics.RRF(sourceWeights[src], r)
 		}
 	}
 	if activeRel != "" {
@@ -598,7 +599,7 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 			}
 		}
 		for _, fs := range near {
-			fileScore[fs] += sourceWeights[srcLocality] * locality(activeRel, idx.FilePath(fs)) / float64(heuristics.RRFK+1)
+			fileScore[fs] += heuristics.RRF(sourceWeights[srcLocality], 1) * locality(activeRel, idx.FilePath(fs))
 		}
 	}
 
@@ -626,7 +627,7 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 		fileLists[srcGraph] = list
 		for i, r := range competitionRanks(list) {
 			graphSet[list[i].slot] = true
-			fileScore[list[i].slot] += sourceWeights[srcGraph] / float64(heuristics.RRFK+r)
+			fileScore[list[i].slot] += heuristics.RRF(sourceWeights[srcGraph], r)
 		}
 	}
 	files := make([]uint32, 0, len(fileScore))
@@ -664,13 +665,13 @@ func collect(f *Folder, p *plan, q *query, edits map[editKey]time.Time, now time
 	for _, c := range out {
 		for src := 0; src < numSources; src++ {
 			if r := c.ranks[src]; r > 0 && src != srcLocality {
-				c.fused += sourceWeights[src] / float64(heuristics.RRFK+int(r))
+				c.fused += heuristics.RRF(sourceWeights[src], int(r))
 			}
 		}
 		// Locality is a prior, not a ranking: it counts in proportion to
 		// how near the candidate is, as a first rank would, so that it
 		// separates near-equal candidates by where the user is.
-		c.fused += sourceWeights[srcLocality] * float64(c.scores[srcLocality]) / float64(heuristics.RRFK+1)
+		c.fused += heuristics.RRF(sourceWeights[srcLocality], 1) * float64(c.scores[srcLocality])
 		if !partners[c.fileSlot] {
 			c.fused *= p.prior(c.path, c.lang)
 		}
@@ -757,7 +758,7 @@ type weighted2 struct {
 
 // ownCoverage is the share of the query's own terms that the best lexical
 // hit matched.
-func ownCoverage(idx *symbolindex.Index, lex []symbolindex.Hit, q *query) float64 {
+func ownCoverage(lex []symbolindex.Hit, q *query) float64 {
 	best := 0
 	for _, h := range lex[:min(len(lex), 5)] {
 		best = max(best, int(h.Matched))
@@ -805,23 +806,24 @@ func competitionRanks(list []scoredFile) []int {
 // filesByPath finds the files a mentioned path names: an exact relative
 // path, a path suffix ("server.go", "lsp/server.go"), or a directory
 // ("lsp", "net/http") whose files all count.
+// maxPathMention is the most files a path mention may name and still count.
+const maxPathMention = 20
+
 func filesByPath(idx *symbolindex.Index, mention string) []uint32 {
 	m := strings.Trim(strings.TrimPrefix(mention, "./"), "/")
 	if m == "" {
 		return nil
 	}
 	var out []uint32
-	for _, p := range idx.Paths() {
+	idx.EachPath(func(p string, fs uint32) bool {
 		if p == m || strings.HasSuffix(p, "/"+m) || strings.HasPrefix(p, m+"/") || strings.Contains(p, "/"+m+"/") {
-			fs, _ := idx.FileSlot(p)
-			out = append(out, fs)
-		} else if path.Base(p) == m {
-			fs, _ := idx.FileSlot(p)
 			out = append(out, fs)
 		}
-	}
+		return len(out) <= maxPathMention
+	})
+	slices.Sort(out)
 	// A directory mention of a large tree says little about any one file.
-	if len(out) > 20 {
+	if len(out) > maxPathMention {
 		out = out[:0]
 	}
 	return out

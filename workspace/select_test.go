@@ -475,7 +475,11 @@ func selCheckItems(t *testing.T, root string, req *Request, res *Result) {
 
 func TestSelectResultFields(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
-	st := ws.Folders()[0].last
+	f := ws.Folders()[0]
+	f.mu.RLock()
+	var st IndexStats
+	describe(f.idx, &st)
+	f.mu.RUnlock()
 	req := &Request{Query: "parseConfig rejects unknown keys in the configuration", MaxChars: 1200, MaxCharsPerItem: 400, Limit: 6, Explain: true}
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
