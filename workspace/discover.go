@@ -173,11 +173,9 @@ type discoverer struct {
 // walkDir is a directory to list. Its fields are set before it is queued
 // and never change, so children share them.
 type walkDir struct {
-	rel    string   // "" for the root
-	abs    string   // the path to list (through symlinks, as walked)
-	segs   []string // rel split at "/", the gitignore path
-	real   string   // the symlink-free path, for loop detection
-	parent *walkDir
+	rel    string              // "" for the root
+	abs    string              // the real path to list: the walk follows no symlink
+	segs   []string            // rel split at "/", the gitignore path
 	ignore []gitignore.Pattern // patterns in effect above this directory
 }
 
@@ -241,10 +239,10 @@ func newDiscoverer(ctx context.Context, root string, opts DiscoverOptions) (*dis
 		d.maxBytes = DefaultMaxFileBytes
 	}
 	d.cond.L = &d.mu
-	rootDir := &walkDir{abs: abs, real: real}
+	rootDir := &walkDir{abs: real}
 	// .git/info/exclude holds the repository's private ignore patterns. A
 	// missing one, or a .git that is a file (worktrees), is normal.
-	if data, err := os.ReadFile(filepath.Join(abs, ".git", "info", "exclude")); err == nil {
+	if data, _, err := readRegular(real, filepath.Join(real, ".git", "info", "exclude"), d.maxBytes); err == nil {
 		rootDir.ignore = parseIgnore(data, nil)
 	}
 	return d, rootDir, nil
@@ -328,9 +326,9 @@ func (d *discoverer) listDir(w *discoverWorker, dir *walkDir) {
 		if e.Name() != ".gitignore" {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir.abs, ".gitignore"))
+		data, _, err := readRegular(d.realRoot, filepath.Join(dir.abs, ".gitignore"), d.maxBytes)
 		if err != nil {
-			w.skip(joinRel(dir.rel, ".gitignore"), SkipUnreadable, err)
+			w.skipErr(joinRel(dir.rel, ".gitignore"), err)
 			break
 		}
 		// Full slice expression: appending never writes into the parent's
@@ -355,19 +353,14 @@ func (d *discoverer) listDir(w *discoverWorker, dir *walkDir) {
 			if isDefaultExcludedDir(name) || matcher.Match(segs, true) || d.exclude.MatchAny(rel) {
 				continue
 			}
-			d.push(walkJob{dir: &walkDir{
-				rel: rel, abs: abs, segs: segs, real: filepath.Join(dir.real, name),
-				parent: dir, ignore: patterns,
-			}})
+			d.push(walkJob{dir: &walkDir{rel: rel, abs: abs, segs: segs, ignore: patterns}})
 		case typ.IsRegular():
 			if matcher.Match(segs, false) || d.exclude.MatchAny(rel) {
 				continue
 			}
 			batch = append(batch, fileCand{rel: rel, abs: abs})
 		case typ&fs.ModeSymlink != 0:
-			if c, ok := d.symlink(w, dir, name, rel, abs, segs, matcher, patterns); ok {
-				batch = append(batch, c)
-			}
+			d.symlink(w, dir, name, rel, abs, segs, matcher)
 		default:
 			if matcher.Match(segs, false) || d.exclude.MatchAny(rel) {
 				continue
@@ -384,14 +377,15 @@ func (d *discoverer) listDir(w *discoverWorker, dir *walkDir) {
 	}
 }
 
-// symlink decides about one symlink: it queues a directory to follow, or
-// returns the file to read, or records why it is skipped.
-func (d *discoverer) symlink(w *discoverWorker, dir *walkDir, name, rel, abs string, segs []string,
-	matcher gitignore.Matcher, patterns []gitignore.Pattern) (fileCand, bool) {
+// symlink records why a symlink is not followed. Discover never reads
+// through a link: one leading out of the root or into a loop is refused;
+// one that stays inside is left to its target, which the walk indexes
+// under its real path, once.
+func (d *discoverer) symlink(w *discoverWorker, dir *walkDir, name, rel, abs string, segs []string, matcher gitignore.Matcher) {
 	st, statErr := os.Stat(abs)
 	isDir := statErr == nil && st.IsDir()
 	if matcher.Match(segs, isDir) || d.exclude.MatchAny(rel) || (isDir && isDefaultExcludedDir(name)) {
-		return fileCand{}, false
+		return
 	}
 	if statErr != nil {
 		if errors.Is(statErr, syscall.ELOOP) {
@@ -399,51 +393,26 @@ func (d *discoverer) symlink(w *discoverWorker, dir *walkDir, name, rel, abs str
 		} else {
 			w.skip(rel, SkipUnreadable, fmt.Errorf("broken symlink: %w", statErr))
 		}
-		return fileCand{}, false
+		return
 	}
 	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		w.skip(rel, SkipUnreadable, err)
-		return fileCand{}, false
-	}
-	if !within(d.realRoot, real) {
-		w.skip(rel, SkipSymlinkOutsideRoot, fmt.Errorf("resolves to %s", real))
-		return fileCand{}, false
-	}
 	switch {
-	case isDir:
-		// A link to a directory that contains it, or to one the walk is
-		// already inside (x/l1 -> y, y/l2 -> x), would never end.
-		if within(real, dir.real) {
-			w.skip(rel, SkipSymlinkLoop, fmt.Errorf("resolves to %s, which contains it", real))
-			return fileCand{}, false
-		}
-		for p := dir; p != nil; p = p.parent {
-			if p.real == real {
-				w.skip(rel, SkipSymlinkLoop, fmt.Errorf("resolves to %s, which the walk came through", real))
-				return fileCand{}, false
-			}
-		}
-		d.push(walkJob{dir: &walkDir{
-			rel: rel, abs: abs, segs: segs, real: real, parent: dir, ignore: patterns,
-		}})
-		return fileCand{}, false
-	case st.Mode().IsRegular():
-		return fileCand{rel: rel, abs: abs}, true
+	case err != nil:
+		w.skip(rel, SkipUnreadable, err)
+	case !within(d.realRoot, real):
+		w.skip(rel, SkipSymlinkOutsideRoot, fmt.Errorf("resolves to %s", real))
+	case isDir && within(real, dir.abs):
+		w.skip(rel, SkipSymlinkLoop, fmt.Errorf("resolves to %s, which contains it", real))
+	default:
+		target, _ := filepath.Rel(d.realRoot, real)
+		w.skip(rel, SkipSymlinkInside, fmt.Errorf("indexed as %s", filepath.ToSlash(target)))
 	}
-	w.skip(rel, SkipNotRegular, fmt.Errorf("resolves to %s, file mode %s", real, st.Mode().Type()))
-	return fileCand{}, false
 }
 
-// within reports whether the clean absolute path p is root or lies under it.
-func within(root, p string) bool {
-	if p == root {
-		return true
-	}
-	if !strings.HasSuffix(root, string(filepath.Separator)) {
-		root += string(filepath.Separator)
-	}
-	return strings.HasPrefix(p, root)
+// skipErr records a file or directory that could not be read: a refusal
+// with the gate's reason, anything else as unreadable.
+func (w *discoverWorker) skipErr(rel string, err error) {
+	w.skips = append(w.skips, *skipFor(rel, err))
 }
 
 func joinRel(dir, name string) string {
@@ -458,21 +427,12 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 	if d.ctx.Err() != nil {
 		return
 	}
-	f, err := os.Open(c.abs)
+	f, st, err := openRegular(d.realRoot, c.abs)
 	if err != nil {
-		w.skip(c.rel, SkipUnreadable, err)
+		w.skipErr(c.rel, err)
 		return
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		w.skip(c.rel, SkipUnreadable, err)
-		return
-	}
-	if !st.Mode().IsRegular() {
-		w.skip(c.rel, SkipNotRegular, fmt.Errorf("file mode %s", st.Mode().Type()))
-		return
-	}
 	if st.Size() > d.maxBytes {
 		w.skip(c.rel, SkipTooLarge, fmt.Errorf("%d bytes, over maxFileBytes %d", st.Size(), d.maxBytes))
 		return

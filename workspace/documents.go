@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"sort"
+	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -137,35 +139,46 @@ type FileEvent struct {
 }
 
 // FilesChanged re-indexes files created or changed on disk and drops deleted
-// ones. Open documents keep their in-memory text. Events outside the
-// workspace are ignored; the first error is returned after all events are
-// applied.
+// ones. Open documents keep their in-memory text. Every path goes through
+// the gate: a file is indexed under its real path, and what the event
+// named is dropped from the index when it is now a symlink (to elsewhere
+// inside, or refused for leading outside). Events outside the workspace
+// are ignored; the first error is returned after all events are applied.
 func (w *Workspace) FilesChanged(events []FileEvent) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var first error
 	for _, ev := range events {
-		f, rel, abs, err := w.resolve(ev.URI)
-		if err != nil {
-			if !errors.Is(err, ErrOutside) && first == nil {
-				first = err
-			}
-			continue
-		}
-		if _, open := w.docs[abs]; open {
-			continue
-		}
-		if ev.Deleted {
-			f.mu.Lock()
-			f.idx.Remove(rel)
-			f.mu.Unlock()
-			continue
-		}
-		if err := w.reindexDisk(f, rel, abs); err != nil && first == nil {
+		if err := w.fileChanged(ev); err != nil && !errors.Is(err, ErrOutside) && first == nil {
 			first = err
 		}
 	}
 	return first
+}
+
+// fileChanged applies one watched-file event. Caller holds w.mu.
+func (w *Workspace) fileChanged(ev FileEvent) error {
+	f, rel, abs, err := w.resolve(ev.URI)
+	if named, nerr := w.absPath(ev.URI); nerr == nil {
+		if nf, nrel, lerr := w.locate(named); lerr == nil && (err != nil || nf != f || nrel != rel) {
+			nf.mu.Lock()
+			removeTree(nf.idx, nrel)
+			nf.mu.Unlock()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if _, open := w.docs[abs]; open {
+		return nil
+	}
+	if ev.Deleted {
+		f.mu.Lock()
+		removeTree(f.idx, rel)
+		f.mu.Unlock()
+		return nil
+	}
+	return w.reindexDisk(f, rel, abs)
 }
 
 func (w *Workspace) setActive(abs string, pos *Position) {
@@ -175,24 +188,49 @@ func (w *Workspace) setActive(abs string, pos *Position) {
 	w.act.activeAbs = abs
 }
 
-// reindexDisk indexes a file from disk (or drops it when it is gone or no
-// longer indexable). Caller holds w.mu.
+// reindexDisk indexes a file from disk, read through the gate, or drops
+// it (and, for a directory that is gone or refused, every file under it)
+// when it is gone, no longer indexable or refused. abs is the real path
+// resolve returned. Caller holds w.mu.
 func (w *Workspace) reindexDisk(f *Folder, rel, abs string) error {
-	fi, err := os.Stat(abs)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > w.cfg.MaxFileBytes || w.excluded(rel) {
-		f.mu.Lock()
-		f.idx.Remove(rel)
-		f.mu.Unlock()
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("%s: %w", abs, err)
-		}
+	src, st, err := readRegular(f.Root, abs, w.cfg.MaxFileBytes)
+	if err == nil && !w.excluded(rel) {
+		return w.reindexText(f, FileInfo{Path: rel, Abs: abs, Size: int64(len(src)), ModTime: st.ModTime()}, src, nil, false)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if errors.Is(err, syscall.EISDIR) {
+		f.idx.Remove(rel) // a file that became a directory; its files come as their own events
 		return nil
 	}
-	src, err := os.ReadFile(abs)
-	if err != nil {
-		return fmt.Errorf("%s: %w", abs, err)
+	removeTree(f.idx, rel)
+	if r, ok := errors.AsType[*Refusal](err); ok {
+		w.refused[r.Reason]++
+		return err
 	}
-	return w.reindexText(f, FileInfo{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime()}, src, nil, false)
+	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, errTooLarge) {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", abs, err)
+}
+
+// removeTree drops rel from idx and, when rel names a directory, every
+// file under it.
+func removeTree(idx *symbolindex.Index, rel string) {
+	if idx.Remove(rel) {
+		return
+	}
+	prefix := rel + "/"
+	var under []string
+	idx.EachPath(func(p string, _ uint32) bool {
+		if strings.HasPrefix(p, prefix) {
+			under = append(under, p)
+		}
+		return true
+	})
+	for _, p := range under {
+		idx.Remove(p)
+	}
 }
 
 // reindexDoc indexes an open document's text. Caller holds w.mu.

@@ -23,9 +23,10 @@ import (
 type Folder struct {
 	Root string // absolute, cleaned
 
-	mu    sync.RWMutex
-	idx   *symbolindex.Index
-	ready bool
+	mu      sync.RWMutex
+	idx     *symbolindex.Index
+	ready   bool
+	refused map[SkipReason]int // what the last build's gate refused, by reason
 }
 
 // IndexStats reports what building an index did.
@@ -39,6 +40,7 @@ type IndexStats struct {
 	Reused      int            `json:"reused"`  // files reused from the cache
 	Skipped     int            `json:"skipped"` // files skipped (binary, too large, generated, ...)
 	SkipReasons map[string]int `json:"skipReasons,omitempty"`
+	Refused     int            `json:"refused"` // of the skipped, those the gate refused (symlinks out or in loops, special files)
 	ElapsedMs   float64        `json:"elapsedMs"`
 	MerkleRoot  string         `json:"merkleRoot"`
 	Embedder    string         `json:"embedder"`
@@ -118,13 +120,22 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 		stats.Cache = cfile
 	}
 
-	idx, st, err := update(ctx, &f.mu, base, emb, files, progressFor(f.Root, progress))
+	read := func(abs string) ([]byte, error) {
+		src, _, err := readRegular(f.Root, abs, cfg.MaxFileBytes)
+		return src, err
+	}
+	idx, st, err := update(ctx, &f.mu, base, emb, files, read, progressFor(f.Root, progress))
 	if err != nil {
 		return IndexStats{}, err
 	}
+	refused := map[SkipReason]int{}
 	for _, s := range append(skipped, st.skips...) {
 		stats.Skipped++
 		stats.SkipReasons[string(s.Reason)]++
+		if isRefusal(s.Reason) {
+			stats.Refused++
+			refused[s.Reason]++
+		}
 	}
 	stats.Parsed, stats.Reused = st.parsed, st.reused
 
@@ -141,6 +152,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 	f.mu.Lock()
 	f.idx = idx
 	f.ready = true
+	f.refused = refused
 	f.mu.Unlock()
 	return stats, nil
 }
@@ -172,10 +184,10 @@ type updateStats struct {
 
 // update brings idx up to date with files: files whose size and modification
 // time match the index are kept without reading; the others are read and
-// hashed, and only those whose content hash changed are parsed again (in
-// parallel, one parser per worker). Indexed files that are gone are removed.
+// hashed (with read, the gate), and only those whose content hash changed
+// are parsed again (in parallel, one parser per worker). Indexed files that are gone are removed.
 // Every change to idx is made holding mu, as idx may be the live index.
-func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb symbolindex.Embedder, files []FileInfo, progress func(done, total int)) (_ *symbolindex.Index, st updateStats, err error) {
+func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb symbolindex.Embedder, files []FileInfo, read func(abs string) ([]byte, error), progress func(done, total int)) (_ *symbolindex.Index, st updateStats, err error) {
 	seen := make(map[string]bool, len(files))
 	var todo []FileInfo
 	mu.RLock()
@@ -224,7 +236,7 @@ func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb s
 			p := symbolindex.NewParser()
 			defer p.Close()
 			for j := range jobs {
-				r := prepareFile(p, emb, j.fi, states)
+				r := prepareFile(p, emb, j.fi, states, read)
 				r.seq = j.seq
 				results <- r
 			}
@@ -301,13 +313,13 @@ type prepared struct {
 
 // prepareFile reads, classifies and (unless its content is unchanged)
 // parses, tokenizes and embeds one file.
-func prepareFile(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, states map[string]symbolindex.FileState) prepared {
+func prepareFile(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, states map[string]symbolindex.FileState, read func(abs string) ([]byte, error)) prepared {
 	if old, ok := states[fi.Path]; ok && fi.Hash != 0 && old.Hash == fi.Hash && old.Size == fi.Size {
 		return prepared{same: true, info: fi}
 	}
-	src, err := os.ReadFile(fi.Abs)
+	src, err := read(fi.Abs)
 	if err != nil {
-		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
+		return prepared{skip: skipFor(fi.Path, err), info: fi}
 	}
 	return prepareContent(parseWith(p, fi.Path), emb, fi, src, states[fi.Path], nil)
 }

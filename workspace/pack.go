@@ -126,7 +126,7 @@ func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 		abs := joinRoot(c.folder.Root, c.path)
 		src, ok := cache[abs]
 		if !ok {
-			b, err := w.readText(abs)
+			b, err := w.readText(c.folder.Root, abs)
 			if err != nil {
 				continue
 			}

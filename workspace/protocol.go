@@ -89,4 +89,8 @@ type Stats struct {
 	ElapsedMs  float64 `json:"elapsedMs"`
 	Embedder   string  `json:"embedder"`
 	MerkleRoot string  `json:"merkleRoot"`
+	// Refused counts, by reason, the paths the workspace gate turned away
+	// since the server started: symlinks leading outside the folders or
+	// into loops, files that are not regular, files swapped while read.
+	Refused map[string]int `json:"refused,omitempty"`
 }

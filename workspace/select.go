@@ -202,6 +202,7 @@ func (w *Workspace) Select(ctx context.Context, req *Request) (*Result, error) {
 		edits[k] = t
 	}
 	halfLife := time.Duration(w.cfg.RecentEditHalfLife)
+	refused := w.refusals()
 	w.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -240,6 +241,7 @@ func (w *Workspace) Select(ctx context.Context, req *Request) (*Result, error) {
 	}
 	res.Stats.Candidates = len(all)
 	res.Stats.Embedder = emb.ID()
+	res.Stats.Refused = refused
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

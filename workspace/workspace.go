@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -50,6 +49,7 @@ type Workspace struct {
 	act     activity
 	parser  *symbolindex.Parser // for edits; guarded by mu
 	warned  map[string]bool
+	refused map[SkipReason]int // paths the gate refused since start, by reason
 }
 
 // New returns a workspace with no folders.
@@ -64,11 +64,12 @@ func New(cfg Config, opts Options) (*Workspace, error) {
 		opts.Now = time.Now
 	}
 	w := &Workspace{
-		opts:   opts,
-		log:    opts.Logger,
-		cfg:    cfg,
-		docs:   make(map[string]*document),
-		warned: make(map[string]bool),
+		opts:    opts,
+		log:     opts.Logger,
+		cfg:     cfg,
+		docs:    make(map[string]*document),
+		warned:  make(map[string]bool),
+		refused: make(map[SkipReason]int),
 	}
 	w.emb = w.newEmbedder(cfg)
 	return w, nil
@@ -264,23 +265,17 @@ func URIFromPath(abs string) string {
 	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
-// locate finds the folder holding abs and the path relative to it. The
+// locate finds the folder holding the real path abs and the path relative
+// to it, by name alone: the gate (resolve) resolves symlinks first. The
 // innermost folder wins when folders nest.
 func (w *Workspace) locate(abs string) (*Folder, string, error) {
 	var best *Folder
 	for _, f := range w.folders {
-		if abs == f.Root || strings.HasPrefix(abs, f.Root+string(filepath.Separator)) {
-			if best == nil || len(f.Root) > len(best.Root) {
-				best = f
-			}
+		if within(f.Root, abs) && (best == nil || len(f.Root) > len(best.Root)) {
+			best = f
 		}
 	}
 	if best == nil {
-		// The folder root was resolved through symlinks; try the same
-		// for the path.
-		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
-			return w.locate(real)
-		}
 		return nil, "", fmt.Errorf("%s: %w", abs, ErrOutside)
 	}
 	rel, err := filepath.Rel(best.Root, abs)
@@ -290,36 +285,57 @@ func (w *Workspace) locate(abs string) (*Folder, string, error) {
 	return best, filepath.ToSlash(rel), nil
 }
 
-// resolve maps a URI or a path (absolute, or relative to the first folder)
-// to its folder and relative path.
-func (w *Workspace) resolve(ref string) (*Folder, string, string, error) {
-	var abs string
-	if strings.Contains(ref, "://") {
-		p, err := PathFromURI(ref)
-		if err != nil {
-			return nil, "", "", err
-		}
-		abs = p
-	} else if filepath.IsAbs(ref) {
-		abs = filepath.Clean(ref)
-	} else {
-		if len(w.folders) == 0 {
-			return nil, "", "", fmt.Errorf("%s: no workspace folder", ref)
-		}
-		abs = filepath.Join(w.folders[0].Root, filepath.FromSlash(ref))
+// absPath turns a URI or a path (absolute, or relative to the first
+// folder) into a clean absolute path, symlinks not resolved.
+func (w *Workspace) absPath(ref string) (string, error) {
+	switch {
+	case strings.Contains(ref, "://"):
+		return PathFromURI(ref)
+	case filepath.IsAbs(ref):
+		return filepath.Clean(ref), nil
+	case len(w.folders) == 0:
+		return "", fmt.Errorf("%s: no workspace folder", ref)
 	}
-	f, rel, err := w.locate(abs)
+	return filepath.Join(w.folders[0].Root, filepath.FromSlash(ref)), nil
+}
+
+// resolve is the gate for a path a client sends: it maps a URI or a path
+// to its folder, its path relative to the folder and its real absolute
+// path, with every symlink resolved. A path that names a place in a folder
+// but resolves outside every folder (or into a symlink loop) is a
+// *Refusal, counted in the statistics; any other path outside the folders
+// is ErrOutside. Caller holds w.mu.
+func (w *Workspace) resolve(ref string) (*Folder, string, string, error) {
+	abs, err := w.absPath(ref)
 	if err != nil {
 		return nil, "", "", err
 	}
-	return f, rel, abs, nil
+	real, err := realPath(abs)
+	if err != nil {
+		if r, ok := errors.AsType[*Refusal](err); ok {
+			r.Path = ref
+			w.refused[r.Reason]++
+		}
+		return nil, "", "", err
+	}
+	f, rel, err := w.locate(real)
+	if err == nil {
+		return f, rel, real, nil
+	}
+	if _, _, lexErr := w.locate(abs); lexErr == nil {
+		w.refused[SkipSymlinkOutsideRoot]++
+		return nil, "", "", &Refusal{Path: ref, Reason: SkipSymlinkOutsideRoot, Detail: "resolves to " + real}
+	}
+	return nil, "", "", err
 }
 
-// readText returns the current text of a file: the open document's, or the
-// file on disk.
-func (w *Workspace) readText(abs string) ([]byte, error) {
+// readText returns the current text of the file at the real path abs in
+// the folder root: the open document's, or the file on disk, read through
+// the gate.
+func (w *Workspace) readText(root, abs string) ([]byte, error) {
 	w.mu.Lock()
 	d := w.docs[abs]
+	limit := w.cfg.MaxFileBytes
 	var text []byte
 	if d != nil {
 		// Read under the lock: DidChange replaces d.text. The slice itself
@@ -330,5 +346,6 @@ func (w *Workspace) readText(abs string) ([]byte, error) {
 	if d != nil {
 		return text, nil
 	}
-	return os.ReadFile(abs)
+	src, _, err := readRegular(root, abs, limit)
+	return src, err
 }

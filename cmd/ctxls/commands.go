@@ -311,6 +311,9 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 	} else {
 		fmt.Fprintf(w, "skipped     0\n")
 	}
+	if st.Refused > 0 {
+		fmt.Fprintf(w, "refused     %d (symlinks leading out or looping, special files: never read)\n", st.Refused)
+	}
 	fmt.Fprintf(w, "elapsed     %.1f ms\n", st.ElapsedMs)
 	fmt.Fprintf(w, "merkle root %s\n", st.MerkleRoot)
 	fmt.Fprintf(w, "embedder    %s\n", st.Embedder)

@@ -1,0 +1,231 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"syscall"
+)
+
+// The gate is the one way a path enters the index or a result. A workspace
+// is untrusted input: a cloned repository can ship any symlink, and a
+// client can send any URI. Every path from discovery, watched-file events,
+// document notifications, pinned references and the active document is
+// resolved here to its real path, and every file is read here:
+//
+//   - symlinks are resolved on the whole path (every directory up to the
+//     root), and a real path that leaves the workspace folder is refused;
+//   - a symlink loop is refused;
+//   - only regular files are opened, without following a final symlink and
+//     without blocking (a FIFO never stalls the server), and the open file
+//     is checked again (fstat, and on Linux the path the kernel opened) so
+//     that a file swapped between the check and the read is refused too.
+//
+// A symlink that stays inside is not read through: its target is indexed
+// once, under its real path.
+
+// Reasons the gate refuses a path. They are skip reasons too, so that
+// `ctxls index` and the statistics count them with the others.
+const (
+	// SkipSymlinkInside is a symlink whose target is inside the root: the
+	// target is indexed under its own path, the link is not followed.
+	SkipSymlinkInside SkipReason = "symlink inside root"
+	// SkipChanged is a file that changed type or identity between the
+	// check and the read.
+	SkipChanged SkipReason = "changed while read"
+)
+
+// Refusal is a path the gate turned away, with the reason.
+type Refusal struct {
+	Path   string // the path as it was given
+	Reason SkipReason
+	Detail string // what the path resolved to, or the mode it has
+}
+
+func (r *Refusal) Error() string {
+	if r.Detail == "" {
+		return fmt.Sprintf("%s: refused: %s", r.Path, r.Reason)
+	}
+	return fmt.Sprintf("%s: refused: %s (%s)", r.Path, r.Reason, r.Detail)
+}
+
+// isRefusal reports whether reason is one the gate counts as a refusal: a
+// path that tried to lead out of the workspace or to something that is not
+// a file.
+func isRefusal(reason SkipReason) bool {
+	switch reason {
+	case SkipSymlinkOutsideRoot, SkipSymlinkLoop, SkipNotRegular, SkipChanged:
+		return true
+	}
+	return false
+}
+
+// realPath resolves every symlink in the absolute path abs. A path that
+// does not exist (a deleted file, a buffer not yet saved) keeps its missing
+// tail under the real path of its deepest existing ancestor. A symlink
+// loop is a Refusal.
+func realPath(abs string) (string, error) {
+	real, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		return real, nil
+	}
+	// EvalSymlinks gives up on a cycle with an error of its own; the
+	// kernel names it.
+	if _, serr := os.Stat(abs); errors.Is(serr, syscall.ELOOP) {
+		return "", &Refusal{Path: abs, Reason: SkipSymlinkLoop}
+	}
+	if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		return "", err
+	}
+	parent := filepath.Dir(abs)
+	if parent == abs {
+		return abs, nil
+	}
+	dir, err := realPath(parent)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.Base(abs)), nil
+}
+
+// within reports whether the clean absolute path p is root or lies under it.
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	if len(root) > 0 && root[len(root)-1] != filepath.Separator {
+		root += string(filepath.Separator)
+	}
+	return len(p) > len(root) && p[:len(root)] == root
+}
+
+// openRegular opens the regular file at real, a symlink-free path inside
+// root (itself a real path), for reading. It never follows a final
+// symlink, never blocks on a FIFO and never opens a device; after opening
+// it checks that the handle is the file it checked, and (on Linux) that
+// the kernel's path of the handle is still inside root, so that a path
+// swapped for a symlink or a special file between the check and the open
+// is refused, not read. The caller closes the file.
+func openRegular(root, real string) (*os.File, fs.FileInfo, error) {
+	if !within(root, real) {
+		return nil, nil, &Refusal{Path: real, Reason: SkipSymlinkOutsideRoot, Detail: "outside " + root}
+	}
+	before, err := os.Lstat(real)
+	if err != nil {
+		return nil, nil, err
+	}
+	if before.Mode()&fs.ModeSymlink != 0 {
+		return nil, nil, &Refusal{Path: real, Reason: SkipChanged, Detail: "became a symlink"}
+	}
+	if before.IsDir() {
+		return nil, nil, &fs.PathError{Op: "open", Path: real, Err: syscall.EISDIR}
+	}
+	if !before.Mode().IsRegular() {
+		return nil, nil, &Refusal{Path: real, Reason: SkipNotRegular, Detail: "file mode " + before.Mode().Type().String()}
+	}
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, nil, &Refusal{Path: real, Reason: SkipChanged, Detail: "became a symlink"}
+		}
+		return nil, nil, err
+	}
+	after, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !after.Mode().IsRegular() || !os.SameFile(before, after) {
+		f.Close()
+		return nil, nil, &Refusal{Path: real, Reason: SkipChanged, Detail: "replaced between check and open"}
+	}
+	opened, ok := openedPath(f)
+	if !ok { // no kernel name for the handle: resolve the name again
+		opened, err = filepath.EvalSymlinks(real)
+		if err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+	}
+	if !within(root, opened) {
+		f.Close()
+		return nil, nil, &Refusal{Path: real, Reason: SkipSymlinkOutsideRoot, Detail: "resolves to " + opened}
+	}
+	return f, after, nil
+}
+
+// openedPath is the kernel's name for the file f has open, where the
+// system tells it (Linux's /proc/self/fd).
+func openedPath(f *os.File) (string, bool) {
+	if runtime.GOOS != "linux" {
+		return "", false
+	}
+	p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
+	if err != nil || !filepath.IsAbs(p) {
+		return "", false
+	}
+	return p, true
+}
+
+// errTooLarge is a file over the size limit.
+var errTooLarge = errors.New("over maxFileBytes")
+
+// readRegular reads the regular file at real inside root through
+// openRegular; a file over limit bytes is an error wrapping errTooLarge.
+func readRegular(root, real string, limit int64) ([]byte, fs.FileInfo, error) {
+	f, st, err := openRegular(root, real)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	if st.Size() > limit {
+		return nil, st, fmt.Errorf("%s: %d bytes, %w %d", real, st.Size(), errTooLarge, limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, st, fmt.Errorf("%s: %w", real, err)
+	}
+	if int64(len(data)) > limit { // it grew since the check
+		return nil, st, fmt.Errorf("%s: %w %d", real, errTooLarge, limit)
+	}
+	return data, st, nil
+}
+
+// skipFor is the Skip for a file the gate could not read: a refusal with
+// its reason, anything else as unreadable.
+func skipFor(rel string, err error) *Skip {
+	if r, ok := errors.AsType[*Refusal](err); ok {
+		return &Skip{Path: rel, Reason: r.Reason, Err: errors.New(r.Detail)}
+	}
+	if errors.Is(err, errTooLarge) {
+		return &Skip{Path: rel, Reason: SkipTooLarge, Err: err}
+	}
+	return &Skip{Path: rel, Reason: SkipUnreadable, Err: err}
+}
+
+// refusals counts what the gate refused, by reason: in each folder's last
+// build and since start on every other path. Nil when nothing was. Caller
+// holds w.mu.
+func (w *Workspace) refusals() map[string]int {
+	var out map[string]int
+	add := func(counts map[SkipReason]int) {
+		for r, n := range counts {
+			if out == nil {
+				out = make(map[string]int)
+			}
+			out[string(r)] += n
+		}
+	}
+	add(w.refused)
+	for _, f := range w.folders {
+		f.mu.RLock()
+		add(f.refused)
+		f.mu.RUnlock()
+	}
+	return out
+}
