@@ -52,17 +52,17 @@ package outside
 
 	wantFiles := []string{".gitignore", "real/a.go", "real/sub/b.go"}
 	wantSkips := map[string]SkipReason{
-		"linkfile.go":    SkipSymlinkInside,
-		"linkdir":        SkipSymlinkInside,
-		"viaLink":        SkipSymlinkInside,
-		"real/sub/up":    SkipSymlinkLoop,
-		"self":           SkipSymlinkLoop,
-		"chain1":         SkipSymlinkLoop,
-		"chain2":         SkipSymlinkLoop,
-		"out.go":         SkipSymlinkOutsideRoot,
-		"outdir":         SkipSymlinkOutsideRoot,
-		"escape.go":      SkipSymlinkOutsideRoot,
-		"broken.go":      SkipUnreadable,
+		"linkfile.go": SkipSymlinkInside,
+		"linkdir":     SkipSymlinkInside,
+		"viaLink":     SkipSymlinkInside,
+		"real/sub/up": SkipSymlinkLoop,
+		"self":        SkipSymlinkLoop,
+		"chain1":      SkipSymlinkLoop,
+		"chain2":      SkipSymlinkLoop,
+		"out.go":      SkipSymlinkOutsideRoot,
+		"outdir":      SkipSymlinkOutsideRoot,
+		"escape.go":   SkipSymlinkOutsideRoot,
+		"broken.go":   SkipUnreadable,
 	}
 	files, skips := discover(t, root, DiscoverOptions{})
 	assertFiles(t, files, wantFiles)
