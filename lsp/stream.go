@@ -66,11 +66,29 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			return nil, n, err
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
+		if err == nil && isResponse(msg) && hasMethod(body) {
+			// jsonrpc2 reads a request with an empty method as a response,
+			// which nobody would answer.
+			err = errors.New("method: must not be empty")
+		}
 		if err == nil {
 			return msg, n, nil
 		}
 		s.rejectBody(body, err)
 	}
+}
+
+func isResponse(msg jsonrpc2.Message) bool {
+	_, ok := msg.(*jsonrpc2.Response)
+	return ok
+}
+
+// hasMethod reports whether a message body has a "method" member.
+func hasMethod(body []byte) bool {
+	var probe struct {
+		Method *json.RawMessage `json:"method"`
+	}
+	return json.Unmarshal(body, &probe) == nil && probe.Method != nil
 }
 
 // readFrame reads one Content-Length framed body.

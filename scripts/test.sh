@@ -48,6 +48,9 @@ bash scripts/test-neovim.sh
 echo "== raw JSON-RPC demo"
 python3 editors/jsonrpc-demo.py --quiet --ctxls "$CTXLS_BIN" >/dev/null
 
+echo "== fuzz (short)"
+bash scripts/fuzz.sh
+
 # Last, so that the run closes with go test's own summary lines.
 echo "== go test -race"
 go test -race -timeout 20m ./...
