@@ -132,7 +132,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 	for _, s := range append(skipped, st.skips...) {
 		stats.Skipped++
 		stats.SkipReasons[string(s.Reason)]++
-		if isRefusal(s.Reason) {
+		if IsRefusal(s.Reason) {
 			stats.Refused++
 			refused[s.Reason]++
 		}

@@ -54,10 +54,10 @@ func (r *Refusal) Error() string {
 	return fmt.Sprintf("%s: refused: %s (%s)", r.Path, r.Reason, r.Detail)
 }
 
-// isRefusal reports whether reason is one the gate counts as a refusal: a
+// IsRefusal reports whether reason is one the gate counts as a refusal: a
 // path that tried to lead out of the workspace or to something that is not
 // a file.
-func isRefusal(reason SkipReason) bool {
+func IsRefusal(reason SkipReason) bool {
 	switch reason {
 	case SkipSymlinkOutsideRoot, SkipSymlinkLoop, SkipNotRegular, SkipChanged:
 		return true

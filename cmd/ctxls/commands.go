@@ -301,18 +301,22 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 	}
 	fmt.Fprintf(w, "languages   %s\n", strings.Join(parts, ", "))
 	fmt.Fprintf(w, "bytes       %d\n", st.Bytes)
-	reasons := make([]string, 0, len(st.SkipReasons))
+	var reasons, refusals []string
 	for r, n := range st.SkipReasons {
 		reasons = append(reasons, fmt.Sprintf("%s %d", r, n))
+		if workspace.IsRefusal(workspace.SkipReason(r)) {
+			refusals = append(refusals, fmt.Sprintf("%s %d", r, n))
+		}
 	}
 	sort.Strings(reasons)
+	sort.Strings(refusals)
 	if len(reasons) > 0 {
 		fmt.Fprintf(w, "skipped     %d (%s)\n", st.Skipped, strings.Join(reasons, ", "))
 	} else {
 		fmt.Fprintf(w, "skipped     0\n")
 	}
 	if st.Refused > 0 {
-		fmt.Fprintf(w, "refused     %d (symlinks leading out or looping, special files: never read)\n", st.Refused)
+		fmt.Fprintf(w, "refused     %d, never read (%s)\n", st.Refused, strings.Join(refusals, ", "))
 	}
 	fmt.Fprintf(w, "elapsed     %.1f ms\n", st.ElapsedMs)
 	fmt.Fprintf(w, "merkle root %s\n", st.MerkleRoot)

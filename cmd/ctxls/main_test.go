@@ -345,6 +345,9 @@ func AlsoGood() {}
 	for _, n := range wantSkips {
 		wantSkipped += n
 	}
+	if st.Refused != 2 {
+		t.Errorf("refused %d, want the 2 links of the loop", st.Refused)
+	}
 	if st.Files != wantFiles || st.Skipped != wantSkipped || len(st.SkipReasons) != len(wantSkips) {
 		t.Errorf("files %d, skipped %d %v; want %d files, %d skipped %v (locked.txt readable: %v)", st.Files, st.Skipped, st.SkipReasons, wantFiles, wantSkipped, wantSkips, readable)
 	}
@@ -368,7 +371,8 @@ func AlsoGood() {}
 
 	// The readable listing says the same.
 	code, stdout, _ = cliRun(t, "index", "--root", root, "--cache-dir", "off")
-	if code != 0 || !strings.Contains(stdout, "skipped     ") || !strings.Contains(stdout, "symlink loop 2") || !strings.Contains(stdout, "too large 1") {
+	if code != 0 || !strings.Contains(stdout, "skipped     ") || !strings.Contains(stdout, "symlink loop 2") || !strings.Contains(stdout, "too large 1") ||
+		!strings.Contains(stdout, "refused     2, never read (symlink loop 2)") {
 		t.Errorf("index: exit %d\n%s", code, stdout)
 	}
 }
