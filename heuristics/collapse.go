@@ -21,8 +21,8 @@ func (s Span) lines() (lo, hi uint32) {
 	return s.StartLine, s.EndLine
 }
 
-// overlaps reports whether two spans share a file and at least one line.
-func (s Span) overlaps(t Span) bool {
+// Overlaps reports whether two spans share a file and at least one line.
+func (s Span) Overlaps(t Span) bool {
 	slo, shi := s.lines()
 	tlo, thi := t.lines()
 	return s.File == t.File && slo <= thi && tlo <= shi
@@ -65,7 +65,7 @@ func Collapse(spans []Span) []int {
 		}
 		first, tighter := -1, false
 		for k, j := range keep {
-			if j < 0 || !spans[j].overlaps(s) {
+			if j < 0 || !spans[j].Overlaps(s) {
 				continue
 			}
 			if spans[j].height() <= s.height() {
@@ -83,7 +83,7 @@ func Collapse(spans []Span) []int {
 			keep = append(keep, i)
 		default:
 			for k := first; k < len(keep); k++ {
-				if j := keep[k]; j >= 0 && spans[j].overlaps(s) {
+				if j := keep[k]; j >= 0 && spans[j].Overlaps(s) {
 					keep[k] = -1
 				}
 			}

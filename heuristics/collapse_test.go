@@ -87,7 +87,7 @@ func TestCollapse(t *testing.T) {
 			// Kept spans of one file never overlap.
 			for i, a := range got {
 				for _, b := range got[:i] {
-					if tt.spans[a].overlaps(tt.spans[b]) {
+					if tt.spans[a].Overlaps(tt.spans[b]) {
 						t.Errorf("kept spans %d and %d overlap", a, b)
 					}
 				}

@@ -4,46 +4,22 @@ import (
 	"bytes"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 )
 
-// pinnedItems resolves the request's pinned URIs and ids to items. A pinned
-// file is one file item; a pinned id names a symbol or a file.
-func (w *Workspace) pinnedItems(p *plan, folders []*Folder) []*cand {
+// pinnedItems resolves the request's pinned files and ids to items. A
+// pinned file is one file item; a pinned id names a symbol or a file, in
+// the first folder that has it.
+func (s *Snapshot) pinnedItems(p *plan) []*cand {
 	var out []*cand
 	for _, ref := range p.pinned {
-		var f *Folder
-		var rel, qualified string
-		switch {
-		case strings.HasPrefix(ref, "sym:"):
-			r := strings.TrimPrefix(ref, "sym:")
-			i := strings.Index(r, "::")
-			if i < 0 {
+		for _, fv := range s.folders {
+			if ref.root != "" && fv.Root != ref.root {
 				continue
 			}
-			rel, qualified = r[:i], r[i+2:]
-		case strings.HasPrefix(ref, "file:"):
-			rel = strings.TrimPrefix(ref, "file:")
-		default:
-			w.mu.Lock()
-			g, r, err := w.locate(ref)
-			w.mu.Unlock()
-			if err != nil {
-				continue
-			}
-			f, rel = g, r
-		}
-		for _, g := range folders {
-			if f != nil && g != f {
-				continue
-			}
-			g.mu.RLock()
-			c := pinnedCand(g, rel, qualified)
-			g.mu.RUnlock()
-			if c != nil {
+			if c := pinnedCand(fv, ref.rel, ref.qualified); c != nil {
 				out = append(out, c)
 				break
 			}
@@ -52,7 +28,13 @@ func (w *Workspace) pinnedItems(p *plan, folders []*Folder) []*cand {
 	return out
 }
 
-func pinnedCand(f *Folder, rel, qualified string) *cand {
+// pinRef is a pinned file or item id: a path in one folder (root) or, for
+// an id, in any folder (root ""), and the qualified name of a symbol in it.
+type pinRef struct {
+	root, rel, qualified string
+}
+
+func pinnedCand(f *folderView, rel, qualified string) *cand {
 	fs, ok := f.idx.FileSlot(rel)
 	if !ok {
 		return nil
@@ -79,7 +61,7 @@ const noSlot = ^uint32(0)
 // pack turns ranked candidates into items: pinned ones first, overlapping
 // ranges collapsed to the tighter unit, identical bodies to one, texts read
 // and capped, and the whole fitted into the character budget.
-func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
+func (s *Snapshot) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 	// Candidates below minScore go; pinned items always stay.
 	list := make([]*cand, 0, len(pinned)+len(ranked))
 	list = append(list, pinned...)
@@ -90,7 +72,7 @@ func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 	}
 	// Collapse over a window a few times the limit: enough to fill it.
 	window := list[:min(len(list), p.limit*4+len(pinned))]
-	fileIDs := map[*Folder]uint32{}
+	fileIDs := map[*folderView]uint32{}
 	spans := make([]heuristics.Span, len(window))
 	for i, c := range window {
 		fid, ok := fileIDs[c.folder]
@@ -126,7 +108,7 @@ func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 		abs := joinRoot(c.folder.Root, c.path)
 		src, ok := cache[abs]
 		if !ok {
-			b, err := w.readText(c.folder.Root, abs)
+			b, err := s.readText(c.folder.Root, abs)
 			if err != nil {
 				continue
 			}
@@ -162,7 +144,7 @@ func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 			Symbol:    c.sym.Qualified,
 			Kind:      c.sym.Kind.String(),
 			Language:  c.lang,
-			Range:     w.lspRange(src, c.sym.Range),
+			Range:     lspRange(src, c.sym.Range, s.utf8),
 			Text:      text,
 			Truncated: cut || pk.Truncated,
 			Score:     round4(c.fused),
@@ -187,7 +169,7 @@ func (w *Workspace) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*cand {
 	kept := make([]*cand, 0, len(window))
 	type pinKey struct {
-		f          *Folder
+		f          *folderView
 		file, slot uint32
 	}
 	seen := make(map[pinKey]bool, nPinned)
@@ -212,7 +194,7 @@ func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*can
 		}
 		c := window[nPinned+i]
 		for j := 0; j < i; j++ {
-			if !isKept[j] && spanOverlaps(ranked[j], s) {
+			if !isKept[j] && ranked[j].Overlaps(s) {
 				c.fused = math.Max(c.fused, window[nPinned+j].fused)
 			}
 		}
@@ -223,13 +205,9 @@ func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*can
 	return kept
 }
 
-func spanOverlaps(a, b heuristics.Span) bool {
-	return a.File == b.File && a.StartLine <= b.EndLine && b.StartLine <= a.EndLine
-}
-
 func spanOverlapsAny(s heuristics.Span, others []heuristics.Span) bool {
 	for _, o := range others {
-		if spanOverlaps(s, o) {
+		if s.Overlaps(o) {
 			return true
 		}
 	}
@@ -240,16 +218,16 @@ func spanOverlapsAny(s heuristics.Span, others []heuristics.Span) bool {
 // "file:<path>".
 func itemID(c *cand) string {
 	if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile {
-		return "file:" + c.path
+		return FormatItemID(c.path, "")
 	}
-	return "sym:" + c.path + "::" + c.sym.Qualified
+	return FormatItemID(c.path, c.sym.Qualified)
 }
 
 func signals(c *cand) map[string]Signal {
-	out := make(map[string]Signal, numSources)
-	for src := 0; src < numSources; src++ {
+	out := make(map[string]Signal, heuristics.NumSources)
+	for src := range heuristics.NumSources {
 		if c.ranks[src] > 0 {
-			out[sourceNames[src]] = Signal{Rank: int(c.ranks[src]), Score: round4(float64(c.scores[src]))}
+			out[heuristics.SourceNames[src]] = Signal{Rank: int(c.ranks[src]), Score: round4(float64(c.scores[src]))}
 		}
 	}
 	return out
@@ -269,10 +247,10 @@ func endRange(src []byte) symbolindex.Range {
 }
 
 // lspRange converts a byte-column range into the negotiated encoding.
-func (w *Workspace) lspRange(src []byte, r symbolindex.Range) Range {
+func lspRange(src []byte, r symbolindex.Range, utf8Pos bool) Range {
 	return Range{
-		Start: Position{Line: r.StartLine, Character: lspColumn(lineAt(src, r.StartLine), r.StartCol, w.opts.UTF8)},
-		End:   Position{Line: r.EndLine, Character: lspColumn(lineAt(src, r.EndLine), r.EndCol, w.opts.UTF8)},
+		Start: Position{Line: r.StartLine, Character: lspColumn(lineAt(src, r.StartLine), r.StartCol, utf8Pos)},
+		End:   Position{Line: r.EndLine, Character: lspColumn(lineAt(src, r.EndLine), r.EndCol, utf8Pos)},
 	}
 }
 

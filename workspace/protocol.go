@@ -1,5 +1,7 @@
 package workspace
 
+import "strings"
+
 // The wire types of workspace/contextSelect (docs/protocol.md). The CLI and
 // the LSP server decode into and encode from these same structs.
 
@@ -93,4 +95,37 @@ type Stats struct {
 	// since the server started: symlinks leading outside the folders or
 	// into loops, files that are not regular, files swapped while read.
 	Refused map[string]int `json:"refused,omitempty"`
+}
+
+// Item ids: "sym:<path>::<qualified>" names a symbol, "file:<path>" a
+// file (paths relative to their folder, forward slashes). ParseItemID,
+// IsItemID and FormatItemID are the one place they are read and written.
+
+// IsItemID reports whether ref is written as an item id rather than a URI
+// or a path ("file://" is a URI).
+func IsItemID(ref string) bool {
+	return strings.HasPrefix(ref, "sym:") || strings.HasPrefix(ref, "file:") && !strings.HasPrefix(ref, "file://")
+}
+
+// ParseItemID splits an item id into its path and, for a symbol, its
+// qualified name. ok is false for a ref that is not an id, and for a
+// "sym:" id without "::".
+func ParseItemID(ref string) (relPath, qualified string, ok bool) {
+	if !IsItemID(ref) {
+		return "", "", false
+	}
+	if r, isSym := strings.CutPrefix(ref, "sym:"); isSym {
+		relPath, qualified, ok = strings.Cut(r, "::")
+		return relPath, qualified, ok
+	}
+	return strings.TrimPrefix(ref, "file:"), "", true
+}
+
+// FormatItemID is the id of the symbol qualified in relPath, or of the
+// file when qualified is "".
+func FormatItemID(relPath, qualified string) string {
+	if qualified == "" {
+		return "file:" + relPath
+	}
+	return "sym:" + relPath + "::" + qualified
 }

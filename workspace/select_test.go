@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ctxls/ctxls/heuristics"
 	"math"
 	"os"
 	"path/filepath"
@@ -690,7 +691,7 @@ func TestSelectExplainSignals(t *testing.T) {
 			t.Errorf("%s: no signals with explain", it.ID)
 		}
 		for name := range it.Signals {
-			if !slices.Contains(sourceNames[:], name) {
+			if !slices.Contains(heuristics.SourceNames[:], name) {
 				t.Errorf("%s: unknown signal %q", it.ID, name)
 			}
 		}

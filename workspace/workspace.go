@@ -328,24 +328,3 @@ func (w *Workspace) resolve(ref string) (*Folder, string, string, error) {
 	}
 	return nil, "", "", err
 }
-
-// readText returns the current text of the file at the real path abs in
-// the folder root: the open document's, or the file on disk, read through
-// the gate.
-func (w *Workspace) readText(root, abs string) ([]byte, error) {
-	w.mu.Lock()
-	d := w.docs[abs]
-	limit := w.cfg.MaxFileBytes
-	var text []byte
-	if d != nil {
-		// Read under the lock: DidChange replaces d.text. The slice itself
-		// is never modified in place, so it stays valid after unlocking.
-		text = d.text
-	}
-	w.mu.Unlock()
-	if d != nil {
-		return text, nil
-	}
-	src, _, err := readRegular(root, abs, limit)
-	return src, err
-}

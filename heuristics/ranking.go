@@ -1,0 +1,110 @@
+package heuristics
+
+// The ranking of contextSelect: the sources of evidence, their fusion
+// weights, and every constant that shapes a ranking, each with the reason
+// it has its value. The sources themselves live in workspace/sources.go;
+// EVAL.md records what each choice did to the numbers.
+
+// Source is one source of evidence a selection fuses.
+type Source int
+
+// The sources, in the order of Item.Signals. Adding a source is adding its
+// function in workspace/sources.go, a name and a weight here.
+const (
+	SrcLexical  Source = iota // BM25F over symbols
+	SrcFile                   // BM25 over whole files, inherited by their symbols
+	SrcSemantic               // cosine similarity of symbol vectors
+	SrcMention                // names and paths written in the query or history
+	SrcActive                 // the symbol under the cursor
+	SrcLocality               // directory distance from the active file (a prior)
+	SrcEdit                   // recently edited symbols, decaying
+	SrcGraph                  // files linked to the active or mentioned files by references
+	SrcSentence               // each sentence of a long query as its own sub-query, max-pooled
+	NumSources
+)
+
+// SourceNames are the sources' names in Item.Signals.
+var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence"}
+
+// Weights are the per-source weights of reciprocal-rank fusion.
+var Weights = [NumSources]float64{
+	SrcLexical:  1.0, // the baseline every other weight is judged against
+	SrcFile:     1.5, // whole-file BM25 finds the file to change more often than any symbol list
+	SrcSemantic: 0.5, // the hash embedder is noisy: it breaks ties rather than leads
+	SrcMention:  1.5, // a name or path the user wrote is the strongest single hint
+	SrcActive:   1.0, // the symbol under the cursor is usually, not always, in scope
+	SrcLocality: 0.5, // nearness separates near-equal candidates; it must not outrank a match
+	SrcEdit:     1.0, // what was just edited is likely to be edited again
+	SrcGraph:    1.0, // callers, callees and tests of the seed files change together
+	SrcSentence: 0.5, // per-sentence hits keep every sentence in play without outvoting the whole query
+}
+
+// Candidate-list sizes per source, and other ranking constants.
+const (
+	LexicalK  = 300 // deep enough that a file's best symbol is found for the file ranking
+	SentenceK = 50  // a sentence only needs to surface its own few best matches
+	FileK     = 60  // three times TopFiles: enough for fusion to reorder the file list
+	SemanticK = 100 // beyond this the hash embedder's cosine is noise
+
+	// TopFiles is how many of the best-ranked files contribute all of
+	// their symbols as candidates: enough to cover a multi-file change.
+	TopFiles = 20
+	// SameFileDecay lowers each further item from a file already chosen
+	// (the j-th by SameFileDecay^j), so that the first items span files.
+	SameFileDecay = 0.75
+	// MaxSentences bounds how many sentences of a long query run as
+	// sub-queries: later sentences of a long prompt are mostly detail.
+	MaxSentences = 6
+	// MemberWeight scales the mention of a type's members (and of the
+	// last part of a dotted name that matched nothing whole): they are
+	// in scope, a little less than what was named.
+	MemberWeight = 0.5
+	// MaxPathMention is the most files a path mention may name and still
+	// count: a directory of a large tree says little about any one file.
+	MaxPathMention = 20
+	// MinEditWeight drops edits decayed below it: they are noise.
+	MinEditWeight = 0.01
+	// ActiveFileLocality is the nearness of the active file itself. The
+	// user already has it in front of them, so it counts no more than a
+	// file beside it: what they need is the code they are not looking at.
+	ActiveFileLocality = SameDirLocality
+	// TestPrior and DocPrior scale candidates in tests and docs: a change
+	// is usually made to code, unless the query asks for tests or docs.
+	TestPrior = 0.6
+	DocPrior  = 0.6
+)
+
+// CompetitionRanks returns the 1-based rank of each entry of a list of
+// scores sorted best first; equal scores share the rank of the first of
+// them ("1224" ranking), so that a source does not order what it cannot
+// tell apart.
+func CompetitionRanks[T comparable](scores []T) []int {
+	ranks := make([]int, len(scores))
+	for i := range scores {
+		if i > 0 && scores[i] == scores[i-1] {
+			ranks[i] = ranks[i-1]
+		} else {
+			ranks[i] = i + 1
+		}
+	}
+	return ranks
+}
+
+// LocalityPrior is what nearness in [0,1] to the active file adds to a
+// fused score: as much as a first rank of the locality source would, in
+// proportion to nearness. Locality is a prior, not a ranking.
+func LocalityPrior(nearness float64) float64 {
+	return RRF(Weights[SrcLocality], 1) * nearness
+}
+
+// FuseRanks is a candidate's fused score: the RRF contributions of its
+// rank in every source but locality, plus the locality prior.
+func FuseRanks(ranks *[NumSources]int32, nearness float64) float64 {
+	fused := 0.0
+	for src := Source(0); src < NumSources; src++ {
+		if r := ranks[src]; r > 0 && src != SrcLocality {
+			fused += RRF(Weights[src], int(r))
+		}
+	}
+	return fused + LocalityPrior(nearness)
+}

@@ -1,0 +1,103 @@
+package workspace
+
+import (
+	"sync"
+	"time"
+
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// Snapshot is one consistent view of the workspace for the length of one
+// request: every folder's index, the open documents' texts, the activity
+// state and the configuration. As with gopls' cache.Snapshot, it is cheap
+// to take (one round of the workspace lock) and released when the request
+// is done; a request never takes a lock after it has its snapshot.
+//
+// An update changes the index of one folder holding that folder's write
+// lock (an edit also changes the document's text, both under the
+// workspace lock), and the unit of an update is one file: a didChange, a
+// watched-file event, one file of a re-scan. A snapshot holds every
+// folder's read lock from when it is taken until Release, so it sees each
+// update whole or not at all, and the texts it packs are the texts its
+// index was built from. Updates wait for the snapshots in flight and the
+// next request sees them.
+type Snapshot struct {
+	cfg     Config
+	emb     symbolindex.Embedder
+	utf8    bool
+	now     time.Time
+	folders []*folderView
+	// docs are the open documents' texts by absolute path. A text slice is
+	// never modified in place (didChange replaces it), so sharing it is
+	// safe.
+	docs    map[string][]byte
+	active  string    // the active document's absolute path, or ""
+	cursor  *Position // its cursor, when the editor reported one
+	edits   map[editKey]time.Time
+	refused map[string]int
+	locks   []*sync.RWMutex
+}
+
+// folderView is one folder as a snapshot sees it.
+type folderView struct {
+	Root  string
+	idx   *symbolindex.Index
+	ready bool
+}
+
+// snapshotLocked takes a snapshot. Caller holds w.mu; the snapshot must be
+// released.
+func (w *Workspace) snapshotLocked() *Snapshot {
+	s := &Snapshot{
+		cfg:     w.cfg,
+		emb:     w.emb,
+		utf8:    w.opts.UTF8,
+		now:     w.opts.Now(),
+		docs:    make(map[string][]byte, len(w.docs)),
+		active:  w.act.activeAbs,
+		cursor:  w.act.cursor,
+		edits:   make(map[editKey]time.Time, len(w.act.edits)),
+		refused: w.refusals(),
+	}
+	for abs, d := range w.docs {
+		s.docs[abs] = d.text
+	}
+	for k, t := range w.act.edits {
+		s.edits[k] = t
+	}
+	for _, f := range w.folders {
+		f.mu.RLock()
+		s.locks = append(s.locks, &f.mu)
+		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.ready})
+	}
+	return s
+}
+
+// Release ends the snapshot; updates waiting for it go ahead.
+func (s *Snapshot) Release() {
+	for _, mu := range s.locks {
+		mu.RUnlock()
+	}
+	s.locks = nil
+}
+
+// readText returns the text of the file at the real path abs in the folder
+// root as the snapshot sees it: the open document's, or the file on disk,
+// read through the gate.
+func (s *Snapshot) readText(root, abs string) ([]byte, error) {
+	if text, ok := s.docs[abs]; ok {
+		return text, nil
+	}
+	src, _, err := readRegular(root, abs, s.cfg.MaxFileBytes)
+	return src, err
+}
+
+// folderOf is the view of the folder whose root is root, nil if none.
+func (s *Snapshot) folderOf(root string) *folderView {
+	for _, fv := range s.folders {
+		if fv.Root == root {
+			return fv
+		}
+	}
+	return nil
+}

@@ -1,0 +1,371 @@
+package workspace
+
+import (
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// The sources of a selection: each is one function from a folder's scope
+// to its ranked list, best first. Their weights and every ranking constant
+// are in heuristics/ranking.go; fuseFolder (select.go) combines them.
+// Adding a source is adding its function to this table, and its name and
+// weight to heuristics.
+var sources = []struct {
+	src heuristics.Source
+	run func(*scope) ranked
+}{
+	{heuristics.SrcLexical, lexicalSource},
+	{heuristics.SrcFile, filesSource},
+	{heuristics.SrcSemantic, semanticSource},
+	{heuristics.SrcMention, mentionSource},
+	{heuristics.SrcActive, cursorSource},
+	{heuristics.SrcEdit, editSource},
+	{heuristics.SrcGraph, graphSource},
+	{heuristics.SrcSentence, sentenceSource},
+}
+
+// ranked is one source's list: symbols it ranks itself and files it ranks
+// (which lend their rank to their symbols), each best first.
+type ranked struct {
+	syms  []symRank
+	files []scoredFile // one entry per file
+}
+
+// symRank is a symbol's rank (1-based; equal scores share one) and score
+// in one source.
+type symRank struct {
+	slot  uint32
+	rank  int32
+	score float32
+}
+
+// scope is what the sources of one folder read: the folder's index as the
+// snapshot has it, the validated request and the analysed query.
+type scope struct {
+	snap      *Snapshot
+	fv        *folderView
+	idx       *symbolindex.Index
+	p         *plan
+	q         *query
+	activeRel string // the active file relative to this folder, "" if elsewhere
+	// Filters only when the request has some: the searches call them for
+	// every document they score.
+	symFilter, fileFilter func(uint32) bool
+	buf                   symbolindex.SearchBuffer
+	conf                  heuristics.ConfidenceInput
+	mentioned             []weighted2 // files the query names; see mentionedFiles
+	mentionedDone         bool
+}
+
+func newScope(snap *Snapshot, fv *folderView, p *plan, q *query) *scope {
+	s := &scope{snap: snap, fv: fv, idx: fv.idx, p: p, q: q}
+	if p.activeAbs != "" && (p.activeAbs == fv.Root || strings.HasPrefix(p.activeAbs, fv.Root+string(os.PathSeparator))) {
+		s.activeRel = relPathOf(fv.Root, p.activeAbs)
+	}
+	if p.kinds != nil || p.paths != nil || p.excludes != nil {
+		s.symFilter = s.accepts
+	}
+	if p.paths != nil || p.excludes != nil {
+		s.fileFilter = func(fs uint32) bool { return p.acceptsPath(s.idx.FilePath(fs)) }
+	}
+	return s
+}
+
+// accepts reports whether a symbol passes the request's filters.
+func (s *scope) accepts(slot uint32) bool {
+	ref, ok := s.idx.Symbol(slot)
+	return ok && s.p.accepts(ref.Path, ref.Kind)
+}
+
+// ranksOf gives the hits of a search their competition ranks.
+func ranksOf[T any](hits []T, slot func(T) uint32, score func(T) float32) []symRank {
+	scores := make([]float32, len(hits))
+	for i, h := range hits {
+		scores[i] = score(h)
+	}
+	out := make([]symRank, len(hits))
+	for i, r := range heuristics.CompetitionRanks(scores) {
+		out[i] = symRank{slot(hits[i]), int32(r), scores[i]}
+	}
+	return out
+}
+
+func hitSlot(h symbolindex.Hit) uint32   { return h.Doc }
+func hitScore(h symbolindex.Hit) float32 { return h.Score }
+
+// filesOf is the best entry per file of a symbol list.
+func (s *scope) filesOf(syms []symRank) []scoredFile {
+	var files []scoredFile
+	for _, h := range syms {
+		if ref, ok := s.idx.Symbol(h.slot); ok {
+			files = append(files, scoredFile{ref.File, float64(h.score)})
+		}
+	}
+	return bestPerFile(files)
+}
+
+// lexicalSource is BM25F over symbols, for the query's terms and the
+// history's.
+func lexicalSource(s *scope) ranked {
+	lex := s.idx.SearchSymbols(s.q.terms, heuristics.LexicalK, s.symFilter, &s.buf)
+	if len(lex) > 0 && len(s.q.own) > 0 {
+		s.conf.BestLexicalCoverage = ownCoverage(lex, s.q)
+	}
+	syms := ranksOf(lex, hitSlot, hitScore)
+	return ranked{syms: syms, files: s.filesOf(syms)}
+}
+
+// filesSource is BM25 over whole files.
+func filesSource(s *scope) ranked {
+	var out ranked
+	for _, h := range s.idx.SearchFiles(s.q.terms, heuristics.FileK, s.fileFilter, &s.buf) {
+		out.files = append(out.files, scoredFile{h.Doc, float64(h.Score)})
+	}
+	return out
+}
+
+// sentenceSource ranks symbols for each sentence of a long query on its
+// own, and a symbol keeps its best rank over the sentences (max pooling),
+// so that every sentence's best matches stay in play however strongly
+// another sentence matches.
+func sentenceSource(s *scope) ranked {
+	var out ranked
+	if len(s.q.sentences) < 2 {
+		return out
+	}
+	at := map[uint32]int{}
+	var pooled []scoredFile
+	for _, st := range s.q.sentences {
+		hits := s.idx.SearchSymbols(st, heuristics.SentenceK, s.symFilter, &s.buf)
+		for _, h := range ranksOf(hits, hitSlot, hitScore) {
+			ref, ok := s.idx.Symbol(h.slot)
+			if !ok || !s.p.accepts(ref.Path, ref.Kind) {
+				continue
+			}
+			if i, seen := at[h.slot]; !seen {
+				at[h.slot] = len(out.syms)
+				out.syms = append(out.syms, h)
+			} else if h.rank < out.syms[i].rank {
+				out.syms[i] = h
+			}
+			pooled = append(pooled, scoredFile{ref.File, -float64(h.rank)})
+		}
+	}
+	out.files = bestPerFile(pooled)
+	return out
+}
+
+// semanticSource is cosine similarity of the query's vector to the
+// symbols'; only positive similarities count.
+func semanticSource(s *scope) ranked {
+	if s.q.vec == nil {
+		return ranked{}
+	}
+	sem := s.idx.SearchVectors(s.q.vec, heuristics.SemanticK, s.symFilter, nil)
+	n := 0
+	for n < len(sem) && sem[n].Score > 0 {
+		n++
+	}
+	sem = sem[:n]
+	if n > 0 {
+		s.conf.BestSemantic = float64(sem[0].Score)
+	}
+	syms := ranksOf(sem, func(h symbolindex.ScoredSlot) uint32 { return h.Slot }, func(h symbolindex.ScoredSlot) float32 { return h.Score })
+	return ranked{syms: syms, files: s.filesOf(syms)}
+}
+
+// mentionSource ranks the symbols and files whose names or paths the query
+// or the history spells out, by the weight of the mention.
+func mentionSource(s *scope) ranked {
+	var named []weighted2
+	for _, m := range s.q.idents {
+		slots := s.idx.Named(m.s)
+		for _, slot := range slots {
+			named = append(named, weighted2{slot, m.w})
+			// A type named in the query ("BufferedWriteSyncer: flush on
+			// Stop") scopes the change: its members count too, a little
+			// less than the type itself.
+			named = appendMembers(s.idx, named, slot, m.w*heuristics.MemberWeight)
+		}
+		// "reply.redirect()" names a method whose receiver is spelled
+		// differently in the code: fall back to the last part, but only
+		// when the whole name matched nothing.
+		if i := strings.LastIndexByte(m.s, '.'); i > 0 && len(slots) == 0 {
+			for _, slot := range s.idx.Named(m.s[i+1:]) {
+				named = append(named, weighted2{slot, m.w * heuristics.MemberWeight})
+			}
+		}
+	}
+	sort.SliceStable(named, func(i, j int) bool { return named[i].w > named[j].w })
+	var out ranked
+	seen := map[uint32]bool{}
+	var weights []float64
+	for _, m := range named {
+		if !seen[m.slot] && s.accepts(m.slot) {
+			seen[m.slot] = true
+			out.syms = append(out.syms, symRank{slot: m.slot, score: float32(m.w)})
+			weights = append(weights, m.w)
+		}
+	}
+	for i, r := range heuristics.CompetitionRanks(weights) {
+		out.syms[i].rank = int32(r)
+	}
+	files := s.mentionedFiles()
+	for _, m := range files {
+		out.files = append(out.files, scoredFile{m.slot, m.w})
+	}
+	out.files = bestPerFile(out.files)
+	s.conf.Mentions += len(out.syms) + len(files)
+	return out
+}
+
+// mentionedFiles are the files the paths in the query or the history name,
+// heaviest mention first.
+func (s *scope) mentionedFiles() []weighted2 {
+	if !s.mentionedDone {
+		s.mentionedDone = true
+		for _, m := range s.q.paths {
+			for _, fs := range filesByPath(s.idx, m.s) {
+				s.mentioned = append(s.mentioned, weighted2{fs, m.w})
+			}
+		}
+		sort.SliceStable(s.mentioned, func(i, j int) bool { return s.mentioned[i].w > s.mentioned[j].w })
+	}
+	return s.mentioned
+}
+
+// cursorSource is the innermost symbol under the cursor in the active file.
+func cursorSource(s *scope) ranked {
+	if s.activeRel == "" || s.p.cursor == nil {
+		return ranked{}
+	}
+	fs, ok := s.idx.FileSlot(s.activeRel)
+	if !ok {
+		return ranked{}
+	}
+	best := -1
+	syms := s.idx.FileSymbols(fs)
+	for i, slot := range syms {
+		ref, _ := s.idx.Symbol(slot)
+		if ref.Range.StartLine <= s.p.cursor.Line && s.p.cursor.Line <= ref.Range.EndLine {
+			best = i
+		}
+	}
+	if best < 0 {
+		return ranked{}
+	}
+	return ranked{syms: []symRank{{slot: syms[best], rank: 1, score: 1}}}
+}
+
+// editSource ranks the symbols the user edited recently, newest first,
+// their weight halving every RecentEditHalfLife.
+func editSource(s *scope) ranked {
+	var eds []weighted2
+	halfLife := time.Duration(s.snap.cfg.RecentEditHalfLife)
+	for k, t := range s.snap.edits {
+		if !strings.HasPrefix(k.abs, s.fv.Root+string(os.PathSeparator)) {
+			continue
+		}
+		fs, ok := s.idx.FileSlot(relPathOf(s.fv.Root, k.abs))
+		if !ok {
+			continue
+		}
+		for _, slot := range s.idx.FileSymbols(fs) {
+			if s.idx.LeafKey(slot) == k.key {
+				if wt := heuristics.Decay(s.snap.now.Sub(t), halfLife); wt > heuristics.MinEditWeight {
+					eds = append(eds, weighted2{slot, wt})
+				}
+				break
+			}
+		}
+	}
+	sort.Slice(eds, func(i, j int) bool { return eds[i].w > eds[j].w || eds[i].w == eds[j].w && eds[i].slot < eds[j].slot })
+	var out ranked
+	for i, e := range eds {
+		out.syms = append(out.syms, symRank{e.slot, int32(i + 1), float32(e.w)})
+	}
+	return out
+}
+
+// graphSource ranks the files linked by references to the active file and
+// the files the query names. (Seeding it with the best files so far as
+// well made both eval sets worse: see EVAL.md.)
+func graphSource(s *scope) ranked {
+	var seeds []weighted2
+	if s.activeRel != "" {
+		if fs, ok := s.idx.FileSlot(s.activeRel); ok {
+			seeds = append(seeds, weighted2{fs, 1})
+		}
+	}
+	seeds = append(seeds, s.mentionedFiles()...)
+	if len(seeds) == 0 {
+		return ranked{}
+	}
+	return ranked{files: graphFiles(s.idx, seeds)}
+}
+
+// locality is the nearness of a candidate to the active file, in [0,1]:
+// heuristics.Locality, with the active file itself counting as
+// heuristics.ActiveFileLocality.
+func locality(active, candidate string) float64 {
+	if active == candidate {
+		return heuristics.ActiveFileLocality
+	}
+	return heuristics.Locality(active, candidate)
+}
+
+// appendMembers appends, with weight w, the symbols of the same file that
+// are members of the container symbol s (qualified "S.member").
+func appendMembers(idx *symbolindex.Index, out []weighted2, s uint32, w float64) []weighted2 {
+	ref, ok := idx.Symbol(s)
+	if !ok {
+		return out
+	}
+	switch ref.Kind {
+	case symbolindex.KindClass, symbolindex.KindStruct, symbolindex.KindInterface, symbolindex.KindType, symbolindex.KindEnum, symbolindex.KindModule:
+	default:
+		return out
+	}
+	prefix := ref.Qualified + "."
+	for _, m := range idx.FileSymbols(ref.File) {
+		if mr, ok := idx.Symbol(m); ok && strings.HasPrefix(mr.Qualified, prefix) {
+			out = append(out, weighted2{m, w})
+		}
+	}
+	return out
+}
+
+// weighted2 is a slot (a symbol's or a file's) with a weight.
+type weighted2 struct {
+	slot uint32
+	w    float64
+}
+
+// filesByPath finds the files a mentioned path names: an exact relative
+// path, a path suffix ("server.go", "lsp/server.go"), or a directory
+// ("lsp", "net/http") whose files all count, unless there are more than
+// heuristics.MaxPathMention of them.
+func filesByPath(idx *symbolindex.Index, mention string) []uint32 {
+	m := strings.Trim(strings.TrimPrefix(mention, "./"), "/")
+	if m == "" {
+		return nil
+	}
+	var out []uint32
+	idx.EachPath(func(p string, fs uint32) bool {
+		if p == m || strings.HasSuffix(p, "/"+m) || strings.HasPrefix(p, m+"/") || strings.Contains(p, "/"+m+"/") {
+			out = append(out, fs)
+		}
+		return len(out) <= heuristics.MaxPathMention
+	})
+	slices.Sort(out)
+	if len(out) > heuristics.MaxPathMention {
+		out = out[:0]
+	}
+	return out
+}
