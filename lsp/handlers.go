@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -70,7 +69,7 @@ func initialConfig(opts json.RawMessage) (workspace.Config, error) {
 	cfg := workspace.DefaultConfig()
 	opts = bytes.TrimSpace(opts)
 	if len(opts) > 0 && opts[0] != '{' && !bytes.Equal(opts, []byte("null")) {
-		return cfg, invalidParams("initializationOptions: expected an object, got %s", jsonKind(opts))
+		return cfg, invalidParams("initializationOptions: expected an object, got %s", workspace.JSONKind(opts))
 	}
 	if err := cfg.MergeJSON(opts); err != nil {
 		return cfg, invalidParams("initializationOptions.%v", err)
@@ -357,7 +356,7 @@ func checkRefs(req *workspace.Request) error {
 		}
 	}
 	for i, ref := range req.Pinned {
-		if strings.HasPrefix(ref, "sym:") || strings.HasPrefix(ref, "file:") && !strings.HasPrefix(ref, "file://") {
+		if workspace.IsItemID(ref) {
 			continue
 		}
 		if err := checkFileURI(ref); err != nil {

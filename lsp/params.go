@@ -171,7 +171,7 @@ func decodeParams(raw json.RawMessage, v any) error {
 		return nil
 	}
 	if raw[0] != '{' {
-		return invalidParams("params: expected an object, got %s", jsonKind(raw))
+		return invalidParams("params: expected an object, got %s", workspace.JSONKind(raw))
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return invalidParams("%s", describeDecodeError(err))
@@ -223,21 +223,6 @@ func describeGoType(t reflect.Type, got string) string {
 		return "an object"
 	}
 	return t.String()
-}
-
-// jsonKind names the kind of a JSON value from its text.
-func jsonKind(raw []byte) string {
-	switch raw[0] {
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 func invalidParams(format string, args ...any) *jsonrpc2.Error {

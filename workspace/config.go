@@ -118,7 +118,7 @@ func (c *Config) MergeJSON(raw json.RawMessage) error {
 		return nil
 	}
 	if raw[0] != '{' {
-		return fmt.Errorf("configuration: must be a JSON object, got %s", jsonKind(raw[0]))
+		return fmt.Errorf("configuration: must be a JSON object, got %s", JSONKind(raw))
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
@@ -192,14 +192,20 @@ func describeType(kind string) string {
 	return kind
 }
 
-func jsonKind(first byte) string {
-	switch first {
+// JSONKind names the kind of a JSON value from its (non-empty) text, for
+// errors that say what was sent instead of an object.
+func JSONKind(raw []byte) string {
+	switch raw[0] {
+	case '{':
+		return "an object"
 	case '[':
 		return "an array"
 	case '"':
 		return "a string"
 	case 't', 'f':
 		return "a boolean"
+	case 'n':
+		return "null"
 	}
 	return "a number"
 }

@@ -32,7 +32,10 @@ type Request struct {
 	ExcludePaths    []string  `json:"excludePaths,omitempty"`
 	Kinds           []string  `json:"kinds,omitempty"`
 	MinScore        float64   `json:"minScore,omitempty"`
-	Explain         bool      `json:"explain,omitempty"`
+	// Explain asks for each item's per-source breakdown. Items always
+	// carry their signals (docs/protocol.md), so on the wire it is an
+	// alias that changes nothing; the CLI prints the breakdown with it.
+	Explain bool `json:"explain,omitempty"`
 }
 
 // Request defaults and bounds.

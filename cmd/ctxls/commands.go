@@ -121,9 +121,9 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var (
 		active   = fs.String("active", "", "the active file (path or file:// URI)")
 		line     = fs.Int("line", 0, "1-based cursor line in the active file (0: none)")
-		limit    = fs.Int("limit", workspace.DefaultLimit, fmt.Sprintf("maximum number of items (1-%d)", workspace.MaxLimit))
-		maxChars = fs.Int("max-chars", workspace.DefaultMaxChars, "total character budget over all item texts")
-		perItem  = fs.Int("max-chars-per-item", workspace.DefaultMaxCharsPerItem, "character cap per item")
+		limit    = fs.Int("limit", workspace.DefaultLimit, fmt.Sprintf("maximum number of items (1-%d; 0: the default)", workspace.MaxLimit))
+		maxChars = fs.Int("max-chars", workspace.DefaultMaxChars, "total character budget over all item texts (0: the default)")
+		perItem  = fs.Int("max-chars-per-item", workspace.DefaultMaxCharsPerItem, "character cap per item (0: the default)")
 		minScore = fs.Float64("min-score", 0, "drop items scoring below this")
 		asJSON   = fs.Bool("json", false, "print the result object as JSON")
 		explain  = fs.Bool("explain", false, "show each item's per-source ranks and scores")
@@ -150,15 +150,6 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if query == "" {
 		return usagef("select: a query is required (ctxls select [flags] QUERY...)")
 	}
-	if *limit < 1 || *limit > workspace.MaxLimit {
-		return usagef("--limit must be between 1 and %d, got %d", workspace.MaxLimit, *limit)
-	}
-	if *maxChars < 1 {
-		return usagef("--max-chars must be positive, got %d", *maxChars)
-	}
-	if *perItem < 1 {
-		return usagef("--max-chars-per-item must be positive, got %d", *perItem)
-	}
 	if *line < 0 {
 		return usagef("--line must not be negative")
 	}
@@ -183,7 +174,7 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		var pe *workspace.ParamError
 		if errors.As(err, &pe) {
-			return usageError{pe.Error()}
+			return usageError{flagOf(pe.Field) + ": " + pe.Msg}
 		}
 		return err
 	}
@@ -192,14 +183,14 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	printResult(stdout, res, *explain)
+	printResult(stdout, res, req.Explain)
 	return nil
 }
 
 // cliRef turns a path typed on the command line (relative to the current
 // directory) into a file URI; URIs and item ids pass through.
 func cliRef(ref string) string {
-	if strings.Contains(ref, "://") || strings.HasPrefix(ref, "sym:") || strings.HasPrefix(ref, "file:") {
+	if strings.Contains(ref, "://") || workspace.IsItemID(ref) {
 		return ref
 	}
 	abs, err := filepath.Abs(ref)
@@ -207,6 +198,29 @@ func cliRef(ref string) string {
 		return ref
 	}
 	return workspace.URIFromPath(abs)
+}
+
+// selectFlags are the select flags that set each request field, so that
+// the workspace's validation (the same for the server) names the flag.
+var selectFlags = map[string]string{
+	"limit": "--limit", "maxChars": "--max-chars", "maxCharsPerItem": "--max-chars-per-item",
+	"minScore": "--min-score", "paths": "--path", "excludePaths": "--exclude-path",
+	"kinds": "--kind", "pinned": "--pin", "activeUri": "--active",
+}
+
+// flagOf is the flag that set a request field ("kinds[1]" → "--kind #2").
+func flagOf(field string) string {
+	name, index, indexed := strings.Cut(field, "[")
+	flag, ok := selectFlags[name]
+	switch {
+	case !ok:
+		return field
+	case indexed:
+		var i int
+		fmt.Sscan(strings.TrimSuffix(index, "]"), &i)
+		return fmt.Sprintf("%s #%d", flag, i+1)
+	}
+	return flag
 }
 
 // printResult writes the readable listing: one header line per item, then

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,16 +191,39 @@ func TestSelectBadUsage(t *testing.T) {
 		{[]string{"select", "--root", file, "parse config"}, []string{file, "not a directory"}},
 		{[]string{"select", "--root", root}, []string{"query is required"}},
 		{[]string{"select", "--root", root, "  ", "\t"}, []string{"query is required"}},
-		{[]string{"select", "--root", root, "--limit", "0", "parse config"}, []string{"--limit", "got 0"}},
+		{[]string{"select", "--root", root, "--limit", "-1", "parse config"}, []string{"--limit", "got -1"}},
 		{[]string{"select", "--root", root, "--limit", "10000", "parse config"}, []string{"--limit", "got 10000"}},
 		{[]string{"select", "--root", root, "--max-chars", "-3", "parse config"}, []string{"--max-chars"}},
-		{[]string{"select", "--root", root, "--kind", "funktion", "parse config"}, []string{"kinds[0]", "funktion"}},
-		{[]string{"select", "--root", root, "--active", "http://example.com/a.go", "parse config"}, []string{"activeUri", "http"}},
-		{[]string{"select", "--root", root, "--path", "src/[a", "parse config"}, []string{"paths", "src/[a"}},
+		{[]string{"select", "--root", root, "--kind", "funktion", "parse config"}, []string{"--kind #1", "funktion"}},
+		{[]string{"select", "--root", root, "--active", "http://example.com/a.go", "parse config"}, []string{"--active", "http"}},
+		{[]string{"select", "--root", root, "--path", "src/[a", "parse config"}, []string{"--path", "src/[a"}},
 		{[]string{"select", "--root", root, "--exclude", "{a,b", "--cache-dir", "off", "parse config"}, []string{"exclude[0]"}},
 		{[]string{"select", "--root", root, "--embedder", "magic", "parse config"}, []string{"embedder", "magic"}},
 	} {
 		cliUsageError(t, c.args, c.want...)
+	}
+}
+
+// TestSelectZeroMeansDefault: the CLI validates as the server does, where
+// an absent (zero) limit or budget is the default.
+func TestSelectZeroMeansDefault(t *testing.T) {
+	root := cliTree(t, cliApp)
+	run := func(args ...string) string {
+		t.Helper()
+		args = append([]string{"select", "--root", root, "--cache-dir", "off", "--json"}, args...)
+		code, stdout, stderr := cliRun(t, append(args, "parseConfig", "rejects", "unknown", "keys")...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+		var res workspace.Result
+		if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%d items, %d chars", len(res.Items), res.UsedChars)
+	}
+	def := run()
+	if got := run("--limit", "0", "--max-chars", "0", "--max-chars-per-item", "0"); got != def {
+		t.Errorf("zeros gave %s, the defaults %s", got, def)
 	}
 }
 
