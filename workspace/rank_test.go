@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// TestRanking runs the golden cases of testdata/ through Select and fails
+// TestRanking runs the golden cases of testdata/ through Select, fails
+// when a case's answer differs from its golden file (golden_test.go), and
 // when a macro metric falls below the baseline recorded in
 // testdata/eval/baseline.json (a ratchet: raise it with
 // `ctxls eval --update` when a change improves the numbers).
@@ -29,6 +30,7 @@ func TestRanking(t *testing.T) {
 			t.Logf("miss: %s/%s (%s): got %v", c.Suite, c.Name, c.Kind, c.Got)
 		}
 	}
+	checkRankingGolden(t, dir, rep)
 	b, err := os.ReadFile(filepath.Join(dir, "eval", "baseline.json"))
 	if err != nil {
 		t.Fatalf("no baseline: %v (run `go run ./cmd/ctxls eval --update`)", err)
@@ -39,5 +41,25 @@ func TestRanking(t *testing.T) {
 	}
 	for _, d := range Ratchet(base, m) {
 		t.Errorf("below the baseline: %s", d)
+	}
+}
+
+// checkRankingGolden compares every case's answer with its golden file.
+func checkRankingGolden(t *testing.T, dir string, rep *EvalReport) {
+	suites, err := LoadSuites(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]EvalCase{}
+	for _, s := range suites {
+		for _, c := range s.Cases {
+			cases[s.Workspace+"/"+c.Name] = c
+		}
+	}
+	golden := rankingDir(dir)
+	startGolden(t, golden)
+	for _, r := range rep.Cases {
+		c := cases[r.Suite+"/"+r.Name]
+		checkGolden(t, golden, r.Suite, r.Name, rankingGolden(r.Suite, c, r.Got, r.LowConfidence))
 	}
 }

@@ -334,7 +334,8 @@ func realcodeCtxls(ws *Workspace, c EvalCase, res *Result) realcodeScore {
 // `ctxls eval testdata/realcode` does, and through the plain whole-file
 // BM25 baseline, and prints both side by side, per case kind and per
 // project; for followup cases also ctxls's hit@5 when the history's last
-// request is the query itself. It fails only when a case cannot run.
+// request is the query itself. It fails when a case cannot run or its
+// answer differs from its golden file (golden_test.go).
 //
 //	go test -run TestRealcodeBaseline -v ./workspace/
 func TestRealcodeBaseline(t *testing.T) {
@@ -356,6 +357,8 @@ func TestRealcodeBaseline(t *testing.T) {
 		return tallies[k]
 	}
 	var misses []string
+	golden := rankingDir(realcodeDir)
+	startGolden(t, golden)
 	for _, s := range suites {
 		root := filepath.Join(wsDir, s.Workspace)
 		base, err := newRealcodeFiles(root)
@@ -378,6 +381,11 @@ func TestRealcodeBaseline(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s/%s: %v", s.Workspace, c.Name, err)
 			}
+			ids := make([]string, len(res.Items))
+			for i, it := range res.Items {
+				ids[i] = it.ID
+			}
+			checkGolden(t, golden, s.Workspace, c.Name, rankingGolden(s.Workspace, c, ids, res.LowConfidence))
 			got := realcodeCtxls(ws, c, res)
 			bl := base.score(c, ws.symbolLines)
 			for _, g := range []string{"all", c.Kind, s.Workspace} {
