@@ -101,3 +101,24 @@ func (s *Snapshot) folderOf(root string) *folderView {
 	}
 	return nil
 }
+
+// SymbolLines is the line span (0-based, both inclusive) of the symbol
+// named qualified in the file relPath of the first folder that has one.
+func (w *Workspace) SymbolLines(relPath, qualified string) (start, end uint32, ok bool) {
+	w.mu.Lock()
+	s := w.snapshotLocked()
+	w.mu.Unlock()
+	defer s.Release()
+	for _, fv := range s.folders {
+		fs, ok := fv.idx.FileSlot(relPath)
+		if !ok {
+			continue
+		}
+		for _, slot := range fv.idx.FileSymbols(fs) {
+			if ref, _ := fv.idx.Symbol(slot); ref.Qualified == qualified {
+				return ref.Range.StartLine, ref.Range.EndLine, true
+			}
+		}
+	}
+	return 0, 0, false
+}

@@ -13,6 +13,7 @@ import (
 	"sort"
 
 	"github.com/ctxls/ctxls/workspace"
+	"github.com/ctxls/ctxls/workspace/eval"
 )
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -39,7 +40,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	rep, err := workspace.Evaluate(ctx, dir, cfg, workspace.Options{Logger: log, Warn: func(m string) { fmt.Fprintln(stderr, m) }})
+	rep, err := eval.Evaluate(ctx, dir, cfg, workspace.Options{Logger: log, Warn: func(m string) { fmt.Fprintln(stderr, m) }})
 	if err != nil {
 		return err
 	}
@@ -71,11 +72,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	var base workspace.Metrics
+	var base eval.Metrics
 	if err := json.Unmarshal(b, &base); err != nil {
 		return fmt.Errorf("%s: %w", basePath, err)
 	}
-	if drops := workspace.Ratchet(base, rep.Macro); len(drops) > 0 {
+	if drops := eval.Ratchet(base, rep.Macro); len(drops) > 0 {
 		for _, d := range drops {
 			fmt.Fprintln(stderr, d)
 		}
@@ -84,9 +85,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-func printReport(w io.Writer, rep *workspace.EvalReport) {
+func printReport(w io.Writer, rep *eval.Report) {
 	fmt.Fprintf(w, "%-32s %-8s %5s %5s %5s %5s %5s %5s %6s %5s %5s\n", "case", "kind", "hit1", "hit5", "mrr", "p@5", "r@5", "f1@5", "ndcg10", "symR", "cov")
-	row := func(name, kind string, m workspace.Metrics) {
+	row := func(name, kind string, m eval.Metrics) {
 		fmt.Fprintf(w, "%-32s %-8s %5.2f %5.2f %5.2f %5.2f %5.2f %5.2f %6.2f %5.2f %5.2f\n", name, kind,
 			m.Hit1, m.Hit5, m.MRR, m.Precision, m.Recall, m.F1, m.NDCG10, m.SymRecall, m.Coverage)
 	}

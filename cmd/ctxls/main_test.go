@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ctxls/ctxls/workspace"
+	"github.com/ctxls/ctxls/workspace/eval"
 )
 
 // cliApp is a small workspace for the command-line tests.
@@ -457,7 +458,7 @@ func TestEval(t *testing.T) {
 	}
 
 	code, stdout, _ = cliRun(t, "eval", "--json", dir)
-	var rep workspace.EvalReport
+	var rep eval.Report
 	if code != 0 || json.Unmarshal([]byte(stdout), &rep) != nil || len(rep.Cases) != 2 {
 		t.Fatalf("eval --json: exit %d\n%s", code, stdout)
 	}
@@ -473,7 +474,7 @@ func TestEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var base workspace.Metrics
+	var base eval.Metrics
 	if err := json.Unmarshal(b, &base); err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
-package workspace
+package eval
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/ctxls/ctxls/workspace"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,8 +15,8 @@ import (
 // testdata/eval/baseline.json (a ratchet: raise it with
 // `ctxls eval --update` when a change improves the numbers).
 func TestRanking(t *testing.T) {
-	dir := filepath.Join("..", "testdata")
-	rep, err := Evaluate(context.Background(), dir, DefaultConfig(), Options{})
+	dir := filepath.Join("..", "..", "testdata")
+	rep, err := Evaluate(context.Background(), dir, workspace.DefaultConfig(), workspace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,12 +46,12 @@ func TestRanking(t *testing.T) {
 }
 
 // checkRankingGolden compares every case's answer with its golden file.
-func checkRankingGolden(t *testing.T, dir string, rep *EvalReport) {
+func checkRankingGolden(t *testing.T, dir string, rep *Report) {
 	suites, err := LoadSuites(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := map[string]EvalCase{}
+	cases := map[string]Case{}
 	for _, s := range suites {
 		for _, c := range s.Cases {
 			cases[s.Workspace+"/"+c.Name] = c

@@ -1,9 +1,10 @@
-package workspace
+package eval
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/ctxls/ctxls/workspace"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,7 +20,7 @@ import (
 // by scripts/fetch-realcode.sh. See testdata/realcode/README.md.
 
 // realcodeDir holds the golden cases and, once fetched, the workspaces.
-var realcodeDir = filepath.Join("..", "testdata", "realcode")
+var realcodeDir = filepath.Join("..", "..", "testdata", "realcode")
 
 // realcodeHeadChars is how much of each file the whole-file baseline
 // returns, as in BenchmarkBaselineBM25Files.
@@ -27,7 +28,7 @@ const realcodeHeadChars = 3000
 
 // realcodeBaselineK is how many files the baseline returns, the default
 // limit of a selection.
-const realcodeBaselineK = DefaultLimit
+const realcodeBaselineK = workspace.DefaultLimit
 
 var realcodeCaseName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
@@ -235,7 +236,7 @@ type realcodeFiles struct {
 }
 
 func newRealcodeFiles(root string) (*realcodeFiles, error) {
-	files, _, err := Discover(context.Background(), root, DiscoverOptions{MaxFileBytes: DefaultMaxFileBytes})
+	files, _, err := workspace.Discover(context.Background(), root, workspace.DiscoverOptions{MaxFileBytes: workspace.DefaultMaxFileBytes})
 	if err != nil {
 		return nil, fmt.Errorf("baseline %s: %w", root, err)
 	}
@@ -268,7 +269,7 @@ func (b *realcodeFiles) search(q string) []symbolindex.Hit {
 
 // score rates the baseline's answer to c. symLines gives the line span of
 // an expected symbol.
-func (b *realcodeFiles) score(c EvalCase, symLines func(string) (uint32, uint32, bool)) realcodeScore {
+func (b *realcodeFiles) score(c Case, symLines func(string) (uint32, uint32, bool)) realcodeScore {
 	var s realcodeScore
 	hits := b.search(c.Query)
 	for i, h := range hits {
@@ -310,20 +311,20 @@ func (b *realcodeFiles) score(c EvalCase, symLines func(string) (uint32, uint32,
 }
 
 // realcodeRequest builds the request of a case exactly as Evaluate does.
-func realcodeRequest(root string, c EvalCase) *Request {
-	req := &Request{Query: c.Query, History: c.History, Position: c.Position}
+func realcodeRequest(root string, c Case) *workspace.Request {
+	req := &workspace.Request{Query: c.Query, History: c.History, Position: c.Position}
 	if c.Active != "" {
-		req.ActiveURI = URIFromPath(filepath.Join(root, filepath.FromSlash(c.Active)))
+		req.ActiveURI = workspace.URIFromPath(filepath.Join(root, filepath.FromSlash(c.Active)))
 	}
 	return req
 }
 
 // realcodeCtxls scores a Select result exactly as Evaluate does (score).
-func realcodeCtxls(ws *Workspace, c EvalCase, res *Result) realcodeScore {
+func realcodeCtxls(ws *workspace.Workspace, c Case, res *workspace.Result) realcodeScore {
 	m := score(ws, c, res)
 	s := realcodeScore{hit1: m.Hit1, hit5: m.Hit5, mrr: m.MRR, coverage: m.Coverage}
 	for _, sym := range c.Expect.Symbols {
-		if _, _, ok := ws.symbolLines(sym); ok {
+		if _, _, ok := symbolLines(ws, sym); ok {
 			s.hasSymbols = true
 		}
 	}
@@ -345,7 +346,7 @@ func TestRealcodeBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	cfg := DefaultConfig()
+	cfg := workspace.DefaultConfig()
 	cfg.CacheDir = "off"
 	type key struct{ system, group string }
 	tallies := map[key]*realcodeTally{}
@@ -365,7 +366,7 @@ func TestRealcodeBaseline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ws, err := New(cfg, Options{})
+		ws, err := workspace.New(cfg, workspace.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -387,7 +388,7 @@ func TestRealcodeBaseline(t *testing.T) {
 			}
 			checkGolden(t, golden, s.Workspace, c.Name, rankingGolden(s.Workspace, c, ids, res.LowConfidence))
 			got := realcodeCtxls(ws, c, res)
-			bl := base.score(c, ws.symbolLines)
+			bl := base.score(c, func(id string) (uint32, uint32, bool) { return symbolLines(ws, id) })
 			for _, g := range []string{"all", c.Kind, s.Workspace} {
 				tally("ctxls", g).add(got)
 				tally("bm25", g).add(bl)

@@ -1,8 +1,9 @@
-package workspace
+package eval
 
 import (
 	"flag"
 	"fmt"
+	"github.com/ctxls/ctxls/workspace"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 // change is reviewed as a diff of what moved, case by case, beside the
 // average ratchet. Rewrite them after a deliberate change with
 //
-//	go test ./workspace/ -run 'TestRanking|TestRealcodeBaseline' -update
+//	go test ./workspace/eval/ -run 'TestRanking|TestRealcodeBaseline' -update
 var updateGolden = flag.Bool("update", false, "rewrite the ranking golden files under testdata")
 
 // rankingDir is where a case set's golden answers live.
@@ -37,7 +38,7 @@ func startGolden(t *testing.T, dir string) {
 // rankingGolden is the golden text of one case: its query and the ids of
 // the items Select returned, in order, each marked "*" when its file is
 // one the case expects.
-func rankingGolden(suite string, c EvalCase, ids []string, lowConfidence bool) string {
+func rankingGolden(suite string, c Case, ids []string, lowConfidence bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s/%s (%s)\n# query: %s\n", suite, c.Name, c.Kind, c.Query)
 	if c.Active != "" {
@@ -58,7 +59,7 @@ func rankingGolden(suite string, c EvalCase, ids []string, lowConfidence bool) s
 
 // itemPath is the file an item id names.
 func itemPath(id string) string {
-	rel, _, _ := ParseItemID(id)
+	rel, _, _ := workspace.ParseItemID(id)
 	return rel
 }
 

@@ -1,9 +1,10 @@
-package workspace
+package eval
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ctxls/ctxls/workspace"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,28 +14,28 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-// EvalCase is one golden retrieval case (testdata/README.md).
-type EvalCase struct {
-	Name     string    `json:"name"`
-	Kind     string    `json:"kind"` // cold | active | followup
-	Query    string    `json:"query"`
-	Active   string    `json:"active,omitempty"`
-	Position *Position `json:"position,omitempty"`
-	History  []string  `json:"history,omitempty"`
+// Case is one golden retrieval case (testdata/README.md).
+type Case struct {
+	Name     string              `json:"name"`
+	Kind     string              `json:"kind"` // cold | active | followup
+	Query    string              `json:"query"`
+	Active   string              `json:"active,omitempty"`
+	Position *workspace.Position `json:"position,omitempty"`
+	History  []string            `json:"history,omitempty"`
 	Expect   struct {
 		Files   []string `json:"files"`
 		Symbols []string `json:"symbols"`
 	} `json:"expect"`
 }
 
-// EvalSuite is one golden file: a fixture workspace and its cases.
-type EvalSuite struct {
-	Workspace string     `json:"workspace"`
-	Cases     []EvalCase `json:"cases"`
+// Suite is one golden file: a fixture workspace and its cases.
+type Suite struct {
+	Workspace string `json:"workspace"`
+	Cases     []Case `json:"cases"`
 }
 
-// EvalK is the cut-off of precision, recall and F1.
-const EvalK = 5
+// K is the cut-off of precision, recall and F1.
+const K = 5
 
 // Metrics are the retrieval metrics of one case, or their macro average.
 type Metrics struct {
@@ -61,9 +62,9 @@ type CaseResult struct {
 	LowConfidence bool `json:"lowConfidence"`
 }
 
-// EvalReport is the outcome of a run: every case and the macro averages,
+// Report is the outcome of a run: every case and the macro averages,
 // overall and per case kind.
-type EvalReport struct {
+type Report struct {
 	Cases      []CaseResult       `json:"cases"`
 	Macro      Metrics            `json:"macro"`
 	ByKind     map[string]Metrics `json:"byKind"`
@@ -116,7 +117,7 @@ func calibrate(cases []CaseResult) Calibration {
 }
 
 // LoadSuites reads every golden file under dir/golden.
-func LoadSuites(dir string) ([]EvalSuite, error) {
+func LoadSuites(dir string) ([]Suite, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "golden", "*.json"))
 	if err != nil {
 		return nil, err
@@ -125,13 +126,13 @@ func LoadSuites(dir string) ([]EvalSuite, error) {
 		return nil, fmt.Errorf("%s: no golden cases (golden/*.json)", dir)
 	}
 	sort.Strings(files)
-	var out []EvalSuite
+	var out []Suite
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
-		var s EvalSuite
+		var s Suite
 		if err := json.Unmarshal(b, &s); err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
@@ -186,12 +187,12 @@ func ExtractTxtar(archive, dst string) error {
 // Evaluate runs every golden case under dir (dir/workspaces/NAME.txtar and
 // dir/golden/NAME.json) through Select, exactly as the server would, and
 // scores the answers.
-func Evaluate(ctx context.Context, dir string, cfg Config, opts Options) (*EvalReport, error) {
+func Evaluate(ctx context.Context, dir string, cfg workspace.Config, opts workspace.Options) (*Report, error) {
 	suites, err := LoadSuites(dir)
 	if err != nil {
 		return nil, err
 	}
-	rep := &EvalReport{ByKind: map[string]Metrics{}}
+	rep := &Report{ByKind: map[string]Metrics{}}
 	for _, s := range suites {
 		root, cleanup, err := suiteRoot(dir, s.Workspace)
 		if err != nil {
@@ -199,7 +200,7 @@ func Evaluate(ctx context.Context, dir string, cfg Config, opts Options) (*EvalR
 		}
 		defer cleanup()
 		cfg.CacheDir = "off"
-		ws, err := New(cfg, opts)
+		ws, err := workspace.New(cfg, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -211,9 +212,9 @@ func Evaluate(ctx context.Context, dir string, cfg Config, opts Options) (*EvalR
 		}
 		root = ws.Folders()[0].Root
 		for _, c := range s.Cases {
-			req := &Request{Query: c.Query, History: c.History, Position: c.Position}
+			req := &workspace.Request{Query: c.Query, History: c.History, Position: c.Position}
 			if c.Active != "" {
-				req.ActiveURI = URIFromPath(filepath.Join(root, filepath.FromSlash(c.Active)))
+				req.ActiveURI = workspace.URIFromPath(filepath.Join(root, filepath.FromSlash(c.Active)))
 			}
 			res, err := ws.Select(ctx, req)
 			if err != nil {
@@ -227,7 +228,7 @@ func Evaluate(ctx context.Context, dir string, cfg Config, opts Options) (*EvalR
 			rep.Cases = append(rep.Cases, CaseResult{Suite: s.Workspace, Name: c.Name, Kind: c.Kind, Metrics: m, Got: got, LowConfidence: res.LowConfidence})
 		}
 		for _, q := range offTopicQueries {
-			res, err := ws.Select(ctx, &Request{Query: q})
+			res, err := ws.Select(ctx, &workspace.Request{Query: q})
 			if err != nil {
 				return nil, fmt.Errorf("%s: off-topic query %q: %w", s.Workspace, q, err)
 			}
@@ -252,7 +253,7 @@ func Evaluate(ctx context.Context, dir string, cfg Config, opts Options) (*EvalR
 }
 
 // score computes one case's metrics from its result.
-func score(ws *Workspace, c EvalCase, res *Result) Metrics {
+func score(ws *workspace.Workspace, c Case, res *workspace.Result) Metrics {
 	var m Metrics
 	want := map[string]bool{}
 	for _, f := range c.Expect.Files {
@@ -272,7 +273,7 @@ func score(ws *Workspace, c EvalCase, res *Result) Metrics {
 			if i < 5 {
 				m.Hit5 = 1
 			}
-			if i < EvalK {
+			if i < K {
 				m.Precision++
 			}
 		}
@@ -281,9 +282,9 @@ func score(ws *Workspace, c EvalCase, res *Result) Metrics {
 			files = append(files, it.Path)
 		}
 	}
-	m.Precision /= float64(min(EvalK, max(1, len(res.Items))))
+	m.Precision /= float64(min(K, max(1, len(res.Items))))
 	found := 0
-	for _, it := range res.Items[:min(EvalK, len(res.Items))] {
+	for _, it := range res.Items[:min(K, len(res.Items))] {
 		if want[it.Path] {
 			want[it.Path] = false // count each file once
 			found++
@@ -323,7 +324,7 @@ func score(ws *Workspace, c EvalCase, res *Result) Metrics {
 			if got[s] {
 				hit++
 			}
-			start, end, ok := ws.symbolLines(s)
+			start, end, ok := symbolLines(ws, s)
 			if !ok {
 				continue
 			}
@@ -346,29 +347,13 @@ func score(ws *Workspace, c EvalCase, res *Result) Metrics {
 }
 
 // symbolLines finds the line span of "<path>::<qualified>" in the first
-// folder.
-func (ws *Workspace) symbolLines(id string) (uint32, uint32, bool) {
-	i := strings.Index(id, "::")
-	if i < 0 {
+// folder that defines it.
+func symbolLines(ws *workspace.Workspace, id string) (uint32, uint32, bool) {
+	rel, q, ok := strings.Cut(id, "::")
+	if !ok {
 		return 0, 0, false
 	}
-	rel, q := id[:i], id[i+2:]
-	for _, f := range ws.Folders() {
-		f.mu.RLock()
-		fs, ok := f.idx.FileSlot(rel)
-		if ok {
-			for _, s := range f.idx.FileSymbols(fs) {
-				ref, _ := f.idx.Symbol(s)
-				if ref.Qualified == q {
-					st, en := ref.Range.StartLine, ref.Range.EndLine
-					f.mu.RUnlock()
-					return st, en, true
-				}
-			}
-		}
-		f.mu.RUnlock()
-	}
-	return 0, 0, false
+	return ws.SymbolLines(rel, q)
 }
 
 func average(cases []CaseResult, kind string) Metrics {
