@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ctxls/ctxls/workspace/glob"
 )
 
 // Configuration defaults. DefaultConfig is the one place they are applied.
@@ -85,7 +87,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("embedder: must be %q or %q, got %q", EmbedderHash, EmbedderONNX, c.Embedder)
 	}
 	for i, p := range c.Exclude {
-		if _, err := CompileGlob(p); err != nil {
+		if _, err := glob.Compile(p); err != nil {
 			return fmt.Errorf("exclude[%d]: %w", i, err)
 		}
 	}

@@ -19,6 +19,8 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/ctxls/ctxls/workspace/glob"
 )
 
 // DiscoverOptions tunes Discover. Config.DiscoverOptions builds one from the
@@ -160,7 +162,7 @@ type discoverer struct {
 	ctx      context.Context
 	absRoot  string
 	realRoot string
-	exclude  *GlobSet
+	exclude  *glob.Set
 	maxBytes int64
 
 	mu      sync.Mutex
@@ -207,7 +209,7 @@ func newDiscoverer(ctx context.Context, root string, opts DiscoverOptions) (*dis
 	if opts.MaxFileBytes < 0 {
 		return nil, nil, fmt.Errorf("maxFileBytes: must not be negative, got %d", opts.MaxFileBytes)
 	}
-	exclude, err := CompileGlobSet(opts.Exclude)
+	exclude, err := glob.CompileSet(opts.Exclude)
 	if err != nil {
 		return nil, nil, fmt.Errorf("exclude: %w", err)
 	}

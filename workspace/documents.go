@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/workspace/glob"
 )
 
 // document is an open editor buffer: its text wins over the file on disk.
@@ -249,7 +250,7 @@ func (w *Workspace) reindexDoc(abs string, d *document, edit bool) error {
 
 // excluded reports whether rel is excluded by the configuration's globs.
 func (w *Workspace) excluded(rel string) bool {
-	set, err := CompileGlobSet(w.cfg.Exclude)
+	set, err := glob.CompileSet(w.cfg.Exclude)
 	return err == nil && set.MatchAny(rel)
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/workspace/glob"
 )
 
 // ParamError is a request field that is missing or malformed. The server
@@ -33,8 +34,8 @@ type plan struct {
 	limit     int
 	maxChars  int
 	perItem   int
-	paths     *GlobSet
-	excludes  *GlobSet
+	paths     *glob.Set
+	excludes  *glob.Set
 	kinds     map[symbolindex.Kind]bool
 	activeAbs string
 	cursor    *Position
@@ -118,11 +119,11 @@ func (w *Workspace) validate(req *Request) (*plan, error) {
 	return p, nil
 }
 
-func compileField(field string, globs []string) (*GlobSet, error) {
+func compileField(field string, globs []string) (*glob.Set, error) {
 	if len(globs) == 0 {
 		return nil, nil
 	}
-	set, err := CompileGlobSet(globs)
+	set, err := glob.CompileSet(globs)
 	if err != nil {
 		return nil, paramErr(field, "%v", err)
 	}

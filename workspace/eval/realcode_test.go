@@ -338,7 +338,7 @@ func realcodeCtxls(ws *workspace.Workspace, c Case, res *workspace.Result) realc
 // request is the query itself. It fails when a case cannot run or its
 // answer differs from its golden file (golden_test.go).
 //
-//	go test -run TestRealcodeBaseline -v ./workspace/
+//	go test -run TestRealcodeBaseline -v ./workspace/eval/
 func TestRealcodeBaseline(t *testing.T) {
 	wsDir := realcodeWorkspaces(t)
 	suites, err := LoadSuites(realcodeDir)

@@ -1,4 +1,4 @@
-package workspace
+package glob
 
 import (
 	"strings"
@@ -48,9 +48,9 @@ func TestGlobMatch(t *testing.T) {
 		{"a*/c", []string{"ab/c"}, []string{"a/b/c"}},
 	}
 	for _, tc := range tests {
-		g, err := CompileGlob(tc.pattern)
+		g, err := Compile(tc.pattern)
 		if err != nil {
-			t.Errorf("CompileGlob(%q): %v", tc.pattern, err)
+			t.Errorf("Compile(%q): %v", tc.pattern, err)
 			continue
 		}
 		for _, p := range tc.yes {
@@ -96,19 +96,19 @@ func TestCompileGlobErrors(t *testing.T) {
 		{strings.Repeat("{a,b}", 11), "alternatives"},
 	}
 	for _, tc := range tests {
-		_, err := CompileGlob(tc.pattern)
+		_, err := Compile(tc.pattern)
 		if err == nil {
-			t.Errorf("CompileGlob(%q) succeeded, want error %q", tc.pattern, tc.want)
+			t.Errorf("Compile(%q) succeeded, want error %q", tc.pattern, tc.want)
 			continue
 		}
 		if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `"`+strings.ReplaceAll(tc.pattern, `\`, `\\`)+`"`) {
-			t.Errorf("CompileGlob(%q) error %q, want it to quote the pattern and say %q", tc.pattern, err, tc.want)
+			t.Errorf("Compile(%q) error %q, want it to quote the pattern and say %q", tc.pattern, err, tc.want)
 		}
 	}
 }
 
 func TestGlobSet(t *testing.T) {
-	s, err := CompileGlobSet([]string{"**/*_test.go", "docs/**"})
+	s, err := CompileSet([]string{"**/*_test.go", "docs/**"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,18 +120,18 @@ func TestGlobSet(t *testing.T) {
 			t.Errorf("MatchAny(%q) = %v, want %v", p, got, want)
 		}
 	}
-	var empty *GlobSet
+	var empty *Set
 	if empty.MatchAny("a.go") || empty.Len() != 0 {
-		t.Error("nil GlobSet should match nothing")
+		t.Error("nil Set should match nothing")
 	}
-	_, err = CompileGlobSet([]string{"ok/**", "bad["})
+	_, err = CompileSet([]string{"ok/**", "bad["})
 	if err == nil || !strings.Contains(err.Error(), `"bad["`) {
-		t.Errorf("CompileGlobSet error = %v, want it to name \"bad[\"", err)
+		t.Errorf("CompileSet error = %v, want it to name \"bad[\"", err)
 	}
 }
 
 func TestGlobMatchDoesNotAllocate(t *testing.T) {
-	s, err := CompileGlobSet([]string{"**/*_test.go", "{src,lib}/**/gen/*.{pb,gen}.go", "node_modules", "file[0-9]?.txt"})
+	s, err := CompileSet([]string{"**/*_test.go", "{src,lib}/**/gen/*.{pb,gen}.go", "node_modules", "file[0-9]?.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestGlobMatchDoesNotAllocate(t *testing.T) {
 
 func mustGlob(t testing.TB, pattern string) *Glob {
 	t.Helper()
-	g, err := CompileGlob(pattern)
+	g, err := Compile(pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func mustGlob(t testing.TB, pattern string) *Glob {
 }
 
 func BenchmarkGlobSetMatchAny(b *testing.B) {
-	s, err := CompileGlobSet([]string{"**/*_test.go", "{src,lib}/**/gen/*.{pb,gen}.go", "node_modules", "docs/", "*.min.js"})
+	s, err := CompileSet([]string{"**/*_test.go", "{src,lib}/**/gen/*.{pb,gen}.go", "node_modules", "docs/", "*.min.js"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package workspace
+package glob
 
 import (
 	"fmt"
@@ -74,10 +74,10 @@ type globTok struct {
 
 type runeRange struct{ lo, hi rune }
 
-// CompileGlob compiles one pattern. A malformed pattern (an unclosed "[" or
+// Compile compiles one pattern. A malformed pattern (an unclosed "[" or
 // "{", an unmatched "}", a trailing "\", an empty pattern) is an error that
 // quotes the pattern.
-func CompileGlob(pattern string) (*Glob, error) {
+func Compile(pattern string) (*Glob, error) {
 	if strings.TrimSpace(pattern) == "" {
 		return nil, fmt.Errorf("pattern %q: empty pattern", pattern)
 	}
@@ -115,18 +115,18 @@ func (g *Glob) Match(path string) bool {
 	return false
 }
 
-// GlobSet is a list of compiled patterns matched as one; the nil or zero
-// GlobSet matches nothing. It is immutable and safe for concurrent use.
-type GlobSet struct {
+// Set is a list of compiled patterns matched as one; the nil or zero
+// Set matches nothing. It is immutable and safe for concurrent use.
+type Set struct {
 	globs []*Glob
 }
 
-// CompileGlobSet compiles every pattern; the error names the first malformed
+// CompileSet compiles every pattern; the error names the first malformed
 // one.
-func CompileGlobSet(patterns []string) (*GlobSet, error) {
-	s := &GlobSet{globs: make([]*Glob, 0, len(patterns))}
+func CompileSet(patterns []string) (*Set, error) {
+	s := &Set{globs: make([]*Glob, 0, len(patterns))}
 	for _, p := range patterns {
-		g, err := CompileGlob(p)
+		g, err := Compile(p)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +136,7 @@ func CompileGlobSet(patterns []string) (*GlobSet, error) {
 }
 
 // Len is the number of patterns in the set.
-func (s *GlobSet) Len() int {
+func (s *Set) Len() int {
 	if s == nil {
 		return 0
 	}
@@ -145,7 +145,7 @@ func (s *GlobSet) Len() int {
 
 // MatchAny reports whether any pattern of the set matches path (see
 // Glob.Match). It does not allocate.
-func (s *GlobSet) MatchAny(path string) bool {
+func (s *Set) MatchAny(path string) bool {
 	if s == nil {
 		return false
 	}
