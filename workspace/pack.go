@@ -71,7 +71,14 @@ func (s *Snapshot) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 		}
 	}
 	// Collapse over a window a few times the limit: enough to fill it.
-	window := list[:min(len(list), p.limit*4+len(pinned))]
+	kept := collapseWindow(list[:min(len(list), p.limit*4+len(pinned))], len(pinned))
+	ready, texts, srcs := s.readTexts(p, kept)
+	return s.items(p, ready, texts, srcs)
+}
+
+// collapseWindow collapses the overlapping and identical candidates of
+// window (whose first nPinned are pinned); see collapseRanked.
+func collapseWindow(window []*cand, nPinned int) []*cand {
 	fileIDs := map[*folderView]uint32{}
 	spans := make([]heuristics.Span, len(window))
 	for i, c := range window {
@@ -86,11 +93,15 @@ func (s *Snapshot) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 		}
 		spans[i] = heuristics.Span{File: fid | c.fileSlot, StartLine: c.sym.Range.StartLine, EndLine: end, BodyHash: c.hash}
 	}
-	kept := collapseRanked(window, spans, len(pinned))
+	return collapseRanked(window, spans, nPinned)
+}
 
-	// Read texts for as many items as could fit.
-	texts := make([]string, 0, len(kept))
-	ready := make([]*cand, 0, len(kept))
+// readTexts reads the texts of the first candidates, as many as could fit,
+// skipping a repeated id and a slice the file no longer holds. srcs are
+// the whole texts of their files, by absolute path.
+func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []string, srcs map[string][]byte) {
+	texts = make([]string, 0, len(kept))
+	ready = make([]*cand, 0, len(kept))
 	cache := map[string][]byte{}
 	seenID := map[string]bool{}
 	for _, c := range kept {
@@ -126,6 +137,12 @@ func (s *Snapshot) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 		texts = append(texts, string(src[start:end]))
 		ready = append(ready, c)
 	}
+	return ready, texts, cache
+}
+
+// items fits the texts into the budget and turns their candidates into
+// items, in order.
+func (s *Snapshot) items(p *plan, ready []*cand, texts []string, srcs map[string][]byte) ([]Item, int) {
 	packIn := make([]heuristics.PackItem, len(texts))
 	for i, t := range texts {
 		packIn[i] = heuristics.PackItem{Len: len(t)}
@@ -137,7 +154,7 @@ func (s *Snapshot) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
 		c := ready[pk.Index]
 		text, cut := heuristics.TruncateText(texts[pk.Index], pk.Len)
 		used += len(text)
-		src := cache[joinRoot(c.folder.Root, c.path)]
+		src := srcs[joinRoot(c.folder.Root, c.path)]
 		it := Item{
 			URI:       URIFromPath(joinRoot(c.folder.Root, c.path)),
 			Path:      c.path,
