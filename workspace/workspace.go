@@ -35,8 +35,8 @@ type Options struct {
 //
 // All methods are safe for concurrent use. The workspace mutex guards the
 // folder list, the configuration, documents and activity; each Folder's own
-// RWMutex guards its index, so a Select reads a consistent index while edits
-// to other folders go on.
+// RWMutex guards its index. A Select works on one Snapshot of all of it
+// (snapshot.go) and takes no lock after taking it.
 type Workspace struct {
 	opts Options
 	log  *slog.Logger
