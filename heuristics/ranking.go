@@ -1,5 +1,7 @@
 package heuristics
 
+import "iter"
+
 // The ranking of contextSelect: the sources of evidence, their fusion
 // weights, and every constant that shapes a ranking, each with the reason
 // it has its value. The sources themselves live in workspace/sources.go;
@@ -74,20 +76,22 @@ const (
 	DocPrior  = 0.6
 )
 
-// CompetitionRanks returns the 1-based rank of each entry of a list of
-// scores sorted best first; equal scores share the rank of the first of
-// them ("1224" ranking), so that a source does not order what it cannot
-// tell apart.
-func CompetitionRanks[T comparable](scores []T) []int {
-	ranks := make([]int, len(scores))
-	for i := range scores {
-		if i > 0 && scores[i] == scores[i-1] {
-			ranks[i] = ranks[i-1]
-		} else {
-			ranks[i] = i + 1
+// CompetitionRanks yields the index and 1-based rank of each entry of a
+// list sorted best first by key; entries with equal keys share the rank of
+// the first of them ("1224" ranking), so that a source does not order what
+// it cannot tell apart.
+func CompetitionRanks[E any, K comparable](list []E, key func(E) K) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		rank := 0
+		for i := range list {
+			if i == 0 || key(list[i]) != key(list[i-1]) {
+				rank = i + 1
+			}
+			if !yield(i, rank) {
+				return
+			}
 		}
 	}
-	return ranks
 }
 
 // LocalityPrior is what nearness in [0,1] to the active file adds to a

@@ -406,11 +406,7 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32
 	fileScore := map[uint32]float64{}
 	add := func(src heuristics.Source) {
 		list := lists[src]
-		scores := make([]float64, len(list))
-		for i, sf := range list {
-			scores[i] = sf.score
-		}
-		for i, r := range heuristics.CompetitionRanks(scores) {
+		for i, r := range heuristics.CompetitionRanks(list, fileScoreOf) {
 			fileScore[list[i].slot] += heuristics.RRF(heuristics.Weights[src], r)
 		}
 	}
@@ -479,14 +475,12 @@ func rankLocality(cs []*cand) {
 	sort.Slice(byLoc, func(i, j int) bool {
 		return byLoc[i].scores[heuristics.SrcLocality] > byLoc[j].scores[heuristics.SrcLocality]
 	})
-	scores := make([]float32, len(byLoc))
-	for i, c := range byLoc {
-		scores[i] = c.scores[heuristics.SrcLocality]
-	}
-	for i, r := range heuristics.CompetitionRanks(scores) {
+	for i, r := range heuristics.CompetitionRanks(byLoc, localityOf) {
 		byLoc[i].ranks[heuristics.SrcLocality] = int32(r)
 	}
 }
+
+func localityOf(c *cand) float32 { return c.scores[heuristics.SrcLocality] }
 
 // hasOwnEvidence reports whether a source other than the file-level ones
 // ranked the candidate itself.
@@ -515,6 +509,8 @@ type scoredFile struct {
 	slot  uint32
 	score float64
 }
+
+func fileScoreOf(sf scoredFile) float64 { return sf.score }
 
 // bestPerFile sorts a file list by score, best first, keeping each file's
 // best entry. Ties keep their input order.

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"maps"
 	"sync"
 	"time"
 
@@ -53,17 +54,16 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 		emb:     w.emb,
 		utf8:    w.opts.UTF8,
 		now:     w.opts.Now(),
-		docs:    make(map[string][]byte, len(w.docs)),
 		active:  w.act.activeAbs,
 		cursor:  w.act.cursor,
-		edits:   make(map[editKey]time.Time, len(w.act.edits)),
+		edits:   maps.Clone(w.act.edits),
 		refused: w.refusals(),
 	}
-	for abs, d := range w.docs {
-		s.docs[abs] = d.text
-	}
-	for k, t := range w.act.edits {
-		s.edits[k] = t
+	if len(w.docs) > 0 {
+		s.docs = make(map[string][]byte, len(w.docs))
+		for abs, d := range w.docs {
+			s.docs[abs] = d.text
+		}
 	}
 	for _, f := range w.folders {
 		f.mu.RLock()

@@ -85,13 +85,9 @@ func (s *scope) accepts(slot uint32) bool {
 
 // ranksOf gives the hits of a search their competition ranks.
 func ranksOf[T any](hits []T, slot func(T) uint32, score func(T) float32) []symRank {
-	scores := make([]float32, len(hits))
-	for i, h := range hits {
-		scores[i] = score(h)
-	}
 	out := make([]symRank, len(hits))
-	for i, r := range heuristics.CompetitionRanks(scores) {
-		out[i] = symRank{slot(hits[i]), int32(r), scores[i]}
+	for i, r := range heuristics.CompetitionRanks(hits, score) {
+		out[i] = symRank{slot(hits[i]), int32(r), score(hits[i])}
 	}
 	return out
 }
@@ -203,18 +199,17 @@ func mentionSource(s *scope) ranked {
 		}
 	}
 	sort.SliceStable(named, func(i, j int) bool { return named[i].w > named[j].w })
-	var out ranked
+	var once []weighted2 // each accepted symbol once, at its heaviest
 	seen := map[uint32]bool{}
-	var weights []float64
 	for _, m := range named {
 		if !seen[m.slot] && s.accepts(m.slot) {
 			seen[m.slot] = true
-			out.syms = append(out.syms, symRank{slot: m.slot, score: float32(m.w)})
-			weights = append(weights, m.w)
+			once = append(once, m)
 		}
 	}
-	for i, r := range heuristics.CompetitionRanks(weights) {
-		out.syms[i].rank = int32(r)
+	var out ranked
+	for i, r := range heuristics.CompetitionRanks(once, weightOf) {
+		out.syms = append(out.syms, symRank{once[i].slot, int32(r), float32(once[i].w)})
 	}
 	files := s.mentionedFiles()
 	for _, m := range files {
@@ -346,6 +341,8 @@ type weighted2 struct {
 	slot uint32
 	w    float64
 }
+
+func weightOf(w weighted2) float64 { return w.w }
 
 // filesByPath finds the files a mentioned path names: an exact relative
 // path, a path suffix ("server.go", "lsp/server.go"), or a directory

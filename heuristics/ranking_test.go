@@ -1,0 +1,36 @@
+package heuristics
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestCompetitionRanks(t *testing.T) {
+	scores := []float64{9, 7, 7, 5, 5, 5, 1}
+	var got []int
+	for i, r := range CompetitionRanks(scores, func(x float64) float64 { return x }) {
+		if len(got) != i {
+			t.Fatalf("index %d out of order", i)
+		}
+		got = append(got, r)
+	}
+	if want := []int{1, 2, 2, 4, 4, 4, 7}; !slices.Equal(got, want) {
+		t.Errorf("ranks %v, want %v (equal scores share the first one's rank)", got, want)
+	}
+	for range CompetitionRanks(scores, func(x float64) float64 { return x }) {
+		break // stopping early must not panic
+	}
+}
+
+func TestFuseRanks(t *testing.T) {
+	var ranks [NumSources]int32
+	ranks[SrcLexical], ranks[SrcMention] = 1, 3
+	ranks[SrcLocality] = 1 // locality counts as a prior, not by its rank
+	want := RRF(Weights[SrcLexical], 1) + RRF(Weights[SrcMention], 3) + LocalityPrior(0.5)
+	if got := FuseRanks(&ranks, 0.5); got != want {
+		t.Errorf("FuseRanks = %v, want %v", got, want)
+	}
+	if got := FuseRanks(&[NumSources]int32{}, 0); got != 0 {
+		t.Errorf("no ranks, no nearness: %v, want 0", got)
+	}
+}
