@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 )
 
@@ -34,7 +36,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 		return nil, err
 	}
 	utf8 := slices.Contains(p.Capabilities.General.PositionEncodings, encodingUTF8)
-	ws, err := workspace.New(cfg, workspace.Options{Logger: s.log, Warn: s.warnUser, UTF8: utf8})
+	ws, err := workspace.New(cfg, workspace.Options{Logger: s.log, Warn: s.warnUser})
 	if err != nil {
 		return nil, invalidParams("initializationOptions: %v", err)
 	}
@@ -45,7 +47,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	}
 
 	s.mu.Lock()
-	s.ws, s.caps, s.state = ws, p.Capabilities, stateRunning
+	s.ws, s.caps, s.utf8, s.state = ws, p.Capabilities, utf8, stateRunning
 	s.mu.Unlock()
 
 	res := initializeResult{ServerInfo: serverInfo{Name: "ctxls", Version: s.opts.Version}}
@@ -96,7 +98,7 @@ func initialRoots(p *initializeParams) []string {
 	}
 	var roots []string
 	for _, u := range uris {
-		path, err := workspace.PathFromURI(u)
+		path, err := wire.PathFromURI(u)
 		if err != nil {
 			path = u // AddFolder's error names it
 		}
@@ -131,19 +133,17 @@ func (s *Server) notification(method string, params json.RawMessage) {
 	case protocol.MethodTextDocumentDidOpen:
 		var p didOpenParams
 		if err = decodeParams(params, &p); err == nil {
-			err = s.document(p.TextDocument.URI, func(uri string) error {
-				return ws.DidOpen(uri, p.TextDocument.Version, p.TextDocument.Text)
+			err = s.document(p.TextDocument.URI, func(path string) error {
+				return ws.DidOpen(path, p.TextDocument.Version, p.TextDocument.Text)
 			})
 		}
 	case protocol.MethodTextDocumentDidChange:
 		var p didChangeParams
 		if err = decodeParams(params, &p); err == nil {
-			changes := make([]workspace.TextChange, len(p.ContentChanges))
-			for i, c := range p.ContentChanges {
-				changes[i] = workspace.TextChange{Range: c.Range, Text: c.Text}
-			}
-			err = s.document(p.TextDocument.URI, func(uri string) error {
-				return ws.DidChange(uri, p.TextDocument.Version, changes)
+			utf8 := s.positionsUTF8()
+			edit := func(text []byte) ([]byte, error) { return wire.ApplyChanges(text, p.ContentChanges, utf8) }
+			err = s.document(p.TextDocument.URI, func(path string) error {
+				return ws.DidChange(path, p.TextDocument.Version, edit)
 			})
 		}
 	case protocol.MethodTextDocumentDidSave:
@@ -159,7 +159,11 @@ func (s *Server) notification(method string, params json.RawMessage) {
 	case methodDidFocus:
 		var p didFocusParams
 		if err = decodeParams(params, &p); err == nil {
-			err = s.document(p.URI, func(uri string) error { return ws.DidFocus(uri, p.Position) })
+			var cursor *workspace.Cursor
+			if p.Position != nil {
+				cursor = &workspace.Cursor{Line: p.Position.Line}
+			}
+			err = s.document(p.URI, func(path string) error { return ws.DidFocus(path, cursor) })
 		}
 	case protocol.MethodWorkspaceDidChangeWatchedFiles:
 		var p didChangeWatchedFilesParams
@@ -184,10 +188,10 @@ func (s *Server) notification(method string, params json.RawMessage) {
 	}
 }
 
-// document runs fn for a document URI. Documents that are not files in the
-// workspace folders (untitled buffers, files of other projects) are
-// ignored: editors send them routinely.
-func (s *Server) document(uri string, fn func(uri string) error) error {
+// document runs fn for the path of a document URI. Documents that are not
+// files in the workspace folders (untitled buffers, files of other
+// projects) are ignored: editors send them routinely.
+func (s *Server) document(uri string, fn func(path string) error) error {
 	if uri == "" {
 		return errors.New("uri: missing")
 	}
@@ -195,7 +199,11 @@ func (s *Server) document(uri string, fn func(uri string) error) error {
 		s.log.Debug("ignoring a document that is not a file", "uri", uri)
 		return nil
 	}
-	err := fn(uri)
+	path, err := wire.PathFromURI(uri)
+	if err != nil {
+		return err
+	}
+	err = fn(path)
 	if errors.Is(err, workspace.ErrOutside) {
 		s.log.Debug("ignoring a document outside the workspace folders", "uri", uri)
 		return nil
@@ -238,6 +246,7 @@ func (s *Server) registerWatchers() {
 // filesChanged applies workspace/didChangeWatchedFiles.
 func (s *Server) filesChanged(ws *workspace.Workspace, p *didChangeWatchedFilesParams) error {
 	events := make([]workspace.FileEvent, 0, len(p.Changes))
+	var bad error // the first URI that names no path
 	for i, c := range p.Changes {
 		switch c.Type {
 		case fileCreated, fileChanged, fileDeleted:
@@ -248,17 +257,22 @@ func (s *Server) filesChanged(ws *workspace.Workspace, p *didChangeWatchedFilesP
 			s.log.Debug("ignoring a change to something that is not a file", "uri", c.URI)
 			continue
 		}
-		events = append(events, workspace.FileEvent{URI: c.URI, Deleted: c.Type == fileDeleted})
+		path, err := wire.PathFromURI(c.URI)
+		if err != nil {
+			bad = cmp.Or(bad, fmt.Errorf("changes[%d].uri: %w", i, err))
+			continue
+		}
+		events = append(events, workspace.FileEvent{Path: path, Deleted: c.Type == fileDeleted})
 	}
 	s.log.Debug("files changed on disk", "events", len(events))
-	return ws.FilesChanged(events)
+	return cmp.Or(ws.FilesChanged(events), bad)
 }
 
 // foldersChanged applies workspace/didChangeWorkspaceFolders; added folders
 // are indexed in the background.
 func (s *Server) foldersChanged(ws *workspace.Workspace, p *didChangeWorkspaceFoldersParams) {
 	for _, f := range p.Event.Removed {
-		path, err := workspace.PathFromURI(f.URI)
+		path, err := wire.PathFromURI(f.URI)
 		if err != nil {
 			s.log.Warn("cannot remove workspace folder", "uri", f.URI, "err", err)
 			continue
@@ -269,7 +283,7 @@ func (s *Server) foldersChanged(ws *workspace.Workspace, p *didChangeWorkspaceFo
 	}
 	added := 0
 	for _, f := range p.Event.Added {
-		path, err := workspace.PathFromURI(f.URI)
+		path, err := wire.PathFromURI(f.URI)
 		if err == nil {
 			_, err = ws.AddFolder(path)
 		}
@@ -317,7 +331,7 @@ func (s *Server) configurationChanged(ws *workspace.Workspace, settings json.Raw
 // contextSelect answers workspace/contextSelect.
 func (s *Server) contextSelect(ctx context.Context, params json.RawMessage) (any, error) {
 	ws := s.workspace()
-	var req workspace.Request
+	var req wire.Request
 	if err := decodeParams(params, &req); err != nil {
 		return nil, err
 	}
@@ -330,17 +344,22 @@ func (s *Server) contextSelect(ctx context.Context, params json.RawMessage) (any
 	if ctx.Err() != nil {
 		return nil, errCancelled()
 	}
-	res, err := ws.Select(ctx, &req)
+	sreq, err := wire.SelectRequest(&req)
+	var sel *workspace.Selection
+	if err == nil {
+		sel, err = ws.Select(ctx, sreq)
+	}
 	if err != nil {
 		var pe *workspace.ParamError
 		switch {
-		case errors.As(err, &pe):
+		case errors.As(wire.ParamError(err), &pe):
 			return nil, invalidParams("%s", pe.Error())
 		case ctx.Err() != nil:
 			return nil, errCancelled()
 		}
 		return nil, err
 	}
+	res := wire.FromSelection(sel, s.positionsUTF8())
 	s.log.Debug("selected", "items", len(res.Items), "candidates", res.Stats.Candidates, "ms", res.Stats.ElapsedMs)
 	return selectResult{Result: res, Stats: selectStats{Stats: res.Stats, Reembedded: ws.Reembedded()}}, nil
 }
@@ -349,7 +368,7 @@ func (s *Server) contextSelect(ctx context.Context, params json.RawMessage) (any
 // that are neither item ids ("sym:…", "file:<relpath>") nor file URIs. The
 // workspace would take a bare string for a path relative to the first
 // folder, which is right on the command line but not on the wire.
-func checkRefs(req *workspace.Request) error {
+func checkRefs(req *wire.Request) error {
 	if req.ActiveURI != "" {
 		if err := checkFileURI(req.ActiveURI); err != nil {
 			return invalidParams("activeUri: %v", err)

@@ -21,7 +21,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"golang.org/x/tools/txtar"
 
-	"github.com/ctxls/ctxls/workspace"
+	"github.com/ctxls/ctxls/lsp/wire"
 )
 
 // ctxlsBin is the ctxls binary built once by TestMain for the subprocess
@@ -89,7 +89,7 @@ func readFile(t testing.TB, path string) string {
 
 // uri is the file URI of root/rel.
 func uri(root, rel string) string {
-	return workspace.URIFromPath(filepath.Join(root, filepath.FromSlash(rel)))
+	return wire.URIFromPath(filepath.Join(root, filepath.FromSlash(rel)))
 }
 
 // message is a message the server sent to the client.
@@ -357,7 +357,7 @@ func (c *client) initialize(root string, k caps) initResult {
 	var res initResult
 	c.mustCall("initialize", map[string]any{
 		"processId":             nil,
-		"rootUri":               workspace.URIFromPath(root),
+		"rootUri":               wire.URIFromPath(root),
 		"capabilities":          k.json(),
 		"initializationOptions": map[string]any{"cacheDir": "off"},
 	}, &res)
@@ -376,11 +376,11 @@ func (c *client) start(root string, k caps) initResult {
 
 // result is the contextSelect result as the tests read it.
 type result struct {
-	Items         []workspace.Item `json:"items"`
-	UsedChars     int              `json:"usedChars"`
-	LowConfidence bool             `json:"lowConfidence"`
+	Items         []wire.Item `json:"items"`
+	UsedChars     int         `json:"usedChars"`
+	LowConfidence bool        `json:"lowConfidence"`
 	Stats         struct {
-		workspace.Stats
+		wire.Stats
 		Reembedded *int `json:"reembedded"`
 	} `json:"stats"`
 }
@@ -628,7 +628,7 @@ func (c *rawClient) responseCount(id string) int {
 // initialized and waits until the first index is ready.
 func (c *rawClient) start(root string) {
 	c.t.Helper()
-	c.send(0, "initialize", fmt.Sprintf(`{"rootUri":%q,"capabilities":{},"initializationOptions":{"cacheDir":"off"}}`, workspace.URIFromPath(root)))
+	c.send(0, "initialize", fmt.Sprintf(`{"rootUri":%q,"capabilities":{},"initializationOptions":{"cacheDir":"off"}}`, wire.URIFromPath(root)))
 	if r := c.response("0"); r.Error != nil {
 		c.t.Fatalf("initialize: %s", r.Error.Message)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 )
 
@@ -297,7 +298,7 @@ func TestBadInitializationOptions(t *testing.T) {
 	} {
 		c := pipeClient(t, nil)
 		err := c.call("initialize", map[string]any{
-			"rootUri":               workspace.URIFromPath(root),
+			"rootUri":               wire.URIFromPath(root),
 			"capabilities":          map[string]any{},
 			"initializationOptions": json.RawMessage(tc.opts),
 		}, nil)
@@ -313,7 +314,7 @@ func TestMissingModelWarnsOnce(t *testing.T) {
 	root := writeFixture(t, "shop.txtar")
 	c := pipeClient(t, nil)
 	opts := map[string]any{"cacheDir": "off", "embedder": "onnx", "modelPath": t.TempDir()}
-	c.mustCall("initialize", map[string]any{"rootUri": workspace.URIFromPath(root), "capabilities": map[string]any{}, "initializationOptions": opts}, nil)
+	c.mustCall("initialize", map[string]any{"rootUri": wire.URIFromPath(root), "capabilities": map[string]any{}, "initializationOptions": opts}, nil)
 	c.notify("initialized", map[string]any{})
 	c.waitReady()
 	// The same settings again must not warn again.
@@ -342,7 +343,7 @@ func TestMissingModelWarnsOnce(t *testing.T) {
 func TestPanicInHandlerIsRecovered(t *testing.T) {
 	root := writeFixture(t, "shop.txtar")
 	c := pipeClient(t, func(s *Server) {
-		s.beforeSelect = func(ctx context.Context, req *workspace.Request) {
+		s.beforeSelect = func(ctx context.Context, req *wire.Request) {
 			if req.Query == "boom" {
 				panic("kaboom")
 			}

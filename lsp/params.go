@@ -10,6 +10,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 )
 
@@ -101,10 +102,7 @@ type didChangeParams struct {
 		URI     string `json:"uri"`
 		Version int32  `json:"version"`
 	} `json:"textDocument"`
-	ContentChanges []struct {
-		Range *workspace.Range `json:"range"`
-		Text  string           `json:"text"`
-	} `json:"contentChanges"`
+	ContentChanges []wire.TextChange `json:"contentChanges"`
 }
 
 type textDocumentParams struct {
@@ -115,8 +113,8 @@ type textDocumentParams struct {
 
 // didFocusParams are the params of the ctxls/didFocus notification.
 type didFocusParams struct {
-	URI      string              `json:"uri"`
-	Position *workspace.Position `json:"position"`
+	URI      string         `json:"uri"`
+	Position *wire.Position `json:"position"`
 }
 
 // File change types of workspace/didChangeWatchedFiles.
@@ -148,15 +146,15 @@ type cancelParams struct {
 	ID json.RawMessage `json:"id"`
 }
 
-// selectResult is the contextSelect result: workspace.Result with stats
+// selectResult is the contextSelect result: wire.Result with stats
 // extended by the server's own counters.
 type selectResult struct {
-	*workspace.Result
+	*wire.Result
 	Stats selectStats `json:"stats"`
 }
 
 type selectStats struct {
-	workspace.Stats
+	wire.Stats
 	// Reembedded is the number of symbols re-tokenized and re-embedded
 	// since the indexes were built or loaded.
 	Reembedded int `json:"reembedded"`

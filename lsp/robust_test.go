@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxls/ctxls/workspace"
+	"github.com/ctxls/ctxls/lsp/wire"
 )
 
 func sleepBriefly() { time.Sleep(10 * time.Millisecond) }
@@ -19,7 +19,7 @@ func sleepBriefly() { time.Sleep(10 * time.Millisecond) }
 // it is cancelled, and reports each one that starts on entered.
 func slowSelects(entered chan<- string) func(*Server) {
 	return func(s *Server) {
-		s.beforeSelect = func(ctx context.Context, req *workspace.Request) {
+		s.beforeSelect = func(ctx context.Context, req *wire.Request) {
 			if !strings.HasPrefix(req.Query, "slow") {
 				return
 			}

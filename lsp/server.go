@@ -18,6 +18,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 )
 
@@ -86,6 +87,7 @@ type Server struct {
 	initialized bool
 	ws          *workspace.Workspace
 	caps        clientCapabilities
+	utf8        bool // positions count UTF-8 bytes, not UTF-16 code units
 
 	warnMu sync.Mutex
 	warned map[string]bool
@@ -98,7 +100,7 @@ type Server struct {
 	// beforeSelect, when a test sets it, runs at the start of every
 	// contextSelect with the request's context: test plumbing to make a
 	// request slow or failing on purpose.
-	beforeSelect func(ctx context.Context, req *workspace.Request)
+	beforeSelect func(ctx context.Context, req *wire.Request)
 	// indexHook, when a test sets it, sees every indexing progress report
 	// before the client does: test plumbing to hold an index half built.
 	indexHook func(workspace.Progress)
@@ -211,6 +213,14 @@ func (s *Server) workspace() *workspace.Workspace {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.ws
+}
+
+// positionsUTF8 reports whether the session's positions count UTF-8
+// bytes (negotiated at initialize) rather than UTF-16 code units.
+func (s *Server) positionsUTF8() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.utf8
 }
 
 // handle is the connection's handler: it runs on the read loop, so it never

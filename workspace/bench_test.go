@@ -219,7 +219,7 @@ func BenchmarkSelect(b *testing.B) {
 			ws, st := openBench(b, synthWorkspace(b, n), CacheDirOff)
 			ctx := context.Background()
 			for _, q := range benchQueries {
-				res, err := ws.Select(ctx, &Request{Query: q})
+				res, err := ws.Select(ctx, &SelectRequest{Query: q})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -233,7 +233,7 @@ func BenchmarkSelect(b *testing.B) {
 			labelled("select", func() {
 				for b.Loop() {
 					start := time.Now()
-					if _, err := ws.Select(ctx, &Request{Query: benchQueries[len(lat)%len(benchQueries)]}); err != nil {
+					if _, err := ws.Select(ctx, &SelectRequest{Query: benchQueries[len(lat)%len(benchQueries)]}); err != nil {
 						b.Fatal(err)
 					}
 					lat = append(lat, time.Since(start))
@@ -396,7 +396,7 @@ func TestSynthWorkspaceIndexesAsGenerated(t *testing.T) {
 			t.Errorf("no %s files indexed; languages: %v", lang, st.Languages)
 		}
 	}
-	res, err := ws.Select(context.Background(), &Request{Query: benchQueries[0]})
+	res, err := ws.Select(context.Background(), &SelectRequest{Query: benchQueries[0]})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,8 +106,8 @@ func TestCacheRestartReusesEverything(t *testing.T) {
 	}
 	// A restart answers exactly as the cold build did, ties included.
 	for _, q := range []string{"retry delay doubles after a failed attempt", "parseConfig rejects unknown keys", "format amount"} {
-		a := selDo(t, ws1, &Request{Query: q})
-		b := selDo(t, ws2, &Request{Query: q})
+		a := selDo(t, ws1, &SelectRequest{Query: q})
+		b := selDo(t, ws2, &SelectRequest{Query: q})
 		if !slices.Equal(selIDs(a), selIDs(b)) {
 			t.Errorf("%q: the restart answers differently:\ncold %q\nwarm %q", q, selIDs(a), selIDs(b))
 		}
@@ -215,7 +215,7 @@ func TestCacheCorruptIsRebuilt(t *testing.T) {
 			if w := log.lines("WARN"); len(w) != 1 || !strings.Contains(w[0], "cache") {
 				t.Errorf("want one warning about the cache, got %q", w)
 			}
-			selFirst(t, selDo(t, ws, &Request{Query: "parseConfig"}), "sym:internal/config/config.go::parseConfig")
+			selFirst(t, selDo(t, ws, &SelectRequest{Query: "parseConfig"}), "sym:internal/config/config.go::parseConfig")
 			// The rebuilt cache is sound again.
 			_, next, _ := cacheIndex(t, root, dir)
 			if next.Reused != selAppFiles {
@@ -291,7 +291,7 @@ func TestCacheOffWritesNothing(t *testing.T) {
 	if st.Cache != CacheDirOff {
 		t.Errorf("stats.cache %q, want off", st.Cache)
 	}
-	uri := selURI(root, "lsp/server.go")
+	uri := selPath(root, "lsp/server.go")
 	if err := ws.DidOpen(uri, 1, "package lsp\n\nfunc Edited() {}\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -352,5 +352,5 @@ func TestCacheWriteIsAtomic(t *testing.T) {
 	if names := cacheDirFiles(t, dir); !slices.Equal(names, []string{filepath.Base(st.Cache)}) {
 		t.Errorf("a failed write left %q", names)
 	}
-	selFirst(t, selDo(t, ws, &Request{Query: "parseConfig"}), "sym:internal/config/config.go::parseConfig")
+	selFirst(t, selDo(t, ws, &SelectRequest{Query: "parseConfig"}), "sym:internal/config/config.go::parseConfig")
 }

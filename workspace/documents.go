@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/workspace/glob"
@@ -33,17 +32,10 @@ func (d *document) dropTree() {
 	d.tree = nil
 }
 
-// TextChange is one content change of didChange: Range nil replaces the
-// whole text.
-type TextChange struct {
-	Range *Range
-	Text  string
-}
-
 // activity is the log of what the user looked at and changed.
 type activity struct {
-	activeAbs string    // the last opened, changed or focused document
-	cursor    *Position // its cursor, when the editor reported one
+	activeAbs string  // the last opened, changed or focused document
+	cursor    *Cursor // its cursor, when the editor reported one
 	edits     map[editKey]time.Time
 }
 
@@ -56,10 +48,11 @@ type editKey struct {
 const maxEdits = 512
 
 // DidOpen records an opened document, indexes its text and makes it active.
-func (w *Workspace) DidOpen(uri string, version int32, text string) error {
+// Documents are named by path: absolute, or relative to the first folder.
+func (w *Workspace) DidOpen(path string, version int32, text string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	_, _, abs, err := w.resolve(uri)
+	_, _, abs, err := w.resolve(path)
 	if err != nil {
 		return err
 	}
@@ -72,26 +65,24 @@ func (w *Workspace) DidOpen(uri string, version int32, text string) error {
 	return w.reindexDoc(abs, d, false)
 }
 
-// DidChange applies content changes to an open document, re-indexes it and
-// records which symbols the edit touched. A select sent after DidChange
-// returns sees the edit.
-func (w *Workspace) DidChange(uri string, version int32, changes []TextChange) error {
+// DidChange changes an open document, re-indexes it and records which
+// symbols the edit touched. edit returns the new text from the old, which
+// it must not modify (lsp/wire.ApplyChanges applies didChange's changes).
+// A select sent after DidChange returns sees the edit.
+func (w *Workspace) DidChange(path string, version int32, edit func(text []byte) ([]byte, error)) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	_, _, abs, err := w.resolve(uri)
+	_, _, abs, err := w.resolve(path)
 	if err != nil {
 		return err
 	}
 	d := w.docs[abs]
 	if d == nil {
-		return fmt.Errorf("%s: not open (send didOpen first)", uri)
+		return fmt.Errorf("%s: not open (send didOpen first)", path)
 	}
-	text := d.text
-	for i, c := range changes {
-		text, err = applyChange(text, c, w.opts.UTF8)
-		if err != nil {
-			return fmt.Errorf("contentChanges[%d]: %w", i, err)
-		}
+	text, err := edit(d.text)
+	if err != nil {
+		return err
 	}
 	d.text, d.version = text, version
 	w.setActive(abs, nil)
@@ -99,18 +90,18 @@ func (w *Workspace) DidChange(uri string, version int32, changes []TextChange) e
 }
 
 // DidSave notes a saved document. The text in memory is already indexed.
-func (w *Workspace) DidSave(uri string) error {
+func (w *Workspace) DidSave(path string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	_, _, _, err := w.resolve(uri)
+	_, _, _, err := w.resolve(path)
 	return err
 }
 
 // DidClose forgets an open document; the file on disk is indexed again.
-func (w *Workspace) DidClose(uri string) error {
+func (w *Workspace) DidClose(path string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	f, rel, abs, err := w.resolve(uri)
+	f, rel, abs, err := w.resolve(path)
 	if err != nil {
 		return err
 	}
@@ -122,21 +113,21 @@ func (w *Workspace) DidClose(uri string) error {
 }
 
 // DidFocus makes a document active and records its cursor.
-func (w *Workspace) DidFocus(uri string, pos *Position) error {
+func (w *Workspace) DidFocus(path string, cursor *Cursor) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	_, _, abs, err := w.resolve(uri)
+	_, _, abs, err := w.resolve(path)
 	if err != nil {
 		return err
 	}
-	w.setActive(abs, pos)
+	w.setActive(abs, cursor)
 	return nil
 }
 
 // FileEvent is a change on disk, as workspace/didChangeWatchedFiles reports.
 type FileEvent struct {
-	URI     string
-	Deleted bool // false: created or changed
+	Path    string // absolute, or relative to the first folder
+	Deleted bool   // false: created or changed
 }
 
 // FilesChanged re-indexes files created or changed on disk and drops deleted
@@ -159,8 +150,8 @@ func (w *Workspace) FilesChanged(events []FileEvent) error {
 
 // fileChanged applies one watched-file event. Caller holds w.mu.
 func (w *Workspace) fileChanged(ev FileEvent) error {
-	f, rel, abs, err := w.resolve(ev.URI)
-	if named, nerr := w.absPath(ev.URI); nerr == nil {
+	f, rel, abs, err := w.resolve(ev.Path)
+	if named, nerr := w.absPath(ev.Path); nerr == nil {
 		if nf, nrel, lerr := w.locate(named); lerr == nil && (err != nil || nf != f || nrel != rel) {
 			nf.mu.Lock()
 			removeTree(nf.idx, nrel)
@@ -182,7 +173,7 @@ func (w *Workspace) fileChanged(ev FileEvent) error {
 	return w.reindexDisk(f, rel, abs)
 }
 
-func (w *Workspace) setActive(abs string, pos *Position) {
+func (w *Workspace) setActive(abs string, pos *Cursor) {
 	if w.act.activeAbs != abs || pos != nil {
 		w.act.cursor = pos
 	}
@@ -332,94 +323,6 @@ func (w *Workspace) recordEdit(abs, key string, t time.Time) {
 	for _, e := range all[:len(all)-maxEdits] {
 		delete(w.act.edits, e.k)
 	}
-}
-
-// applyChange applies one content change to text.
-func applyChange(text []byte, c TextChange, utf8Pos bool) ([]byte, error) {
-	if c.Range == nil {
-		return []byte(c.Text), nil
-	}
-	start, err := offsetOf(text, c.Range.Start, utf8Pos)
-	if err != nil {
-		return nil, fmt.Errorf("range.start: %w", err)
-	}
-	end, err := offsetOf(text, c.Range.End, utf8Pos)
-	if err != nil {
-		return nil, fmt.Errorf("range.end: %w", err)
-	}
-	if end < start {
-		return nil, fmt.Errorf("range end %d:%d is before its start %d:%d", c.Range.End.Line, c.Range.End.Character, c.Range.Start.Line, c.Range.Start.Character)
-	}
-	out := make([]byte, 0, len(text)-(end-start)+len(c.Text))
-	out = append(out, text[:start]...)
-	out = append(out, c.Text...)
-	return append(out, text[end:]...), nil
-}
-
-// offsetOf converts an LSP position to a byte offset in text. A character
-// past the end of its line clamps to the line's end, as LSP requires; a line
-// past the end of the text is an error, except the line just after the last
-// one, which means the end of the text.
-func offsetOf(text []byte, p Position, utf8Pos bool) (int, error) {
-	off := 0
-	for line := uint32(0); line < p.Line; line++ {
-		i := indexByte(text[off:], '\n')
-		if i < 0 {
-			if line+1 == p.Line {
-				return len(text), nil
-			}
-			return 0, fmt.Errorf("line %d is past the end of the document (%d lines)", p.Line, line+1)
-		}
-		off += i + 1
-	}
-	lineEnd := len(text)
-	if i := indexByte(text[off:], '\n'); i >= 0 {
-		lineEnd = off + i
-	}
-	if utf8Pos {
-		return min(off+int(p.Character), lineEnd), nil
-	}
-	units := uint32(0)
-	for off < lineEnd && units < p.Character {
-		r, size := utf8.DecodeRune(text[off:lineEnd])
-		if r >= 0x10000 {
-			units += 2
-		} else {
-			units++
-		}
-		off += size
-	}
-	return off, nil
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
-}
-
-// lspColumn converts a byte column within line to the negotiated encoding.
-func lspColumn(line []byte, byteCol uint32, utf8Pos bool) uint32 {
-	if utf8Pos {
-		return byteCol
-	}
-	if int(byteCol) > len(line) {
-		byteCol = uint32(len(line))
-	}
-	units := uint32(0)
-	for off := 0; off < int(byteCol); {
-		r, size := utf8.DecodeRune(line[off:])
-		if r >= 0x10000 {
-			units += 2
-		} else {
-			units++
-		}
-		off += size
-	}
-	return units
 }
 
 // relPathOf is the slash path of abs relative to root.

@@ -61,7 +61,7 @@ const noSlot = ^uint32(0)
 // pack turns ranked candidates into items: pinned ones first, overlapping
 // ranges collapsed to the tighter unit, identical bodies to one, texts read
 // and capped, and the whole fitted into the character budget.
-func (s *Snapshot) pack(p *plan, pinned, ranked []*cand) ([]Item, int) {
+func (s *Snapshot) pack(p *plan, pinned, ranked []*cand) ([]Selected, int) {
 	// Candidates below minScore go; pinned items always stay.
 	list := make([]*cand, 0, len(pinned)+len(ranked))
 	list = append(list, pinned...)
@@ -142,31 +142,34 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []stri
 
 // items fits the texts into the budget and turns their candidates into
 // items, in order.
-func (s *Snapshot) items(p *plan, ready []*cand, texts []string, srcs map[string][]byte) ([]Item, int) {
+func (s *Snapshot) items(p *plan, ready []*cand, texts []string, srcs map[string][]byte) ([]Selected, int) {
 	packIn := make([]heuristics.PackItem, len(texts))
 	for i, t := range texts {
 		packIn[i] = heuristics.PackItem{Len: len(t)}
 	}
 	packed, _ := heuristics.Pack(packIn, p.limit, p.maxChars, p.perItem)
-	items := make([]Item, 0, len(packed))
+	items := make([]Selected, 0, len(packed))
 	used := 0
 	for _, pk := range packed {
 		c := ready[pk.Index]
 		text, cut := heuristics.TruncateText(texts[pk.Index], pk.Len)
 		used += len(text)
 		src := srcs[joinRoot(c.folder.Root, c.path)]
-		it := Item{
-			URI:       URIFromPath(joinRoot(c.folder.Root, c.path)),
-			Path:      c.path,
-			Symbol:    c.sym.Qualified,
-			Kind:      c.sym.Kind.String(),
-			Language:  c.lang,
-			Range:     lspRange(src, c.sym.Range, s.utf8),
-			Text:      text,
-			Truncated: cut || pk.Truncated,
-			Score:     round4(c.fused),
-			Reason:    c.reason,
-			Signals:   signals(c),
+		r := c.sym.Range
+		it := Selected{
+			Abs:           joinRoot(c.folder.Root, c.path),
+			Path:          c.path,
+			Symbol:        c.sym.Qualified,
+			Kind:          c.sym.Kind.String(),
+			Language:      c.lang,
+			Span:          Span{StartLine: r.StartLine, StartCol: r.StartCol, EndLine: r.EndLine, EndCol: r.EndCol},
+			StartLineText: lineAt(src, r.StartLine),
+			EndLineText:   lineAt(src, r.EndLine),
+			Text:          text,
+			Truncated:     cut || pk.Truncated,
+			Score:         round4(c.fused),
+			Reason:        c.reason,
+			Signals:       signals(c),
 		}
 		it.ID = itemID(c)
 		if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile {
@@ -261,14 +264,6 @@ func endRange(src []byte) symbolindex.Range {
 	lines := uint32(bytes.Count(src, []byte{'\n'}))
 	last := src[bytes.LastIndexByte(src, '\n')+1:]
 	return symbolindex.Range{EndLine: lines, EndCol: uint32(len(last))}
-}
-
-// lspRange converts a byte-column range into the negotiated encoding.
-func lspRange(src []byte, r symbolindex.Range, utf8Pos bool) Range {
-	return Range{
-		Start: Position{Line: r.StartLine, Character: lspColumn(lineAt(src, r.StartLine), r.StartCol, utf8Pos)},
-		End:   Position{Line: r.EndLine, Character: lspColumn(lineAt(src, r.EndLine), r.EndCol, utf8Pos)},
-	}
 }
 
 // lineAt returns line n of src, without its newline.

@@ -29,7 +29,7 @@ func paramErr(field, format string, args ...any) error {
 
 // plan is a validated request.
 type plan struct {
-	req       *Request
+	req       *SelectRequest
 	query     heuristics.Query
 	limit     int
 	maxChars  int
@@ -38,7 +38,7 @@ type plan struct {
 	excludes  *glob.Set
 	kinds     map[symbolindex.Kind]bool
 	activeAbs string
-	cursor    *Position
+	cursor    *Cursor
 	pinned    []pinRef // in order
 	// wantsTests and wantsDocs: the query asks for tests or docs, so
 	// they are not discounted.
@@ -46,7 +46,7 @@ type plan struct {
 }
 
 // validate checks a request and fills in its defaults.
-func (w *Workspace) validate(req *Request) (*plan, error) {
+func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 	if strings.TrimSpace(req.Query) == "" {
 		return nil, paramErr("query", "must not be empty")
 	}
@@ -89,16 +89,16 @@ func (w *Workspace) validate(req *Request) (*plan, error) {
 			p.kinds[kind] = true
 		}
 	}
-	if req.ActiveURI != "" {
-		_, _, abs, err := w.resolve(req.ActiveURI)
+	if req.Active != "" {
+		_, _, abs, err := w.resolve(req.Active)
 		if err != nil {
-			return nil, paramErr("activeUri", "%v", err)
+			return nil, paramErr("active", "%v", err)
 		}
-		p.activeAbs, p.cursor = abs, req.Position
+		p.activeAbs, p.cursor = abs, req.Cursor
 	} else if w.act.activeAbs != "" {
 		p.activeAbs, p.cursor = w.act.activeAbs, w.act.cursor
-		if req.Position != nil {
-			p.cursor = req.Position
+		if req.Cursor != nil {
+			p.cursor = req.Cursor
 		}
 	}
 	for i, ref := range req.Pinned {
@@ -149,7 +149,7 @@ type cand struct {
 // workspace, ranks the symbols of every folder against the query, the
 // conversation and the user's activity, fuses the rankings, and packs the
 // best into the budget.
-func (w *Workspace) Select(ctx context.Context, req *Request) (*Result, error) {
+func (w *Workspace) Select(ctx context.Context, req *SelectRequest) (*Selection, error) {
 	start := time.Now()
 	w.mu.Lock()
 	p, err := w.validate(req)
@@ -173,14 +173,14 @@ func (w *Workspace) Select(ctx context.Context, req *Request) (*Result, error) {
 // selectContext is the select pipeline over one snapshot: analyse the
 // query, run the sources over each folder and fuse them, order the
 // candidates across folders, collapse and pack.
-func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Result, error) {
+func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, error) {
 	q := analyse(p)
 	best := 0.0
 	if len(p.req.History) > 0 {
 		best = s.ownBestMatch(q)
 	}
 	q.addHistory(p, s.emb, best)
-	res := &Result{Items: []Item{}}
+	res := &Selection{Items: []Selected{}}
 	res.Stats.Ready = true
 	// A vague follow-up ("fix that") has no terms of its own; the history
 	// it continues counts.

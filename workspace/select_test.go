@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ctxls/ctxls/heuristics"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/ctxls/ctxls/heuristics"
 )
 
 // selApp is a small multi-language workspace: Go, TypeScript, Python and
@@ -319,7 +320,7 @@ func selOpenConfig(t testing.TB, archive string, cfg Config, opts Options) (*Wor
 }
 
 // selDo runs a request that must succeed.
-func selDo(t testing.TB, ws *Workspace, req *Request) *Result {
+func selDo(t testing.TB, ws *Workspace, req *SelectRequest) *Selection {
 	t.Helper()
 	res, err := ws.Select(context.Background(), req)
 	if err != nil {
@@ -328,11 +329,12 @@ func selDo(t testing.TB, ws *Workspace, req *Request) *Result {
 	return res
 }
 
-func selURI(root, rel string) string {
-	return URIFromPath(filepath.Join(root, filepath.FromSlash(rel)))
+// selPath is the absolute path of rel in root.
+func selPath(root, rel string) string {
+	return filepath.Join(root, filepath.FromSlash(rel))
 }
 
-func selIDs(res *Result) []string {
+func selIDs(res *Selection) []string {
 	ids := make([]string, len(res.Items))
 	for i, it := range res.Items {
 		ids[i] = it.ID
@@ -341,7 +343,7 @@ func selIDs(res *Result) []string {
 }
 
 // selFind returns the item with id, or nil.
-func selFind(res *Result, id string) *Item {
+func selFind(res *Selection, id string) *Selected {
 	for i := range res.Items {
 		if res.Items[i].ID == id {
 			return &res.Items[i]
@@ -351,27 +353,26 @@ func selFind(res *Result, id string) *Item {
 }
 
 // selFirst asserts that the first item has id.
-func selFirst(t *testing.T, res *Result, id string) {
+func selFirst(t *testing.T, res *Selection, id string) {
 	t.Helper()
 	if len(res.Items) == 0 || res.Items[0].ID != id {
 		t.Errorf("first item: want %s, got %q", id, selIDs(res))
 	}
 }
 
-// selSlice returns the part of src between two LSP positions, counting
-// characters in UTF-16 code units (utf8 false) or bytes.
-func selSlice(t *testing.T, src []byte, r Range, utf8 bool) string {
+// selSlice returns the part of src in a span of lines and byte columns.
+func selSlice(t *testing.T, src []byte, sp Span) string {
 	t.Helper()
-	start, err := offsetOf(src, r.Start, utf8)
-	if err != nil {
-		t.Fatalf("range start %v: %v", r.Start, err)
+	offset := func(line, col uint32) int {
+		lines := bytes.SplitAfter(src, []byte{'\n'})
+		if int(line) >= len(lines) {
+			t.Fatalf("span %v: line %d past the end", sp, line)
+		}
+		return len(bytes.Join(lines[:line], nil)) + int(col)
 	}
-	end, err := offsetOf(src, r.End, utf8)
-	if err != nil {
-		t.Fatalf("range end %v: %v", r.End, err)
-	}
-	if end < start {
-		t.Fatalf("range %v ends before it starts", r)
+	start, end := offset(sp.StartLine, sp.StartCol), offset(sp.EndLine, sp.EndCol)
+	if end < start || end > len(src) {
+		t.Fatalf("span %v is not a slice of the text", sp)
 	}
 	return string(src[start:end])
 }
@@ -386,7 +387,7 @@ var (
 // selCheckItems asserts the invariants every result must keep, whatever the
 // query: well-formed ids, URIs, paths, kinds and ranges, texts that are the
 // document's slice for the range (capped), sorted scores and a budget kept.
-func selCheckItems(t *testing.T, root string, req *Request, res *Result) {
+func selCheckItems(t *testing.T, root string, req *SelectRequest, res *Selection) {
 	t.Helper()
 	limit, maxChars, perItem := req.Limit, req.MaxChars, req.MaxCharsPerItem
 	if limit == 0 {
@@ -421,8 +422,8 @@ func selCheckItems(t *testing.T, root string, req *Request, res *Result) {
 		if (it.Kind == "file") != (it.Symbol == "") {
 			t.Errorf("item %d (%s): kind %q with symbol %q", i, it.ID, it.Kind, it.Symbol)
 		}
-		if want := selURI(root, it.Path); it.URI != want || !strings.HasPrefix(it.URI, "file:///") {
-			t.Errorf("item %d: uri %q, want %q", i, it.URI, want)
+		if want := selPath(root, it.Path); it.Abs != want {
+			t.Errorf("item %d: path %q, want %q", i, it.Abs, want)
 		}
 		if !selKindOK[it.Kind] {
 			t.Errorf("item %d (%s): unknown kind %q", i, it.ID, it.Kind)
@@ -444,17 +445,20 @@ func selCheckItems(t *testing.T, root string, req *Request, res *Result) {
 			t.Fatalf("item %d: %v", i, err)
 		}
 		lines := uint32(bytes.Count(src, []byte{'\n'}))
-		if it.Range.Start.Line > it.Range.End.Line || it.Range.End.Line > lines {
-			t.Errorf("item %d (%s): range %v outside the file's 0-based lines 0..%d", i, it.ID, it.Range, lines)
+		if it.Span.StartLine > it.Span.EndLine || it.Span.EndLine > lines {
+			t.Errorf("item %d (%s): span %v outside the file's 0-based lines 0..%d", i, it.ID, it.Span, lines)
 		}
-		full := selSlice(t, src, it.Range, false)
+		if !bytes.HasPrefix(src[len(bytes.Join(bytes.SplitAfter(src, []byte{'\n'})[:it.Span.StartLine], nil)):], it.StartLineText) {
+			t.Errorf("item %d (%s): StartLineText %q is not its first line", i, it.ID, it.StartLineText)
+		}
+		full := selSlice(t, src, it.Span)
 		switch {
 		case it.Truncated:
 			if !strings.HasPrefix(full, it.Text) || len(it.Text) >= len(full) {
 				t.Errorf("item %d (%s): truncated text is not a proper prefix of the range's slice", i, it.ID)
 			}
 		case it.Text != full:
-			t.Errorf("item %d (%s): text differs from the file's slice %v:\n got %q\nwant %q", i, it.ID, it.Range, it.Text, full)
+			t.Errorf("item %d (%s): text differs from the file's slice %v:\n got %q\nwant %q", i, it.ID, it.Span, it.Text, full)
 		}
 		if len(it.Text) > perItem {
 			t.Errorf("item %d (%s): text of %d chars, per-item cap %d", i, it.ID, len(it.Text), perItem)
@@ -481,7 +485,7 @@ func TestSelectResultFields(t *testing.T) {
 	var st IndexStats
 	describe(f.idx, &st)
 	f.mu.RUnlock()
-	req := &Request{Query: "parseConfig rejects unknown keys in the configuration", MaxChars: 1200, MaxCharsPerItem: 400, Limit: 6, Explain: true}
+	req := &SelectRequest{Query: "parseConfig rejects unknown keys in the configuration", MaxChars: 1200, MaxCharsPerItem: 400, Limit: 6}
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	if len(res.Items) < 2 {
@@ -493,8 +497,8 @@ func TestSelectResultFields(t *testing.T) {
 		t.Errorf("first item: %+v", first)
 	}
 	// parseConfig starts at line 25 (0-based) and runs past 400 chars.
-	if first.Range.Start.Line != 25 || first.Range.Start.Character != 0 || first.Range.End.Line != 46 || first.Range.End.Character != 1 {
-		t.Errorf("parseConfig range %+v, want 25:0-46:1", first.Range)
+	if first.Span.StartLine != 25 || first.Span.StartCol != 0 || first.Span.EndLine != 46 || first.Span.EndCol != 1 {
+		t.Errorf("parseConfig span %+v, want 25:0-46:1", first.Span)
 	}
 	if !first.Truncated || len(first.Text) > 400 || !strings.HasPrefix(first.Text, "func parseConfig(text string)") {
 		t.Errorf("parseConfig: truncated %v, %d chars, text %.40q", first.Truncated, len(first.Text), first.Text)
@@ -520,14 +524,14 @@ func TestSelectResultFields(t *testing.T) {
 func TestSelectLimit(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
 	for _, limit := range []int{1, 3, 100} {
-		req := &Request{Query: "invoice total and parcel label formatting", Limit: limit}
+		req := &SelectRequest{Query: "invoice total and parcel label formatting", Limit: limit}
 		res := selDo(t, ws, req)
 		selCheckItems(t, root, req, res)
 		if want := min(limit, 8); limit < 8 && len(res.Items) != want {
 			t.Errorf("limit %d: %d items", limit, len(res.Items))
 		}
 	}
-	res := selDo(t, ws, &Request{Query: "invoice total and parcel label formatting"})
+	res := selDo(t, ws, &SelectRequest{Query: "invoice total and parcel label formatting"})
 	if len(res.Items) != DefaultLimit {
 		t.Errorf("default limit: %d items, want %d", len(res.Items), DefaultLimit)
 	}
@@ -536,7 +540,7 @@ func TestSelectLimit(t *testing.T) {
 func TestSelectBudget(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
 	for _, b := range []struct{ max, per int }{{300, 1500}, {1000, 120}, {50, 50}, {12000, 1}} {
-		req := &Request{Query: "server listener start stop connections", MaxChars: b.max, MaxCharsPerItem: b.per}
+		req := &SelectRequest{Query: "server listener start stop connections", MaxChars: b.max, MaxCharsPerItem: b.per}
 		res := selDo(t, ws, req)
 		selCheckItems(t, root, req, res)
 		if len(res.Items) == 0 {
@@ -547,9 +551,9 @@ func TestSelectBudget(t *testing.T) {
 
 func TestSelectPinned(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
-	req := &Request{
+	req := &SelectRequest{
 		Query:  "parseConfig rejects unknown keys",
-		Pinned: []string{selURI(root, "tools/report.py"), "sym:web/src/cart.ts::CartStore.totalCents"},
+		Pinned: []string{selPath(root, "tools/report.py"), "sym:web/src/cart.ts::CartStore.totalCents"},
 	}
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
@@ -582,7 +586,7 @@ func TestSelectPinned(t *testing.T) {
 func TestSelectPathFilters(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
 	q := "format amount total label"
-	req := &Request{Query: q, Paths: []string{"billing/**"}, Limit: 20}
+	req := &SelectRequest{Query: q, Paths: []string{"billing/**"}, Limit: 20}
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	if len(res.Items) == 0 {
@@ -594,7 +598,7 @@ func TestSelectPathFilters(t *testing.T) {
 		}
 	}
 
-	req = &Request{Query: q, ExcludePaths: []string{"**/*.go"}, Limit: 20}
+	req = &SelectRequest{Query: q, ExcludePaths: []string{"**/*.go"}, Limit: 20}
 	res = selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	if len(res.Items) == 0 {
@@ -606,7 +610,7 @@ func TestSelectPathFilters(t *testing.T) {
 		}
 	}
 
-	req = &Request{Query: q, Paths: []string{"{billing,shipping}/*.go"}, ExcludePaths: []string{"**/format.go"}, Limit: 20}
+	req = &SelectRequest{Query: q, Paths: []string{"{billing,shipping}/*.go"}, ExcludePaths: []string{"**/format.go"}, Limit: 20}
 	res = selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	if len(res.Items) == 0 {
@@ -621,7 +625,7 @@ func TestSelectPathFilters(t *testing.T) {
 
 func TestSelectKinds(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
-	req := &Request{Query: "server start invoice total cart", Kinds: []string{"method"}, Limit: 20}
+	req := &SelectRequest{Query: "server start invoice total cart", Kinds: []string{"method"}, Limit: 20}
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	if len(res.Items) < 3 {
@@ -632,7 +636,7 @@ func TestSelectKinds(t *testing.T) {
 			t.Errorf("kinds [method]: got %s (%s)", it.ID, it.Kind)
 		}
 	}
-	req = &Request{Query: "configuration installation", Kinds: []string{"module", "struct"}, Limit: 20}
+	req = &SelectRequest{Query: "configuration installation", Kinds: []string{"module", "struct"}, Limit: 20}
 	res = selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	kinds := map[string]bool{}
@@ -647,13 +651,13 @@ func TestSelectKinds(t *testing.T) {
 func TestSelectMinScore(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
 	q := "parseConfig rejects unknown keys"
-	all := selDo(t, ws, &Request{Query: q, Limit: 20})
+	all := selDo(t, ws, &SelectRequest{Query: q, Limit: 20})
 	if len(all.Items) < 4 {
 		t.Fatalf("want several items, got %q", selIDs(all))
 	}
 	// A threshold between the first and the last item's score.
 	threshold := (all.Items[0].Score + all.Items[len(all.Items)-1].Score) / 2
-	req := &Request{Query: q, Limit: 20, MinScore: threshold}
+	req := &SelectRequest{Query: q, Limit: 20, MinScore: threshold}
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	if len(res.Items) == 0 || len(res.Items) >= len(all.Items) {
@@ -666,15 +670,15 @@ func TestSelectMinScore(t *testing.T) {
 		}
 	}
 	// Pinned items stay whatever their score.
-	res = selDo(t, ws, &Request{Query: q, MinScore: 100, Pinned: []string{"file:docs/guide.md"}})
+	res = selDo(t, ws, &SelectRequest{Query: q, MinScore: 100, Pinned: []string{"file:docs/guide.md"}})
 	if ids := selIDs(res); !slices.Equal(ids, []string{"file:docs/guide.md"}) {
 		t.Errorf("minScore 100 with a pin: got %q, want only the pinned file", ids)
 	}
 }
 
-func TestSelectExplainSignals(t *testing.T) {
+func TestSelectSignals(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
-	req := &Request{Query: "parseConfig rejects unknown keys", Explain: true}
+	req := &SelectRequest{Query: "parseConfig rejects unknown keys"}
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	it := selFind(res, "sym:internal/config/config.go::parseConfig")
@@ -706,7 +710,7 @@ func TestSelectNamedSymbolFirst(t *testing.T) {
 		{"CartStore.totalCents ignores discounts", "sym:web/src/cart.ts::CartStore.totalCents"},
 		{"monthly_totals should skip empty rows", "sym:tools/report.py::monthly_totals"},
 	} {
-		req := &Request{Query: c.query}
+		req := &SelectRequest{Query: c.query}
 		res := selDo(t, ws, req)
 		selCheckItems(t, root, req, res)
 		selFirst(t, res, c.want)
@@ -715,7 +719,7 @@ func TestSelectNamedSymbolFirst(t *testing.T) {
 
 func TestSelectPathMention(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
-	req := &Request{Query: "lsp/server.go: log accept errors"}
+	req := &SelectRequest{Query: "lsp/server.go: log accept errors"}
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	n := 0
@@ -731,15 +735,15 @@ func TestSelectPathMention(t *testing.T) {
 
 func TestSelectLowConfidence(t *testing.T) {
 	ws, _ := selOpen(t, selApp, Options{})
-	res := selDo(t, ws, &Request{Query: "zxqv blorf quux wibblewobble"})
+	res := selDo(t, ws, &SelectRequest{Query: "zxqv blorf quux wibblewobble"})
 	if !res.LowConfidence {
 		t.Errorf("gibberish: lowConfidence false; items %q", selIDs(res))
 	}
-	res = selDo(t, ws, &Request{Query: "parseConfig rejects unknown keys"})
+	res = selDo(t, ws, &SelectRequest{Query: "parseConfig rejects unknown keys"})
 	if res.LowConfidence {
 		t.Error("a query naming a function: lowConfidence true")
 	}
-	res = selDo(t, ws, &Request{Query: "monthly sales report csv writer"})
+	res = selDo(t, ws, &SelectRequest{Query: "monthly sales report csv writer"})
 	if res.LowConfidence {
 		t.Errorf("a query in plain words that match: lowConfidence true; items %q", selIDs(res))
 	}
@@ -748,14 +752,14 @@ func TestSelectLowConfidence(t *testing.T) {
 func TestSelectHistory(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
 	request := "parseConfig rejects unknown keys in the configuration"
-	direct := selDo(t, ws, &Request{Query: request})
+	direct := selDo(t, ws, &SelectRequest{Query: request})
 	selFirst(t, direct, "sym:internal/config/config.go::parseConfig")
 
-	vague := selDo(t, ws, &Request{Query: "fix that"})
+	vague := selDo(t, ws, &SelectRequest{Query: "fix that"})
 	if len(vague.Items) > 0 && vague.Items[0].ID == direct.Items[0].ID {
 		t.Logf("note: 'fix that' alone already finds %s", direct.Items[0].ID)
 	}
-	req := &Request{Query: "fix that", History: []string{"how do I run the app?", request}}
+	req := &SelectRequest{Query: "fix that", History: []string{"how do I run the app?", request}}
 	follow := selDo(t, ws, req)
 	selCheckItems(t, root, req, follow)
 	selFirst(t, follow, direct.Items[0].ID)
@@ -767,7 +771,7 @@ func TestSelectHistory(t *testing.T) {
 func TestSelectActivePosition(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
 	// Line 16 (0-based) is inside Invoice.Total.
-	req := &Request{Query: "also apply the tax rate", ActiveURI: selURI(root, "billing/invoice.go"), Position: &Position{Line: 16, Character: 4}}
+	req := &SelectRequest{Query: "also apply the tax rate", Active: selPath(root, "billing/invoice.go"), Cursor: &Cursor{Line: 16}}
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	it := selFind(res, "sym:billing/invoice.go::Invoice.Total")
@@ -793,7 +797,7 @@ func TestSelectLocalitySeparatesSameNames(t *testing.T) {
 		{"billing/invoice.go", "sym:billing/format.go::formatAmount"},
 		{"shipping/parcel.go", "sym:shipping/format.go::formatAmount"},
 	} {
-		req := &Request{Query: "formatAmount rounds wrongly", ActiveURI: selURI(root, c.active)}
+		req := &SelectRequest{Query: "formatAmount rounds wrongly", Active: selPath(root, c.active)}
 		res := selDo(t, ws, req)
 		selCheckItems(t, root, req, res)
 		selFirst(t, res, c.want)
@@ -802,27 +806,27 @@ func TestSelectLocalitySeparatesSameNames(t *testing.T) {
 
 func TestSelectBadParams(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
-	outside := URIFromPath(filepath.Join(t.TempDir(), "x.go"))
+	outside := filepath.Join(t.TempDir(), "x.go")
 	for _, c := range []struct {
 		name  string
-		req   Request
+		req   SelectRequest
 		field string
 	}{
-		{"empty query", Request{Query: ""}, "query"},
-		{"blank query", Request{Query: " \t\n "}, "query"},
-		{"limit -1", Request{Query: "q", Limit: -1}, "limit"},
-		{"limit 101", Request{Query: "q", Limit: 101}, "limit"},
-		{"negative maxChars", Request{Query: "q", MaxChars: -1}, "maxChars"},
-		{"negative maxCharsPerItem", Request{Query: "q", MaxCharsPerItem: -5}, "maxCharsPerItem"},
-		{"negative minScore", Request{Query: "q", MinScore: -0.1}, "minScore"},
-		{"NaN minScore", Request{Query: "q", MinScore: math.NaN()}, "minScore"},
-		{"unknown kind", Request{Query: "q", Kinds: []string{"function", "funktion"}}, "kinds[1]"},
-		{"malformed glob", Request{Query: "q", Paths: []string{"src/[a-"}}, "paths"},
-		{"malformed exclude glob", Request{Query: "q", ExcludePaths: []string{"{a,b"}}, "excludePaths"},
-		{"http activeUri", Request{Query: "q", ActiveURI: "http://example.com/billing/invoice.go"}, "activeUri"},
-		{"activeUri outside", Request{Query: "q", ActiveURI: outside}, "activeUri"},
-		{"pinned outside", Request{Query: "q", Pinned: []string{selURI(root, "billing/format.go"), outside}}, "pinned[1]"},
-		{"pinned bad scheme", Request{Query: "q", Pinned: []string{"ftp://host/x.go"}}, "pinned[0]"},
+		{"empty query", SelectRequest{Query: ""}, "query"},
+		{"blank query", SelectRequest{Query: " \t\n "}, "query"},
+		{"limit -1", SelectRequest{Query: "q", Limit: -1}, "limit"},
+		{"limit 101", SelectRequest{Query: "q", Limit: 101}, "limit"},
+		{"negative maxChars", SelectRequest{Query: "q", MaxChars: -1}, "maxChars"},
+		{"negative maxCharsPerItem", SelectRequest{Query: "q", MaxCharsPerItem: -5}, "maxCharsPerItem"},
+		{"negative minScore", SelectRequest{Query: "q", MinScore: -0.1}, "minScore"},
+		{"NaN minScore", SelectRequest{Query: "q", MinScore: math.NaN()}, "minScore"},
+		{"unknown kind", SelectRequest{Query: "q", Kinds: []string{"function", "funktion"}}, "kinds[1]"},
+		{"malformed glob", SelectRequest{Query: "q", Paths: []string{"src/[a-"}}, "paths"},
+		{"malformed exclude glob", SelectRequest{Query: "q", ExcludePaths: []string{"{a,b"}}, "excludePaths"},
+		{"URI for active", SelectRequest{Query: "q", Active: "http://example.com/billing/invoice.go"}, "active"},
+		{"active outside", SelectRequest{Query: "q", Active: outside}, "active"},
+		{"pinned outside", SelectRequest{Query: "q", Pinned: []string{selPath(root, "billing/format.go"), outside}}, "pinned[1]"},
+		{"pinned URI", SelectRequest{Query: "q", Pinned: []string{"ftp://host/x.go"}}, "pinned[0]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := ws.Select(context.Background(), &c.req)
@@ -836,14 +840,14 @@ func TestSelectBadParams(t *testing.T) {
 		})
 	}
 	// The workspace still answers after bad requests.
-	selFirst(t, selDo(t, ws, &Request{Query: "parseConfig"}), "sym:internal/config/config.go::parseConfig")
+	selFirst(t, selDo(t, ws, &SelectRequest{Query: "parseConfig"}), "sym:internal/config/config.go::parseConfig")
 }
 
 func TestSelectCancelled(t *testing.T) {
 	ws, _ := selOpen(t, selApp, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := ws.Select(ctx, &Request{Query: "parseConfig"}); !errors.Is(err, context.Canceled) {
+	if _, err := ws.Select(ctx, &SelectRequest{Query: "parseConfig"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled select: err %v, want context.Canceled", err)
 	}
 }
@@ -871,7 +875,7 @@ func TestSelectDeterministicAcrossBuilds(t *testing.T) {
 	var first []string
 	for run := range 3 {
 		ws, _ := selOpen(t, archive, Options{})
-		got := selIDs(selDo(t, ws, &Request{Query: "retry delay doubles after a failed attempt"}))
+		got := selIDs(selDo(t, ws, &SelectRequest{Query: "retry delay doubles after a failed attempt"}))
 		if run == 0 {
 			first = got
 			continue

@@ -25,15 +25,14 @@ import (
 type Snapshot struct {
 	cfg     Config
 	emb     symbolindex.Embedder
-	utf8    bool
 	now     time.Time
 	folders []*folderView
 	// docs are the open documents' texts by absolute path. A text slice is
 	// never modified in place (didChange replaces it), so sharing it is
 	// safe.
 	docs    map[string][]byte
-	active  string    // the active document's absolute path, or ""
-	cursor  *Position // its cursor, when the editor reported one
+	active  string  // the active document's absolute path, or ""
+	cursor  *Cursor // its cursor, when the editor reported one
 	edits   map[editKey]time.Time
 	refused map[string]int
 	locks   []*sync.RWMutex
@@ -52,7 +51,6 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 	s := &Snapshot{
 		cfg:     w.cfg,
 		emb:     w.emb,
-		utf8:    w.opts.UTF8,
 		now:     w.opts.Now(),
 		active:  w.act.activeAbs,
 		cursor:  w.act.cursor,

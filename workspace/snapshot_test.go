@@ -34,7 +34,7 @@ var ledgerNumber = regexp.MustCompile(`(?:return|total :=) (\d+)`)
 // version.
 func TestSelectSeesOneIndexState(t *testing.T) {
 	ws, root := selOpen(t, selApp+"-- ledger/ledger.go --\n"+ledgerText(1), Options{})
-	uri := selURI(root, "ledger/ledger.go")
+	uri := selPath(root, "ledger/ledger.go")
 	if err := ws.DidOpen(uri, 1, ledgerText(1)); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestSelectSeesOneIndexState(t *testing.T) {
 		defer wg.Done()
 		defer close(done)
 		for v := 2; v <= versions; v++ {
-			if err := ws.DidChange(uri, int32(v), []TextChange{{Text: ledgerText(v)}}); err != nil {
+			if err := ws.DidChange(uri, int32(v), docReplace(ledgerText(v))); err != nil {
 				t.Error(err)
 				return
 			}
@@ -63,7 +63,7 @@ func TestSelectSeesOneIndexState(t *testing.T) {
 					return
 				default:
 				}
-				res, err := ws.Select(context.Background(), &Request{Query: "ledger alpha beta stamp total balances", Limit: 10})
+				res, err := ws.Select(context.Background(), &SelectRequest{Query: "ledger alpha beta stamp total balances", Limit: 10})
 				if err != nil {
 					t.Error(err)
 					return
@@ -81,7 +81,7 @@ func TestSelectSeesOneIndexState(t *testing.T) {
 		t.Fatalf("only %v answers during %d edits; the test checked too little", answers, versions)
 	}
 	t.Logf("%v answers checked during %d edits", answers, versions)
-	res := selDo(t, ws, &Request{Query: "ledger stamp", Limit: 10})
+	res := selDo(t, ws, &SelectRequest{Query: "ledger stamp", Limit: 10})
 	if selFind(res, fmt.Sprintf("sym:ledger/ledger.go::LedgerStamp%d", versions)) == nil {
 		t.Fatalf("after the last edit: no LedgerStamp%d in %v", versions, selIDs(res))
 	}
@@ -89,7 +89,7 @@ func TestSelectSeesOneIndexState(t *testing.T) {
 
 // ledgerConsistent explains how an answer mixes versions of the ledger
 // document, or returns "" when it does not.
-func ledgerConsistent(res *Result) string {
+func ledgerConsistent(res *Selection) string {
 	version := -1
 	for _, it := range res.Items {
 		if it.Path != "ledger/ledger.go" {
@@ -105,7 +105,7 @@ func ledgerConsistent(res *Result) string {
 			return fmt.Sprintf("one answer mixes versions %d and %d of the document: %q", version, v, selIDs(res))
 		}
 		version = v
-		if want := ledgerSlice(ledgerText(v), it.Range); it.Text != want {
+		if want := ledgerSlice(ledgerText(v), it.Span); it.Text != want {
 			return fmt.Sprintf("item %s says version %d but its range there reads %q, not %q", it.ID, v, want, it.Text)
 		}
 		if strings.HasPrefix(it.Symbol, "LedgerStamp") && it.Symbol != fmt.Sprintf("LedgerStamp%d", v) {
@@ -115,14 +115,14 @@ func ledgerConsistent(res *Result) string {
 	return ""
 }
 
-// ledgerSlice is the text of an ASCII document in an LSP range.
-func ledgerSlice(text string, r Range) string {
+// ledgerSlice is the text of a document in a span.
+func ledgerSlice(text string, sp Span) string {
 	lines := strings.SplitAfter(text, "\n")
-	if int(r.End.Line) >= len(lines) {
+	if int(sp.EndLine) >= len(lines) {
 		return "<range past the end>"
 	}
-	start := len(strings.Join(lines[:r.Start.Line], "")) + int(r.Start.Character)
-	end := len(strings.Join(lines[:r.End.Line], "")) + int(r.End.Character)
+	start := len(strings.Join(lines[:sp.StartLine], "")) + int(sp.StartCol)
+	end := len(strings.Join(lines[:sp.EndLine], "")) + int(sp.EndCol)
 	if start > end || end > len(text) {
 		return "<bad range>"
 	}

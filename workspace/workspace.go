@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -24,8 +22,6 @@ type Options struct {
 	// model, an unreadable cache); the server shows them, the CLI prints
 	// them. Nil logs them at warning level.
 	Warn func(msg string)
-	// UTF8 makes positions count bytes instead of UTF-16 code units.
-	UTF8 bool
 	// Now is the clock, for tests; nil is time.Now.
 	Now func() time.Time
 }
@@ -236,35 +232,6 @@ func (w *Workspace) Reembedded() int {
 // ErrOutside says a URI or path is not inside any workspace folder.
 var ErrOutside = errors.New("outside the workspace folders")
 
-// PathFromURI turns a file:// URI into a cleaned absolute path. Other
-// schemes are an error.
-func PathFromURI(uri string) (string, error) {
-	u, err := url.Parse(uri)
-	if err != nil {
-		return "", fmt.Errorf("malformed URI %q: %v", uri, err)
-	}
-	if u.Scheme != "file" {
-		return "", fmt.Errorf("unsupported URI scheme %q in %q (only file:// is supported)", u.Scheme, uri)
-	}
-	p := u.Path
-	if runtime.GOOS == "windows" && len(p) > 2 && p[0] == '/' && p[2] == ':' {
-		p = p[1:]
-	}
-	if p == "" {
-		return "", fmt.Errorf("URI %q has no path", uri)
-	}
-	return filepath.Clean(filepath.FromSlash(p)), nil
-}
-
-// URIFromPath turns an absolute path into a file:// URI.
-func URIFromPath(abs string) string {
-	p := filepath.ToSlash(abs)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
-	return (&url.URL{Scheme: "file", Path: p}).String()
-}
-
 // locate finds the folder holding the real path abs and the path relative
 // to it, by name alone: the gate (resolve) resolves symlinks first. The
 // innermost folder wins when folders nest.
@@ -285,12 +252,12 @@ func (w *Workspace) locate(abs string) (*Folder, string, error) {
 	return best, filepath.ToSlash(rel), nil
 }
 
-// absPath turns a URI or a path (absolute, or relative to the first
+// absPath turns a path (absolute, or relative to the first
 // folder) into a clean absolute path, symlinks not resolved.
 func (w *Workspace) absPath(ref string) (string, error) {
 	switch {
 	case strings.Contains(ref, "://"):
-		return PathFromURI(ref)
+		return "", fmt.Errorf("%s: a URI, not a path (lsp/wire.PathFromURI converts)", ref)
 	case filepath.IsAbs(ref):
 		return filepath.Clean(ref), nil
 	case len(w.folders) == 0:
@@ -299,7 +266,7 @@ func (w *Workspace) absPath(ref string) (string, error) {
 	return filepath.Join(w.folders[0].Root, filepath.FromSlash(ref)), nil
 }
 
-// resolve is the gate for a path a client sends: it maps a URI or a path
+// resolve is the gate for a path a client sends: it maps a path
 // to its folder, its path relative to the folder and its real absolute
 // path, with every symlink resolved. A path that names a place in a folder
 // but resolves outside every folder (or into a symlink loop) is a

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 )
 
@@ -157,27 +158,34 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	req := &workspace.Request{
+	// The command line speaks the wire, as a client would: the same
+	// conversion and validation as the server's.
+	req := &wire.Request{
 		Query: query, History: history, Limit: *limit, MaxChars: *maxChars, MaxCharsPerItem: *perItem,
 		Pinned: pinned, Paths: paths, ExcludePaths: excludeP, Kinds: kinds, MinScore: *minScore, Explain: *explain,
 	}
 	if *active != "" {
 		req.ActiveURI = cliRef(*active)
 		if *line > 0 {
-			req.Position = &workspace.Position{Line: uint32(*line - 1)}
+			req.Position = &wire.Position{Line: uint32(*line - 1)}
 		}
 	}
 	for i, p := range req.Pinned {
 		req.Pinned[i] = cliRef(p)
 	}
-	res, err := ws.Select(ctx, req)
+	sreq, err := wire.SelectRequest(req)
+	var sel *workspace.Selection
+	if err == nil {
+		sel, err = ws.Select(ctx, sreq)
+	}
 	if err != nil {
 		var pe *workspace.ParamError
-		if errors.As(err, &pe) {
+		if errors.As(wire.ParamError(err), &pe) {
 			return usageError{flagOf(pe.Field) + ": " + pe.Msg}
 		}
 		return err
 	}
+	res := wire.FromSelection(sel, false)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -197,7 +205,7 @@ func cliRef(ref string) string {
 	if err != nil {
 		return ref
 	}
-	return workspace.URIFromPath(abs)
+	return wire.URIFromPath(abs)
 }
 
 // selectFlags are the select flags that set each request field, so that
@@ -225,7 +233,7 @@ func flagOf(field string) string {
 
 // printResult writes the readable listing: one header line per item, then
 // its text, indented.
-func printResult(w io.Writer, res *workspace.Result, explain bool) {
+func printResult(w io.Writer, res *wire.Result, explain bool) {
 	if len(res.Items) == 0 {
 		fmt.Fprintln(w, "no items")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 	"github.com/ctxls/ctxls/workspace/eval"
 )
@@ -216,7 +217,7 @@ func TestSelectZeroMeansDefault(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Fatalf("%q: exit %d, stderr %q", args, code, stderr)
 		}
-		var res workspace.Result
+		var res wire.Result
 		if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +236,7 @@ func TestSelectJSON(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	var res workspace.Result
+	var res wire.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("output is not a result object: %v\n%s", err, stdout)
 	}
@@ -388,7 +389,7 @@ func AlsoGood() {}
 	// The file with syntax errors is searchable: the parser recovers, and
 	// AlsoGood comes back (inside the broken function that swallowed it).
 	code, stdout, _ = cliRun(t, "select", "--root", root, "--cache-dir", "off", "--json", "AlsoGood")
-	var res workspace.Result
+	var res wire.Result
 	if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil || len(res.Items) == 0 ||
 		res.Items[0].Path != "broken.go" || !strings.Contains(res.Items[0].Text, "func AlsoGood() {}") {
 		t.Errorf("select AlsoGood: exit %d, %s", code, stdout)

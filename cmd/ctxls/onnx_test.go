@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/onnxtest"
-	"github.com/ctxls/ctxls/workspace"
 )
 
 // ortLibrary finds the ONNX Runtime library for the end-to-end tests. They
@@ -62,7 +62,7 @@ func TestSelectWithONNXEmbedder(t *testing.T) {
 	if stderr.Len() != 0 {
 		t.Errorf("stderr not empty with a working model: %s", stderr.String())
 	}
-	var res workspace.Result
+	var res wire.Result
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestSelectWithMissingModel(t *testing.T) {
 	if strings.Count(warn, "\n") != 0 || !strings.Contains(warn, "built-in") {
 		t.Errorf("want exactly one warning line about falling back, got %q", warn)
 	}
-	var res workspace.Result
+	var res wire.Result
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}

@@ -16,16 +16,35 @@ import (
 
 // Case is one golden retrieval case (testdata/README.md).
 type Case struct {
-	Name     string              `json:"name"`
-	Kind     string              `json:"kind"` // cold | active | followup
-	Query    string              `json:"query"`
-	Active   string              `json:"active,omitempty"`
-	Position *workspace.Position `json:"position,omitempty"`
-	History  []string            `json:"history,omitempty"`
+	Name     string    `json:"name"`
+	Kind     string    `json:"kind"` // cold | active | followup
+	Query    string    `json:"query"`
+	Active   string    `json:"active,omitempty"`
+	Position *Position `json:"position,omitempty"`
+	History  []string  `json:"history,omitempty"`
 	Expect   struct {
 		Files   []string `json:"files"`
 		Symbols []string `json:"symbols"`
 	} `json:"expect"`
+}
+
+// Position is a cursor in a case's active file: a 0-based line and
+// character.
+type Position struct {
+	Line      uint32 `json:"line"`
+	Character uint32 `json:"character"`
+}
+
+// Request is the select request of the case, in the workspace at root.
+func (c Case) Request(root string) *workspace.SelectRequest {
+	req := &workspace.SelectRequest{Query: c.Query, History: c.History}
+	if c.Active != "" {
+		req.Active = filepath.Join(root, filepath.FromSlash(c.Active))
+	}
+	if c.Position != nil {
+		req.Cursor = &workspace.Cursor{Line: c.Position.Line}
+	}
+	return req
 }
 
 // Suite is one golden file: a fixture workspace and its cases.
@@ -212,10 +231,7 @@ func Evaluate(ctx context.Context, dir string, cfg workspace.Config, opts worksp
 		}
 		root = ws.Folders()[0].Root
 		for _, c := range s.Cases {
-			req := &workspace.Request{Query: c.Query, History: c.History, Position: c.Position}
-			if c.Active != "" {
-				req.ActiveURI = workspace.URIFromPath(filepath.Join(root, filepath.FromSlash(c.Active)))
-			}
+			req := c.Request(root)
 			res, err := ws.Select(ctx, req)
 			if err != nil {
 				return nil, fmt.Errorf("%s/%s: %w", s.Workspace, c.Name, err)
@@ -228,7 +244,7 @@ func Evaluate(ctx context.Context, dir string, cfg workspace.Config, opts worksp
 			rep.Cases = append(rep.Cases, CaseResult{Suite: s.Workspace, Name: c.Name, Kind: c.Kind, Metrics: m, Got: got, LowConfidence: res.LowConfidence})
 		}
 		for _, q := range offTopicQueries {
-			res, err := ws.Select(ctx, &workspace.Request{Query: q})
+			res, err := ws.Select(ctx, &workspace.SelectRequest{Query: q})
 			if err != nil {
 				return nil, fmt.Errorf("%s: off-topic query %q: %w", s.Workspace, q, err)
 			}
@@ -253,7 +269,7 @@ func Evaluate(ctx context.Context, dir string, cfg workspace.Config, opts worksp
 }
 
 // score computes one case's metrics from its result.
-func score(ws *workspace.Workspace, c Case, res *workspace.Result) Metrics {
+func score(ws *workspace.Workspace, c Case, res *workspace.Selection) Metrics {
 	var m Metrics
 	want := map[string]bool{}
 	for _, f := range c.Expect.Files {
@@ -331,7 +347,7 @@ func score(ws *workspace.Workspace, c Case, res *workspace.Result) Metrics {
 			for l := start; l <= end; l++ {
 				lines++
 				for _, it := range res.Items {
-					if it.Path+"::" == s[:strings.Index(s, "::")+2] && it.Range.Start.Line <= l && l <= it.Range.End.Line {
+					if it.Path+"::" == s[:strings.Index(s, "::")+2] && it.Span.StartLine <= l && l <= it.Span.EndLine {
 						covered++
 						break
 					}

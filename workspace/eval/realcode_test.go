@@ -311,16 +311,12 @@ func (b *realcodeFiles) score(c Case, symLines func(string) (uint32, uint32, boo
 }
 
 // realcodeRequest builds the request of a case exactly as Evaluate does.
-func realcodeRequest(root string, c Case) *workspace.Request {
-	req := &workspace.Request{Query: c.Query, History: c.History, Position: c.Position}
-	if c.Active != "" {
-		req.ActiveURI = workspace.URIFromPath(filepath.Join(root, filepath.FromSlash(c.Active)))
-	}
-	return req
+func realcodeRequest(root string, c Case) *workspace.SelectRequest {
+	return c.Request(root)
 }
 
 // realcodeCtxls scores a Select result exactly as Evaluate does (score).
-func realcodeCtxls(ws *workspace.Workspace, c Case, res *workspace.Result) realcodeScore {
+func realcodeCtxls(ws *workspace.Workspace, c Case, res *workspace.Selection) realcodeScore {
 	m := score(ws, c, res)
 	s := realcodeScore{hit1: m.Hit1, hit5: m.Hit5, mrr: m.MRR, coverage: m.Coverage}
 	for _, sym := range c.Expect.Symbols {

@@ -1,0 +1,192 @@
+// Package wire is the JSON of workspace/contextSelect (docs/protocol.md)
+// and the conversions between it and the workspace, which speaks in paths,
+// byte columns and its own types: file:// URIs to paths and back, LSP
+// positions (UTF-16 code units unless UTF-8 was negotiated) to byte
+// offsets and back. The LSP server and the CLI both use it.
+package wire
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/ctxls/ctxls/workspace"
+)
+
+// Position is an LSP position: 0-based line and character (in the
+// negotiated position encoding, UTF-16 code units unless told otherwise).
+type Position struct {
+	Line      uint32 `json:"line"`
+	Character uint32 `json:"character"`
+}
+
+// Range is an LSP range.
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// Request is the params object of workspace/contextSelect. Zero limits and
+// budgets mean the defaults; the bounds are the workspace's
+// (workspace.MaxLimit), checked once for the server and the CLI.
+type Request struct {
+	Query           string    `json:"query"`
+	History         []string  `json:"history,omitempty"`
+	ActiveURI       string    `json:"activeUri,omitempty"`
+	Position        *Position `json:"position,omitempty"`
+	Limit           int       `json:"limit,omitempty"`
+	MaxChars        int       `json:"maxChars,omitempty"`
+	MaxCharsPerItem int       `json:"maxCharsPerItem,omitempty"`
+	Pinned          []string  `json:"pinned,omitempty"`
+	Paths           []string  `json:"paths,omitempty"`
+	ExcludePaths    []string  `json:"excludePaths,omitempty"`
+	Kinds           []string  `json:"kinds,omitempty"`
+	MinScore        float64   `json:"minScore,omitempty"`
+	// Explain asks for each item's per-source breakdown. Items always
+	// carry their signals (docs/protocol.md), so on the wire it is an
+	// alias that changes nothing; the CLI prints the breakdown with it.
+	Explain bool `json:"explain,omitempty"`
+}
+
+// Result is the result object of workspace/contextSelect.
+type Result struct {
+	Items         []Item `json:"items"`
+	UsedChars     int    `json:"usedChars"`
+	LowConfidence bool   `json:"lowConfidence"`
+	Stats         Stats  `json:"stats"`
+}
+
+// Item is one selected slice of the workspace.
+type Item struct {
+	ID        string            `json:"id"`
+	URI       string            `json:"uri"`
+	Path      string            `json:"path"`
+	Symbol    string            `json:"symbol"`
+	Kind      string            `json:"kind"`
+	Language  string            `json:"language"`
+	Range     Range             `json:"range"`
+	Text      string            `json:"text"`
+	Truncated bool              `json:"truncated"`
+	Score     float64           `json:"score"`
+	Reason    string            `json:"reason"`
+	Signals   map[string]Signal `json:"signals,omitempty"`
+}
+
+// Signal is one source's opinion of an item: its rank in that source's list
+// (1-based) and the source's own score.
+type Signal struct {
+	Rank  int     `json:"rank"`
+	Score float64 `json:"score"`
+}
+
+// Stats describes the index a result was computed on.
+type Stats struct {
+	Ready      bool    `json:"ready"`
+	Files      int     `json:"files"`
+	Symbols    int     `json:"symbols"`
+	Candidates int     `json:"candidates"`
+	ElapsedMs  float64 `json:"elapsedMs"`
+	Embedder   string  `json:"embedder"`
+	MerkleRoot string  `json:"merkleRoot"`
+	// Refused counts, by reason, the paths the workspace gate turned away
+	// since the server started: symlinks leading outside the folders or
+	// into loops, files that are not regular, files swapped while read.
+	Refused map[string]int `json:"refused,omitempty"`
+}
+
+// SelectRequest turns a request into the workspace's: URIs become paths
+// (item ids pass through), the cursor its line. An error is a
+// *workspace.ParamError naming the wire field.
+func SelectRequest(req *Request) (*workspace.SelectRequest, error) {
+	out := &workspace.SelectRequest{
+		Query: req.Query, History: req.History,
+		Limit: req.Limit, MaxChars: req.MaxChars, MaxCharsPerItem: req.MaxCharsPerItem,
+		Paths: req.Paths, ExcludePaths: req.ExcludePaths, Kinds: req.Kinds, MinScore: req.MinScore,
+	}
+	if req.ActiveURI != "" {
+		p, err := PathFromURI(req.ActiveURI)
+		if err != nil {
+			return nil, &workspace.ParamError{Field: "activeUri", Msg: err.Error()}
+		}
+		out.Active = p
+	}
+	if req.Position != nil {
+		out.Cursor = &workspace.Cursor{Line: req.Position.Line}
+	}
+	for i, ref := range req.Pinned {
+		if workspace.IsItemID(ref) {
+			out.Pinned = append(out.Pinned, ref)
+			continue
+		}
+		p, err := PathFromURI(ref)
+		if err != nil {
+			return nil, &workspace.ParamError{Field: fmt.Sprintf("pinned[%d]", i), Msg: err.Error()}
+		}
+		out.Pinned = append(out.Pinned, p)
+	}
+	return out, nil
+}
+
+// ParamError renames the workspace's field in a *workspace.ParamError to
+// the wire's ("active" is "activeUri"); other errors pass through.
+func ParamError(err error) error {
+	if pe, ok := err.(*workspace.ParamError); ok && pe.Field == "active" {
+		return &workspace.ParamError{Field: "activeUri", Msg: pe.Msg}
+	}
+	return err
+}
+
+// FromSelection turns the workspace's answer into the wire's, with
+// positions in UTF-8 bytes or UTF-16 code units.
+func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
+	res := &Result{Items: make([]Item, 0, len(sel.Items)), UsedChars: sel.UsedChars, LowConfidence: sel.LowConfidence, Stats: Stats(sel.Stats)}
+	for _, it := range sel.Items {
+		var sig map[string]Signal
+		if it.Signals != nil {
+			sig = make(map[string]Signal, len(it.Signals))
+			for name, s := range it.Signals {
+				sig[name] = Signal(s)
+			}
+		}
+		res.Items = append(res.Items, Item{
+			ID: it.ID, URI: URIFromPath(it.Abs), Path: it.Path, Symbol: it.Symbol, Kind: it.Kind, Language: it.Language,
+			Range: Range{
+				Start: Position{Line: it.Span.StartLine, Character: Column(it.StartLineText, it.Span.StartCol, utf8)},
+				End:   Position{Line: it.Span.EndLine, Character: Column(it.EndLineText, it.Span.EndCol, utf8)},
+			},
+			Text: it.Text, Truncated: it.Truncated, Score: it.Score, Reason: it.Reason, Signals: sig,
+		})
+	}
+	return res
+}
+
+// PathFromURI turns a file:// URI into a cleaned absolute path. Other
+// schemes are an error.
+func PathFromURI(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", fmt.Errorf("malformed URI %q: %v", uri, err)
+	}
+	if u.Scheme != "file" {
+		return "", fmt.Errorf("unsupported URI scheme %q in %q (only file:// is supported)", u.Scheme, uri)
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" && len(p) > 2 && p[0] == '/' && p[2] == ':' {
+		p = p[1:]
+	}
+	if p == "" {
+		return "", fmt.Errorf("URI %q has no path", uri)
+	}
+	return filepath.Clean(filepath.FromSlash(p)), nil
+}
+
+// URIFromPath turns an absolute path into a file:// URI.
+func URIFromPath(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}

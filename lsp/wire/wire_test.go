@@ -1,0 +1,218 @@
+package wire_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/ctxls/ctxls/lsp/wire"
+	"github.com/ctxls/ctxls/workspace"
+)
+
+// greet holds non-ASCII text before the places the tests edit, so that
+// UTF-16, UTF-8 and byte columns all differ there.
+const greet = `package i18n
+
+// Greeting returns the welcome line.
+func Greeting(name string) string {
+	return "héllo 😀 世界, " + name
+}
+
+var wave = "👋"
+
+/* 👋 */ func Wave() string { return wave }
+`
+
+// column is the LSP character of the end of prefix: UTF-16 code units, or
+// bytes in UTF-8 mode.
+func column(prefix string, utf8 bool) uint32 {
+	if utf8 {
+		return uint32(len(prefix))
+	}
+	return uint32(len(utf16.Encode([]rune(prefix))))
+}
+
+func encodings(t *testing.T, fn func(t *testing.T, utf8 bool)) {
+	for _, utf8 := range []bool{false, true} {
+		name := "utf-16"
+		if utf8 {
+			name = "utf-8"
+		}
+		t.Run(name, func(t *testing.T) { fn(t, utf8) })
+	}
+}
+
+// openGreet indexes a folder holding i18n/greet.go and opens it.
+func openGreet(t *testing.T) (*workspace.Workspace, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "i18n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "i18n", "greet.go")
+	if err := os.WriteFile(path, []byte(greet), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := workspace.DefaultConfig()
+	cfg.CacheDir = workspace.CacheDirOff
+	ws, err := workspace.New(cfg, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.AddFolder(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.DidOpen(real, 1, greet); err != nil {
+		t.Fatal(err)
+	}
+	return ws, real
+}
+
+// item selects for query and returns the wire item id, in the encoding.
+func item(t *testing.T, ws *workspace.Workspace, query, id string, utf8 bool) wire.Item {
+	t.Helper()
+	sel, err := ws.Select(context.Background(), &workspace.SelectRequest{Query: query, Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range wire.FromSelection(sel, utf8).Items {
+		if it.ID == id {
+			return it
+		}
+	}
+	t.Fatalf("%q: no item %s in %v", query, id, sel.Items)
+	return wire.Item{}
+}
+
+// TestDidChangeInEncoding applies didChange's ranges in both encodings to
+// an open document and reads the items' ranges back in them.
+func TestDidChangeInEncoding(t *testing.T) {
+	encodings(t, func(t *testing.T, utf8 bool) {
+		ws, path := openGreet(t)
+		edit := func(changes ...wire.TextChange) {
+			t.Helper()
+			err := ws.DidChange(path, 2, func(text []byte) ([]byte, error) { return wire.ApplyChanges(text, changes, utf8) })
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Replace "name" after the emoji and CJK on line 4, and insert a
+		// parameter on line 3 (ASCII), in one didChange.
+		start := column("\treturn \"héllo 😀 世界, \" + ", utf8)
+		edit(
+			wire.TextChange{Range: &wire.Range{Start: wire.Position{Line: 4, Character: start}, End: wire.Position{Line: 4, Character: start + 4}}, Text: "strings.ToUpper(name)"},
+			wire.TextChange{Range: &wire.Range{Start: wire.Position{Line: 3, Character: 25}, End: wire.Position{Line: 3, Character: 25}}, Text: ", loud bool"},
+		)
+		it := item(t, ws, "Greeting welcome line", "sym:i18n/greet.go::Greeting", utf8)
+		if want := "func Greeting(name string, loud bool) string {\n\treturn \"héllo 😀 世界, \" + strings.ToUpper(name)\n}"; it.Text != want {
+			t.Errorf("Greeting after the edit:\n got %q\nwant %q", it.Text, want)
+		}
+
+		// Wave starts after an emoji on its line: its range is in the
+		// negotiated encoding.
+		it = item(t, ws, "Wave", "sym:i18n/greet.go::Wave", utf8)
+		waveLine := "/* 👋 */ "
+		if want := column(waveLine, utf8); it.Range.Start != (wire.Position{Line: 9, Character: want}) {
+			t.Errorf("Wave starts at %v, want 9:%d", it.Range.Start, want)
+		}
+		if want := column(waveLine+"func Wave() string { return wave }", utf8); it.Range.End != (wire.Position{Line: 9, Character: want}) {
+			t.Errorf("Wave ends at %v, want 9:%d", it.Range.End, want)
+		}
+		if it.URI != wire.URIFromPath(path) {
+			t.Errorf("uri %q, want %q", it.URI, wire.URIFromPath(path))
+		}
+
+		// An edit after the emoji on Wave's line lands after it.
+		at := column(waveLine+"func Wave() string { return ", utf8)
+		edit(wire.TextChange{Range: &wire.Range{Start: wire.Position{Line: 9, Character: at}, End: wire.Position{Line: 9, Character: at + 4}}, Text: "wave + wave"})
+		if it := item(t, ws, "Wave", "sym:i18n/greet.go::Wave", utf8); it.Text != "func Wave() string { return wave + wave }" {
+			t.Errorf("Wave after the edit: %q", it.Text)
+		}
+	})
+}
+
+// TestApplyChangesBadRange: a bad range fails the whole batch, naming the
+// change, and leaves the text as it was.
+func TestApplyChangesBadRange(t *testing.T) {
+	pos := func(line, char uint32) wire.Position { return wire.Position{Line: line, Character: char} }
+	for _, c := range []struct {
+		name    string
+		changes []wire.TextChange
+		msg     string
+	}{
+		{"line past the end", []wire.TextChange{{Range: &wire.Range{Start: pos(40, 0), End: pos(41, 0)}, Text: "x"}}, "past the end"},
+		{"end before start", []wire.TextChange{{Range: &wire.Range{Start: pos(4, 5), End: pos(3, 0)}, Text: "x"}}, "before its start"},
+		// The first change is fine; the batch still fails as a whole.
+		{"second change bad", []wire.TextChange{
+			{Range: &wire.Range{Start: pos(0, 0), End: pos(0, 7)}, Text: "package broken"},
+			{Range: &wire.Range{Start: pos(99, 0), End: pos(99, 1)}, Text: "x"},
+		}, "contentChanges[1]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := []byte(greet)
+			out, err := wire.ApplyChanges(text, c.changes, false)
+			if err == nil || !strings.Contains(err.Error(), c.msg) || out != nil {
+				t.Fatalf("err %v, out %q; want an error containing %q and no text", err, out, c.msg)
+			}
+			if string(text) != greet {
+				t.Errorf("the text was modified:\n%s", text)
+			}
+		})
+	}
+	// Past the end of a line clamps; the line after the last is the end.
+	out, err := wire.ApplyChanges([]byte("ab\ncd"), []wire.TextChange{
+		{Range: &wire.Range{Start: pos(0, 9), End: pos(0, 9)}, Text: "!"},
+		{Range: &wire.Range{Start: pos(2, 0), End: pos(2, 0)}, Text: "?"},
+	}, false)
+	if err != nil || string(out) != "ab!\ncd?" {
+		t.Errorf("clamping: %q, %v; want %q", out, err, "ab!\ncd?")
+	}
+}
+
+// TestSelectRequest: URIs become paths, ids pass, and a bad reference is
+// an error naming the wire field.
+func TestSelectRequest(t *testing.T) {
+	abs := filepath.Join(t.TempDir(), "a.go")
+	req, err := wire.SelectRequest(&wire.Request{
+		Query: "q", ActiveURI: wire.URIFromPath(abs), Position: &wire.Position{Line: 3, Character: 9},
+		Pinned: []string{"sym:a.go::F", "file:b.go", wire.URIFromPath(abs)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Active != abs || req.Cursor == nil || req.Cursor.Line != 3 {
+		t.Errorf("active %q cursor %+v, want %q line 3", req.Active, req.Cursor, abs)
+	}
+	if want := []string{"sym:a.go::F", "file:b.go", abs}; strings.Join(req.Pinned, " ") != strings.Join(want, " ") {
+		t.Errorf("pinned %q, want %q", req.Pinned, want)
+	}
+	for _, c := range []struct {
+		req   wire.Request
+		field string
+	}{
+		{wire.Request{Query: "q", ActiveURI: "http://example.com/a.go"}, "activeUri"},
+		{wire.Request{Query: "q", Pinned: []string{"sym:a.go::F", "ftp://host/x.go"}}, "pinned[1]"},
+	} {
+		_, err := wire.SelectRequest(&c.req)
+		var pe *workspace.ParamError
+		if !errors.As(err, &pe) || pe.Field != c.field || !strings.Contains(pe.Msg, "scheme") {
+			t.Errorf("%+v: err %v, want one for %s naming the scheme", c.req, err, c.field)
+		}
+	}
+	// The workspace's own field names go back to the wire's.
+	err = wire.ParamError(&workspace.ParamError{Field: "active", Msg: "outside"})
+	if err.Error() != "activeUri: outside" {
+		t.Errorf("renamed error %q, want %q", err, "activeUri: outside")
+	}
+}

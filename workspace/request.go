@@ -1,0 +1,129 @@
+package workspace
+
+import "strings"
+
+// A select request and its answer, in the workspace's terms: paths, lines
+// and byte columns. The wire (JSON, URIs, UTF-16) is lsp/wire's.
+
+// SelectRequest is what Select is asked.
+type SelectRequest struct {
+	Query   string
+	History []string // earlier prompts of the conversation, oldest first
+	// Active is the file the user is in: an absolute path, or one relative
+	// to the first folder; "" means the last opened, changed or focused
+	// document.
+	Active string
+	Cursor *Cursor // the cursor in Active
+	// Limit, MaxChars and MaxCharsPerItem: 0 means the configured default.
+	Limit, MaxChars, MaxCharsPerItem int
+	// Pinned are paths (as Active) or item ids, included first.
+	Pinned       []string
+	Paths        []string // globs a selected path must match
+	ExcludePaths []string // globs no selected path may match
+	Kinds        []string // symbol kinds to select from
+	MinScore     float64  // drop items scoring below this
+}
+
+// Cursor is where the user's cursor is: a 0-based line.
+type Cursor struct {
+	Line uint32
+}
+
+// Request defaults and bounds, the one set for the server and the CLI.
+const (
+	DefaultLimit           = 8
+	MaxLimit               = 100
+	DefaultMaxChars        = 12000
+	DefaultMaxCharsPerItem = 1500
+)
+
+// Selection is Select's answer.
+type Selection struct {
+	Items         []Selected
+	UsedChars     int
+	LowConfidence bool // no source found a strong match
+	Stats         SelectStats
+}
+
+// Selected is one selected slice of the workspace.
+type Selected struct {
+	ID   string // FormatItemID
+	Abs  string // the file's absolute path
+	Path string // relative to its folder, forward slashes
+	// Symbol is the qualified name, "" for a file item.
+	Symbol, Kind, Language string
+	Span                   Span
+	// StartLineText and EndLineText are the lines Span starts and ends
+	// on, for converting its byte columns to another encoding.
+	StartLineText, EndLineText []byte
+	Text                       string // the text of Span, capped
+	Truncated                  bool
+	Score                      float64
+	Reason                     string
+	Signals                    map[string]Signal // by source name
+}
+
+// Span is a range of lines (0-based) with byte columns.
+type Span struct {
+	StartLine, StartCol, EndLine, EndCol uint32
+}
+
+// Signal is one source's opinion of an item: its rank in that source's list
+// (1-based) and the source's own score.
+type Signal struct {
+	Rank  int
+	Score float64
+}
+
+// Item reasons.
+const (
+	ReasonPinned    = "pinned"
+	ReasonActive    = "active"
+	ReasonRetrieved = "retrieved"
+	ReasonExpanded  = "expanded"
+)
+
+// SelectStats describes the index a selection was computed on.
+type SelectStats struct {
+	Ready      bool
+	Files      int
+	Symbols    int
+	Candidates int
+	ElapsedMs  float64
+	Embedder   string
+	MerkleRoot string
+	Refused    map[string]int // paths the gate refused, by reason
+}
+
+// Item ids: "sym:<path>::<qualified>" names a symbol, "file:<path>" a
+// file (paths relative to their folder, forward slashes). ParseItemID,
+// IsItemID and FormatItemID are the one place they are read and written.
+
+// IsItemID reports whether ref is written as an item id rather than a URI
+// or a path ("file://" is a URI).
+func IsItemID(ref string) bool {
+	return strings.HasPrefix(ref, "sym:") || strings.HasPrefix(ref, "file:") && !strings.HasPrefix(ref, "file://")
+}
+
+// ParseItemID splits an item id into its path and, for a symbol, its
+// qualified name. ok is false for a ref that is not an id, and for a
+// "sym:" id without "::".
+func ParseItemID(ref string) (relPath, qualified string, ok bool) {
+	if !IsItemID(ref) {
+		return "", "", false
+	}
+	if r, isSym := strings.CutPrefix(ref, "sym:"); isSym {
+		relPath, qualified, ok = strings.Cut(r, "::")
+		return relPath, qualified, ok
+	}
+	return strings.TrimPrefix(ref, "file:"), "", true
+}
+
+// FormatItemID is the id of the symbol qualified in relPath, or of the
+// file when qualified is "".
+func FormatItemID(relPath, qualified string) string {
+	if qualified == "" {
+		return "file:" + relPath
+	}
+	return "sym:" + relPath + "::" + qualified
+}
