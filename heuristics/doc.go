@@ -6,5 +6,7 @@
 //
 // Everything here is deterministic and side-effect free: no I/O, no clocks
 // (ages are passed in), no global mutable state. The thresholds are exported
-// constants so they can be recalibrated against the evaluation set.
+// constants so they can be recalibrated against the evaluation set; the
+// sources' fusion weights and every ranking constant are in ranking.go, each
+// with the reason for its value.
 package heuristics

@@ -76,6 +76,25 @@ const (
 	DocPrior  = 0.6
 )
 
+// The reference graph (workspace/graph.go): bounds that keep it specific,
+// and what a seed's tests weigh.
+const (
+	// GraphMaxDefs: a name defined in more files than this says little
+	// about any one of them.
+	GraphMaxDefs = 4
+	// GraphMaxRefs: a name used by more files than this is a utility;
+	// its users are not the seed's neighbours.
+	GraphMaxRefs = 40
+	// GraphMaxNames bounds how many of a seed's names are followed, so
+	// that a huge file costs no more than a large one.
+	GraphMaxNames = 400
+	// GraphMinName: shorter names ("id", "ok") match everywhere.
+	GraphMinName = 3
+	// GraphTestWeight: a seed's tests (or the code a test seed tests)
+	// change with it more often than any caller or callee.
+	GraphTestWeight = 2
+)
+
 // CompetitionRanks yields the index and 1-based rank of each entry of a
 // list sorted best first by key; entries with equal keys share the rank of
 // the first of them ("1224" ranking), so that a source does not order what

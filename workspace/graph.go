@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 )
 
@@ -16,15 +17,6 @@ import (
 // files using what a seed defines, and a seed's tests (or the code a test
 // seed tests). These are the files a change to a seed most often touches
 // too.
-
-// Bounds that keep the graph specific: a name defined in more files, or
-// used by more files, than this says little about any one of them.
-const (
-	graphMaxDefs = 4
-	graphMaxRefs = 40
-	// graphMaxNames bounds how many of a seed's names are followed.
-	graphMaxNames = 400
-)
 
 // graphFiles ranks the neighbours of the seed files, best first. Seeds
 // themselves are not returned.
@@ -40,11 +32,11 @@ func graphFiles(idx *symbolindex.Index, seeds []weighted2) []scoredFile {
 		same := func(g uint32) bool { return g != f && langFamily(idx.FileLanguage(g)) == fam }
 		// Callees and used types: files defining what the seed references.
 		for i, name := range idx.FileRefs(f) {
-			if i >= graphMaxNames {
+			if i >= heuristics.GraphMaxNames {
 				break
 			}
 			defs := idx.Named(name)
-			if len(defs) == 0 || len(defs) > graphMaxDefs {
+			if len(defs) == 0 || len(defs) > heuristics.GraphMaxDefs {
 				continue
 			}
 			w := sd.w / float64(len(defs))
@@ -57,17 +49,17 @@ func graphFiles(idx *symbolindex.Index, seeds []weighted2) []scoredFile {
 		// Callers and users: files referencing what the seed defines.
 		seen := map[string]bool{}
 		for i, s := range idx.FileSymbols(f) {
-			if i >= graphMaxNames {
+			if i >= heuristics.GraphMaxNames {
 				break
 			}
 			ref, _ := idx.Symbol(s)
 			name := strings.ToLower(ref.Name)
-			if len(name) < 3 || seen[name] {
+			if len(name) < heuristics.GraphMinName || seen[name] {
 				continue
 			}
 			seen[name] = true
 			users := idx.Referencing(name)
-			if len(users) == 0 || len(users) > graphMaxRefs {
+			if len(users) == 0 || len(users) > heuristics.GraphMaxRefs {
 				continue
 			}
 			w := sd.w / math.Log2(2+float64(len(users)))
@@ -79,7 +71,7 @@ func graphFiles(idx *symbolindex.Index, seeds []weighted2) []scoredFile {
 		}
 		// Tests and the code they test.
 		for _, t := range testPartners(idx, idx.FilePath(f)) {
-			score[t] += 2 * sd.w
+			score[t] += heuristics.GraphTestWeight * sd.w
 		}
 	}
 	out := make([]scoredFile, 0, len(score))
