@@ -64,6 +64,10 @@ const (
 	// MaxPathMention is the most files a path mention may name and still
 	// count: a directory of a large tree says little about any one file.
 	MaxPathMention = 20
+	// BestMatchK is how many of the query's best lexical hits are looked at
+	// to judge how well it matches on its own (for the history's weight
+	// and lowConfidence): the best term coverage is often not first.
+	BestMatchK = 5
 	// MinEditWeight drops edits decayed below it: they are noise.
 	MinEditWeight = 0.01
 	// ActiveFileLocality is the nearness of the active file itself. The

@@ -324,7 +324,7 @@ func (s *Snapshot) ownBestMatch(q *query) float64 {
 	best := 0
 	var buf symbolindex.SearchBuffer
 	for _, fv := range s.folders {
-		for _, h := range fv.idx.SearchSymbols(own, 5, nil, &buf) {
+		for _, h := range fv.idx.SearchSymbols(own, heuristics.BestMatchK, nil, &buf) {
 			best = max(best, int(h.Matched))
 		}
 	}
@@ -497,7 +497,7 @@ func (c *cand) hasOwnEvidence() bool {
 // hit matched.
 func ownCoverage(lex []symbolindex.Hit, q *query) float64 {
 	best := 0
-	for _, h := range lex[:min(len(lex), 5)] {
+	for _, h := range lex[:min(len(lex), heuristics.BestMatchK)] {
 		best = max(best, int(h.Matched))
 	}
 	return math.Min(1, float64(best)/float64(len(q.own)))
