@@ -100,7 +100,9 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 	f.mu.RLock()
 	base := f.idx
 	f.mu.RUnlock()
+	live := true
 	if base.Files() == 0 || base.Embedder().ID() != emb.ID() {
+		live = false
 		base = symbolindex.NewIndex(emb)
 		if persist {
 			cfile = cachePath(cacheDir, f.Root)
@@ -124,7 +126,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 		src, _, err := readRegular(f.Root, abs, cfg.MaxFileBytes)
 		return src, err
 	}
-	idx, st, err := update(ctx, &f.mu, base, emb, files, read, progressFor(f.Root, progress))
+	idx, st, err := update(ctx, &f.mu, base, emb, files, read, progressFor(f.Root, progress), live)
 	if err != nil {
 		return IndexStats{}, err
 	}
@@ -184,13 +186,82 @@ type updateStats struct {
 
 // update brings idx up to date with files: files whose size and modification
 // time match the index are kept without reading; the others are read and
-// hashed (with read, the gate), and only those whose content hash changed
-// are parsed again (in parallel, one parser per worker). Indexed files that are gone are removed.
-// Every change to idx is made holding mu, as idx may be the live index.
-func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb symbolindex.Embedder, files []FileInfo, read func(abs string) ([]byte, error), progress func(done, total int)) (_ *symbolindex.Index, st updateStats, err error) {
-	seen := make(map[string]bool, len(files))
-	var todo []FileInfo
+// hashed, and only those whose content hash changed are parsed again (in
+// parallel, one parser per worker). Indexed files that are gone are removed.
+// Every change to idx is made holding mu. A fresh index is filled as the
+// results come in; a live one (requests read it: a re-scan) is changed all
+// at once at the end, under one write lock, so that a request sees it as it
+// was before the re-scan or after, never in between, and a cancelled
+// re-scan leaves it as it was.
+func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb symbolindex.Embedder, files []FileInfo, read func(abs string) ([]byte, error), progress func(done, total int), live bool) (_ *symbolindex.Index, st updateStats, err error) {
 	mu.RLock()
+	todo, gone, states := diffFiles(idx, files, &st)
+	mu.RUnlock()
+	results := prepareAll(ctx, emb, todo, states, read)
+
+	if !live {
+		mu.Lock()
+		st.begin(idx, gone)
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if e := st.end(idx); e != nil && err == nil {
+				err = e
+			}
+		}()
+	}
+	// Results are applied in the order of todo (path order), whatever order
+	// the workers finish in, so that symbols get the same slots, and equal
+	// scores the same order, on every build and after a restart from the
+	// cache.
+	var pending []prepared
+	done, total := st.reused, len(files)
+	progress(done, total)
+	waiting := make(map[int]prepared)
+	next := 0
+	for r := range results {
+		done++
+		progress(done, total)
+		waiting[r.seq] = r
+		var ready []prepared
+		for q, ok := waiting[next]; ok; q, ok = waiting[next] {
+			delete(waiting, next)
+			next++
+			ready = append(ready, q)
+		}
+		if live {
+			pending = append(pending, ready...)
+			continue
+		}
+		mu.Lock()
+		for _, q := range ready {
+			st.apply(idx, q)
+		}
+		mu.Unlock()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, st, err
+	}
+	if live {
+		mu.Lock()
+		st.begin(idx, gone)
+		for _, q := range pending {
+			st.apply(idx, q)
+		}
+		err = st.end(idx)
+		mu.Unlock()
+	}
+	sort.Slice(st.skips, func(i, j int) bool { return st.skips[i].Path < st.skips[j].Path })
+	return idx, st, err
+}
+
+// diffFiles sorts files into those to read (new, or changed in size or
+// modification time) and those reused as they are, which it counts; gone
+// are the indexed paths no longer among files, and states the indexed
+// states of the files to read. Caller holds idx's lock for reading.
+func diffFiles(idx *symbolindex.Index, files []FileInfo, st *updateStats) (todo []FileInfo, gone []string, states map[string]symbolindex.FileState) {
+	seen := make(map[string]bool, len(files))
 	for _, fi := range files {
 		seen[fi.Path] = true
 		if s, ok := idx.State(fi.Path); ok && s.Size == fi.Size && s.ModTime == fi.ModTime.UnixNano() {
@@ -199,37 +270,32 @@ func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb s
 		}
 		todo = append(todo, fi)
 	}
-	mu.RUnlock()
-	mu.Lock()
 	for _, p := range idx.Paths() {
 		if !seen[p] {
-			idx.Remove(p)
-			st.removed++
+			gone = append(gone, p)
 		}
 	}
-	mu.Unlock()
+	states = make(map[string]symbolindex.FileState, len(todo))
+	for _, fi := range todo {
+		if s, ok := idx.State(fi.Path); ok {
+			states[fi.Path] = s
+		}
+	}
+	return todo, gone, states
+}
 
-	// Results are applied in the order of todo (path order), whatever order
-	// the workers finish in, so that symbols get the same slots, and equal
-	// scores the same order, on every build and after a restart from the
-	// cache.
+// prepareAll reads, parses, tokenizes and embeds the files of todo on
+// GOMAXPROCS workers, one parser each; results come in any order, each
+// with its position in todo.
+func prepareAll(ctx context.Context, emb symbolindex.Embedder, todo []FileInfo, states map[string]symbolindex.FileState, read func(abs string) ([]byte, error)) <-chan prepared {
 	type job struct {
 		seq int
 		fi  FileInfo
 	}
 	jobs := make(chan job)
 	results := make(chan prepared, 64)
-	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
-	states := make(map[string]symbolindex.FileState, len(todo))
-	mu.RLock()
-	for _, fi := range todo {
-		if s, ok := idx.State(fi.Path); ok {
-			states[fi.Path] = s
-		}
-	}
-	mu.RUnlock()
-	for w := 0; w < workers; w++ {
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -253,53 +319,44 @@ func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb s
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
+	return results
+}
 
-	// One Merkle update per folder at the end instead of one per file.
-	mu.Lock()
+// begin removes the files that are gone and starts a batch: one Merkle
+// update at the end instead of one per file. Caller holds idx's lock.
+func (st *updateStats) begin(idx *symbolindex.Index, gone []string) {
+	for _, p := range gone {
+		idx.Remove(p)
+		st.removed++
+	}
 	idx.BeginBatch()
-	mu.Unlock()
-	defer func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if e := idx.EndBatch(); e != nil && err == nil {
-			err = fmt.Errorf("index %s: %w", "merkle tree", e)
-		}
-		if st.parsed > 100 {
-			idx.Compact()
-		}
-	}()
+}
 
-	done, total := st.reused, len(files)
-	progress(done, total)
-	waiting := make(map[int]prepared)
-	next := 0
-	for r := range results {
-		done++
-		progress(done, total)
-		waiting[r.seq] = r
-		mu.Lock()
-		for q, ok := waiting[next]; ok; q, ok = waiting[next] {
-			delete(waiting, next)
-			next++
-			switch {
-			case q.skip != nil:
-				st.skips = append(st.skips, *q.skip)
-				idx.Remove(q.skip.Path)
-			case q.same:
-				idx.Touch(q.info.Path, q.info.Size, q.info.ModTime.UnixNano())
-				st.touched++
-			default:
-				idx.Put(q.doc)
-				st.parsed++
-			}
-		}
-		mu.Unlock()
+// apply puts one prepared file into idx. Caller holds idx's lock.
+func (st *updateStats) apply(idx *symbolindex.Index, q prepared) {
+	switch {
+	case q.skip != nil:
+		st.skips = append(st.skips, *q.skip)
+		idx.Remove(q.skip.Path)
+	case q.same:
+		idx.Touch(q.info.Path, q.info.Size, q.info.ModTime.UnixNano())
+		st.touched++
+	default:
+		idx.Put(q.doc)
+		st.parsed++
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, st, err
+}
+
+// end ends the batch begin started. Caller holds idx's lock.
+func (st *updateStats) end(idx *symbolindex.Index) error {
+	err := idx.EndBatch()
+	if st.parsed > 100 {
+		idx.Compact()
 	}
-	sort.Slice(st.skips, func(i, j int) bool { return st.skips[i].Path < st.skips[j].Path })
-	return idx, st, nil
+	if err != nil {
+		return fmt.Errorf("index %s: %w", "merkle tree", err)
+	}
+	return nil
 }
 
 // prepared is one worker's output for one file.

@@ -148,7 +148,7 @@ func Piped() {}
 		return src, err
 	}
 	emb := symbolindex.NewHashEmbedder(64)
-	idx, st, err := update(context.Background(), &mu, symbolindex.NewIndex(emb), emb, files, read, func(int, int) {})
+	idx, st, err := update(context.Background(), &mu, symbolindex.NewIndex(emb), emb, files, read, func(int, int) {}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 )
@@ -103,6 +105,7 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []stri
 	texts = make([]string, 0, len(kept))
 	ready = make([]*cand, 0, len(kept))
 	cache := map[string][]byte{}
+	stale := map[string]bool{} // unreadable, or changed since it was indexed
 	seenID := map[string]bool{}
 	for _, c := range kept {
 		if len(ready) >= p.limit {
@@ -117,10 +120,14 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []stri
 			seenID[id] = true
 		}
 		abs := joinRoot(c.folder.Root, c.path)
+		if stale[abs] {
+			continue
+		}
 		src, ok := cache[abs]
 		if !ok {
 			b, err := s.readText(c.folder.Root, abs)
-			if err != nil {
+			if err != nil || !indexedText(c.folder.idx, c.path, b) {
+				stale[abs] = true
 				continue
 			}
 			src = b
@@ -138,6 +145,15 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []stri
 		ready = append(ready, c)
 	}
 	return ready, texts, cache
+}
+
+// indexedText reports whether src is the text the index holds for relPath.
+// A file changed on disk is re-indexed when its watched-file event comes;
+// until then its items are left out rather than cut from the new text at
+// the old offsets.
+func indexedText(idx *symbolindex.Index, relPath string, src []byte) bool {
+	st, ok := idx.State(relPath)
+	return ok && st.Size == int64(len(src)) && st.Hash == xxhash.Sum64(src)
 }
 
 // items fits the texts into the budget and turns their candidates into

@@ -2,7 +2,9 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -127,4 +129,78 @@ func ledgerSlice(text string, sp Span) string {
 		return "<bad range>"
 	}
 	return text[start:end]
+}
+
+// TestSelectLeavesOutFilesChangedOnDisk: a file changed on disk but not yet
+// re-indexed (its watched-file event has not come) gives no items, rather
+// than slices of its new text cut at the old offsets; after the event it
+// gives its new text.
+func TestSelectLeavesOutFilesChangedOnDisk(t *testing.T) {
+	ws, root := selOpen(t, selApp+"-- ledger/ledger.go --\n"+ledgerText(1), Options{})
+	query := &SelectRequest{Query: "ledger alpha beta stamp total balances", Limit: 10}
+	if res := selDo(t, ws, query); ledgerItems(res) == 0 {
+		t.Fatalf("no ledger items to begin with: %v", selIDs(res))
+	}
+	if err := os.WriteFile(selPath(root, "ledger/ledger.go"), []byte(ledgerText(5)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := selDo(t, ws, query); ledgerItems(res) != 0 {
+		t.Errorf("items of a file changed since it was indexed: %v", selIDs(res))
+	}
+	if err := ws.FilesChanged([]FileEvent{{Path: selPath(root, "ledger/ledger.go")}}); err != nil {
+		t.Fatal(err)
+	}
+	res := selDo(t, ws, query)
+	if msg := ledgerConsistent(res); msg != "" || ledgerItems(res) == 0 {
+		t.Errorf("after the event: %s %v", msg, selIDs(res))
+	}
+	if res := selDo(t, ws, &SelectRequest{Query: "LedgerStamp5 stamps the ledger"}); selFind(res, "sym:ledger/ledger.go::LedgerStamp5") == nil {
+		t.Errorf("after the event: no LedgerStamp5 in %v", selIDs(res))
+	}
+}
+
+func ledgerItems(res *Selection) int {
+	n := 0
+	for _, it := range res.Items {
+		if it.Path == "ledger/ledger.go" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCancelledRescanLeavesIndex: a re-scan is applied to the live index
+// all at once at its end, so a cancelled one changes nothing.
+func TestCancelledRescanLeavesIndex(t *testing.T) {
+	ws, root := selOpen(t, selApp+"-- ledger/ledger.go --\n"+ledgerText(1), Options{})
+	before := selDo(t, ws, &SelectRequest{Query: "ledger stamp"})
+	for i := range 40 {
+		if err := os.WriteFile(selPath(root, fmt.Sprintf("ledger/extra%02d.go", i)), []byte(fmt.Sprintf("package ledger\n\nfunc LedgerExtra%d() int { return %d }\n", i, i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(selPath(root, "ledger/ledger.go"), []byte(ledgerText(2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_, err := ws.Index(ctx, func(p Progress) {
+		if calls++; calls == 3 {
+			cancel() // with results coming in
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Index: %v, want it cancelled", err)
+	}
+	after := selDo(t, ws, &SelectRequest{Query: "ledger stamp"})
+	if after.Stats.MerkleRoot != before.Stats.MerkleRoot || after.Stats.Files != before.Stats.Files {
+		t.Errorf("a cancelled re-scan changed the index: root %s → %s, files %d → %d",
+			before.Stats.MerkleRoot, after.Stats.MerkleRoot, before.Stats.Files, after.Stats.Files)
+	}
+	if _, err := ws.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if done := selDo(t, ws, &SelectRequest{Query: "ledger stamp"}); done.Stats.Files != before.Stats.Files+40 {
+		t.Errorf("the re-scan that finished: %d files, want %d", done.Stats.Files, before.Stats.Files+40)
+	}
 }
