@@ -39,6 +39,7 @@ Usage:
   ctxls select [flags] QUERY...    run one selection on a directory
   ctxls index [flags]              build or refresh the index and print its statistics
   ctxls eval [flags] [DIR]         run the golden retrieval cases and print metrics
+  ctxls replay [flags]             measure on the repository's own commits (--root DIR)
   ctxls version                    print the version
 
 Run 'ctxls COMMAND -h' for a command's flags.
@@ -77,6 +78,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runIndex(ctx, rest, stdout, stderr)
 	case "eval":
 		err = runEval(ctx, rest, stdout, stderr)
+	case "replay":
+		err = runReplay(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "ctxls %s\n", version)
 	case "help", "-h", "--help":

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/ctxls/ctxls/workspace/replay"
+)
+
+func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f indexFlags
+	f.register(fs, true)
+	commits := fs.Int("commits", 60, "replay the last N non-merge commits")
+	since := fs.String("since", "", "only commits after this date (as git log --since takes it)")
+	scenarios := fs.String("scenarios", strings.Join(replay.AllScenarios, ","), "scenarios to run: cold, vague, active (comma-separated)")
+	baseline := fs.Bool("baseline", false, "also score plain BM25 over whole files")
+	asJSON := fs.Bool("json", false, "print the report, with every case, as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ctxls replay [flags]\n\nReplays the repository's last commits as change-localization cases: the parent's\ntree is the workspace, the message the request, the modified source files the answer.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("replay: unexpected argument %q (the repository is --root)", pos[0])
+	}
+	if *commits < 1 {
+		return usagef("--commits must be positive, got %d", *commits)
+	}
+	var list []string
+	for _, s := range strings.Split(*scenarios, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			list = append(list, s)
+		}
+	}
+	for _, s := range list {
+		if s != replay.Cold && s != replay.Vague && s != replay.Active {
+			return usagef("--scenarios: unknown scenario %q (want cold, vague or active)", s)
+		}
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return err
+	}
+	opts := replay.Options{Root: f.root, Commits: *commits, Since: *since, Scenarios: list, Baseline: *baseline, Config: cfg}
+	if f.verbose || isTerminal(stderr) {
+		opts.Progress = func(done, total int, commit string) {
+			if commit != "" {
+				fmt.Fprintf(stderr, "\rreplaying %d/%d  %.10s", done+1, total, commit)
+			} else {
+				fmt.Fprintf(stderr, "\rreplayed %d commits          \n", total)
+			}
+		}
+	}
+	rep, err := replay.Run(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printReplay(stdout, rep)
+	return nil
+}
+
+// printReplay writes the readable report: one line per scenario and split,
+// ctxls beside the baseline when there is one.
+func printReplay(w io.Writer, rep *replay.Report) {
+	fmt.Fprintf(w, "%s: %d commits, %d cases", rep.Root, rep.Commits, len(rep.Cases))
+	if len(rep.Skipped) > 0 {
+		var why []string
+		for r, n := range rep.Skipped {
+			why = append(why, fmt.Sprintf("%s %d", r, n))
+		}
+		sort.Strings(why)
+		fmt.Fprintf(w, " (not cases: %s)", strings.Join(why, ", "))
+	}
+	fmt.Fprintf(w, ", %.1f s\n\n", rep.ElapsedMs/1000)
+	fmt.Fprintf(w, "%-8s %-14s %5s  %5s %5s %5s %5s %6s", "scenario", "split", "cases", "hit@1", "hit@5", "rec@5", "MRR", "hunks")
+	if len(rep.Scenarios) > 0 && rep.Scenarios[0].Baseline != nil {
+		fmt.Fprintf(w, "   | BM25 files: %5s %5s %5s %5s %6s", "hit@1", "hit@5", "rec@5", "MRR", "hunks")
+	}
+	fmt.Fprintln(w)
+	row := func(m replay.Metrics) string {
+		return fmt.Sprintf("%5.2f %5.2f %5.2f %5.2f %6.2f", m.Hit1, m.Hit5, m.Recall5, m.MRR, m.HunkCoverage)
+	}
+	for _, sc := range rep.Scenarios {
+		for _, part := range []struct {
+			name string
+			c    replay.Metrics
+			b    *replay.Metrics
+		}{
+			{"all", sc.Ctxls.All, ptr(sc.Baseline, func(s *replay.Split) *replay.Metrics { return &s.All })},
+			{"names gold", sc.Ctxls.NamesGold, ptr(sc.Baseline, func(s *replay.Split) *replay.Metrics { return &s.NamesGold })},
+			{"names nothing", sc.Ctxls.NamesNothing, ptr(sc.Baseline, func(s *replay.Split) *replay.Metrics { return &s.NamesNothing })},
+		} {
+			fmt.Fprintf(w, "%-8s %-14s %5d  %s", sc.Name, part.name, part.c.Cases, row(part.c))
+			if part.b != nil {
+				fmt.Fprintf(w, "   |             %s", row(*part.b))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+func ptr(s *replay.Split, get func(*replay.Split) *replay.Metrics) *replay.Metrics {
+	if s == nil {
+		return nil
+	}
+	return get(s)
+}
+
+// isTerminal reports whether w is a terminal, where a progress line that
+// rewrites itself reads well.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

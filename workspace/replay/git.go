@@ -1,0 +1,245 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// repo runs git on one repository, reading objects only: it never touches
+// a working tree or an index, and never fetches (GIT_NO_LAZY_FETCH keeps a
+// partial clone from reaching for missing objects).
+type repo struct {
+	dir string
+
+	batch *exec.Cmd // git cat-file --batch, started on first use
+	in    io.WriteCloser
+	out   *bufio.Reader
+}
+
+func gitEnv() []string {
+	return append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1")
+}
+
+// git runs a git command and returns its standard output.
+func (r *repo) git(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", r.dir, "-c", "core.quotePath=false"}, args...)...)
+	cmd.Env = gitEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, errors.New("git is not installed (ctxls replay reads history with the git command)")
+		}
+		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, msg)
+	}
+	return out, nil
+}
+
+// openRepo checks that dir is a git repository (a working tree or a bare
+// one) with a HEAD.
+func openRepo(ctx context.Context, dir string) (*repo, error) {
+	r := &repo{dir: dir}
+	if _, err := r.git(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
+		if _, err2 := r.git(ctx, "rev-parse", "--git-dir"); err2 != nil {
+			return nil, fmt.Errorf("%s is not a git repository", dir)
+		}
+		return nil, fmt.Errorf("%s: the repository has no commits", dir)
+	}
+	return r, nil
+}
+
+// commits lists the last n non-merge commits of HEAD (after since, when
+// set), oldest first.
+func (r *repo) commits(ctx context.Context, n int, since string) ([]string, error) {
+	args := []string{"rev-list", "--no-merges", "--max-count=" + strconv.Itoa(n)}
+	if since != "" {
+		args = append(args, "--since="+since)
+	}
+	out, err := r.git(ctx, append(args, "HEAD")...)
+	if err != nil {
+		return nil, err
+	}
+	list := strings.Fields(string(out))
+	for i, j := 0, len(list)-1; i < j; i, j = i+1, j-1 {
+		list[i], list[j] = list[j], list[i]
+	}
+	return list, nil
+}
+
+// commitInfo is a commit's first parent (none for a root commit or a
+// shallow clone's boundary) and its message.
+func (r *repo) commitInfo(ctx context.Context, c string) (parent, message string, err error) {
+	out, err := r.git(ctx, "show", "-s", "--format=%P%x00%B", c)
+	if err != nil {
+		return "", "", err
+	}
+	parents, msg, _ := strings.Cut(string(out), "\x00")
+	if f := strings.Fields(parents); len(f) > 0 {
+		parent = f[0]
+		if _, err := r.git(ctx, "cat-file", "-e", parent+"^{commit}"); err != nil {
+			parent = "" // a shallow clone's boundary: the parent is not here
+		}
+	}
+	return parent, msg, nil
+}
+
+// change is one entry of `git diff --raw`: a path whose blob changed from
+// one tree to the other.
+type change struct {
+	status           byte // A, M, D, T
+	oldMode, newMode string
+	oldBlob, newBlob string
+	path             string
+}
+
+// diff lists the changes from tree a to tree b ("" for the empty tree),
+// renames off.
+func (r *repo) diff(ctx context.Context, a, b string) ([]change, error) {
+	var out []byte
+	var err error
+	if a == "" {
+		out, err = r.git(ctx, "ls-tree", "-r", "-z", b)
+		if err != nil {
+			return nil, err
+		}
+		return parseLsTree(out), nil
+	}
+	out, err = r.git(ctx, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", a, b)
+	if err != nil {
+		return nil, err
+	}
+	return parseRaw(out)
+}
+
+// parseLsTree reads `git ls-tree -r -z` as additions.
+func parseLsTree(out []byte) []change {
+	var cs []change
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
+		if !ok {
+			continue
+		}
+		f := strings.Fields(string(meta)) // mode type object
+		if len(f) != 3 {
+			continue
+		}
+		cs = append(cs, change{status: 'A', newMode: f[0], newBlob: f[2], path: string(path)})
+	}
+	return cs
+}
+
+// parseRaw reads `git diff --raw -z`: ":old new oldsha newsha S\0path\0".
+func parseRaw(out []byte) ([]change, error) {
+	var cs []change
+	fields := bytes.Split(out, []byte{0})
+	for i := 0; i+1 < len(fields); i += 2 {
+		meta := strings.Fields(strings.TrimPrefix(string(fields[i]), ":"))
+		if len(meta) != 5 || meta[4] == "" {
+			return nil, fmt.Errorf("git diff --raw: unexpected record %q", fields[i])
+		}
+		cs = append(cs, change{status: meta[4][0], oldMode: meta[0], newMode: meta[1], oldBlob: meta[2], newBlob: meta[3], path: string(fields[i+1])})
+	}
+	return cs, nil
+}
+
+// regular reports whether a tree entry's mode is a regular file (not a
+// symlink, a submodule or a directory).
+func regular(mode string) bool { return mode == "100644" || mode == "100755" }
+
+// blob reads one blob through a long-lived `git cat-file --batch`.
+func (r *repo) blob(sha string) ([]byte, error) {
+	if r.batch == nil {
+		cmd := exec.Command("git", "-C", r.dir, "cat-file", "--batch")
+		cmd.Env = gitEnv()
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, err
+		}
+		if err := cmd.Start(); err != nil {
+			return nil, fmt.Errorf("git cat-file: %w", err)
+		}
+		r.batch, r.in, r.out = cmd, in, bufio.NewReaderSize(out, 1<<20)
+	}
+	if _, err := io.WriteString(r.in, sha+"\n"); err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	header, err := r.out.ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	f := strings.Fields(header) // sha type size, or "sha missing"
+	if len(f) != 3 {
+		return nil, fmt.Errorf("git cat-file %s: %s", sha, strings.TrimSpace(header))
+	}
+	size, err := strconv.Atoi(f[2])
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file %s: %q", sha, header)
+	}
+	data := make([]byte, size+1) // the content and its newline
+	if _, err := io.ReadFull(r.out, data); err != nil {
+		return nil, fmt.Errorf("git cat-file %s: %w", sha, err)
+	}
+	return data[:size], nil
+}
+
+// close ends the cat-file process.
+func (r *repo) close() {
+	if r.batch != nil {
+		r.in.Close()
+		r.batch.Wait()
+		r.batch = nil
+	}
+}
+
+// Hunk is a range of old-side lines (1-based, inclusive) a commit changed.
+type Hunk struct{ Start, End int }
+
+// hunks lists, per path, the old-side line ranges that commit c changed
+// against its parent p (`git diff -U0`); a pure insertion counts as the
+// line it follows (line 1 at the top of a file).
+func (r *repo) hunks(ctx context.Context, p, c string, paths []string) (map[string][]Hunk, error) {
+	out, err := r.git(ctx, append([]string{"diff", "-U0", "--no-renames", "--no-color", "--no-ext-diff", p, c, "--"}, paths...)...)
+	if err != nil {
+		return nil, err
+	}
+	res := map[string][]Hunk{}
+	var cur string
+	for _, line := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(line, "--- "):
+			cur = strings.TrimPrefix(strings.TrimPrefix(line, "--- "), "a/")
+		case strings.HasPrefix(line, "@@ -"):
+			spec, _, _ := strings.Cut(strings.TrimPrefix(line, "@@ -"), " ")
+			startS, countS, hasCount := strings.Cut(spec, ",")
+			start, err1 := strconv.Atoi(startS)
+			count := 1
+			var err2 error
+			if hasCount {
+				count, err2 = strconv.Atoi(countS)
+			}
+			if err1 != nil || err2 != nil {
+				return nil, fmt.Errorf("git diff: unexpected hunk header %q", line)
+			}
+			h := Hunk{start, start + count - 1}
+			if count == 0 { // an insertion after line start
+				h = Hunk{max(start, 1), max(start, 1)}
+			}
+			res[cur] = append(res[cur], h)
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,483 @@
+// Package replay measures ctxls on a repository's own history. Each of the
+// last non-merge commits is a change-localization case: the workspace is
+// the commit's parent tree, read from git objects; the request is the
+// commit's message, cleaned of trailers, references and URLs; the answer
+// is the source files the commit modified and the lines it changed. The
+// workspace walks forward from case to case through the incremental index,
+// as an editor's would, and a case sees nothing of its own commit or any
+// later one: the tree it is asked about is its parent's.
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/workspace"
+)
+
+// Scenarios, in the order they are reported.
+const (
+	// Cold asks the commit message.
+	Cold = "cold"
+	// Vague asks a follow-up that says nothing itself, with the message as
+	// the conversation's history.
+	Vague = "vague"
+	// Active asks the message with the gold file the commit changed most
+	// open as the active document; the answer is the other gold files.
+	Active = "active"
+)
+
+// AllScenarios are the scenarios Run knows.
+var AllScenarios = []string{Cold, Vague, Active}
+
+// VagueQuery is the follow-up the vague scenario asks.
+const VagueQuery = "ok, now make that change"
+
+// CoverageBudget is the characters of item text over which hunk coverage
+// counts items, in rank order.
+const CoverageBudget = 12000
+
+// Options say which commits to replay and how.
+type Options struct {
+	Root      string   // the repository: a working tree or a bare git directory
+	Commits   int      // the last N non-merge commits (0: 60)
+	Since     string   // only commits after this date (git's --since), "" for any
+	Scenarios []string // nil: all
+	Baseline  bool     // also score plain BM25 over whole files
+	Config    workspace.Config
+	// Progress, if set, is told of each commit as it is replayed.
+	Progress func(done, total int, commit string)
+}
+
+// Report is what Run measured.
+type Report struct {
+	Root      string           `json:"root"`
+	Commits   int              `json:"commits"` // non-merge commits read
+	Skipped   map[string]int   `json:"skipped"` // commits that are no case, by reason
+	Scenarios []ScenarioReport `json:"scenarios"`
+	Cases     []Case           `json:"cases"`
+	ElapsedMs float64          `json:"elapsedMs"`
+}
+
+// ScenarioReport averages one scenario's cases, over all of them and split
+// by whether the message names a gold file or a changed symbol.
+type ScenarioReport struct {
+	Name     string `json:"name"`
+	Ctxls    Split  `json:"ctxls"`
+	Baseline *Split `json:"baseline,omitempty"`
+}
+
+// Split is a scenario's metrics over all cases and two subsets.
+type Split struct {
+	All          Metrics `json:"all"`
+	NamesGold    Metrics `json:"namesGold"`    // the message names a gold file or changed symbol
+	NamesNothing Metrics `json:"namesNothing"` // it names neither
+}
+
+// Metrics are macro averages over cases.
+type Metrics struct {
+	Cases        int     `json:"cases"`
+	Hit1         float64 `json:"hit1"`
+	Hit5         float64 `json:"hit5"`
+	Recall5      float64 `json:"recall5"`
+	MRR          float64 `json:"mrr"`
+	HunkCoverage float64 `json:"hunkCoverage"`
+}
+
+// Case is one replayed commit.
+type Case struct {
+	Commit      string           `json:"commit"`
+	Query       string           `json:"query"`
+	Gold        []Gold           `json:"gold"`
+	NamesFile   bool             `json:"namesFile"`
+	NamesSymbol bool             `json:"namesSymbol"`
+	Scores      map[string]Score `json:"scores"`             // by scenario
+	Baseline    map[string]Score `json:"baseline,omitempty"` // by scenario
+}
+
+// Gold is a file the commit modified and the old-side lines it changed.
+type Gold struct {
+	Path  string `json:"path"`
+	Hunks []Hunk `json:"hunks"`
+}
+
+// Score is one answer to one case.
+type Score struct {
+	Files        []string `json:"files"` // the distinct files answered, in order (at most 10)
+	Hit1         bool     `json:"hit1"`
+	Hit5         bool     `json:"hit5"`
+	Recall5      float64  `json:"recall5"`
+	RR           float64  `json:"rr"`
+	HunkCoverage float64  `json:"hunkCoverage"`
+}
+
+// result is one item of an answer: a file's lines (1-based) and the
+// characters of its text.
+type result struct {
+	path       string
+	start, end int
+	chars      int
+}
+
+// answerLimit is how many items a replayed request asks for: enough to
+// rank files well past the first five.
+const answerLimit = 40
+
+// Run replays the commits and scores every scenario.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	start := time.Now()
+	if opts.Commits <= 0 {
+		opts.Commits = 60
+	}
+	if opts.Scenarios == nil {
+		opts.Scenarios = AllScenarios
+	}
+	for _, s := range opts.Scenarios {
+		if !slices.Contains(AllScenarios, s) {
+			return nil, fmt.Errorf("unknown scenario %q (want cold, vague or active)", s)
+		}
+	}
+	r, err := openRepo(ctx, opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	ids, err := r.commits(ctx, opts.Commits, opts.Since)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "ctxls-replay-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	rp := &replayer{opts: opts, r: r, t: &tree{r: r, dir: dir}, parser: symbolindex.NewParser()}
+	defer rp.parser.Close()
+	if opts.Baseline {
+		rp.base = newBaseline()
+	}
+	rep := &Report{Root: opts.Root, Commits: len(ids), Skipped: map[string]int{}, Cases: []Case{}}
+	for i, c := range ids {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(i, len(ids), c)
+		}
+		cs, skip, err := rp.replay(ctx, c)
+		if err != nil {
+			return nil, fmt.Errorf("commit %.12s: %w", c, err)
+		}
+		if skip != "" {
+			rep.Skipped[skip]++
+			continue
+		}
+		rep.Cases = append(rep.Cases, *cs)
+	}
+	if opts.Progress != nil {
+		opts.Progress(len(ids), len(ids), "")
+	}
+	rep.Scenarios = summarize(rep.Cases, opts.Scenarios, opts.Baseline)
+	rep.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+	return rep, nil
+}
+
+// replayer holds the state that walks forward from case to case.
+type replayer struct {
+	opts   Options
+	r      *repo
+	t      *tree
+	ws     *workspace.Workspace
+	base   *baseline
+	parser *symbolindex.Parser
+}
+
+// replay makes commit c a case and scores it, or says why it is none.
+func (rp *replayer) replay(ctx context.Context, c string) (*Case, string, error) {
+	parent, msg, err := rp.r.commitInfo(ctx, c)
+	if err != nil {
+		return nil, "", err
+	}
+	if parent == "" {
+		return nil, "no parent in the repository", nil
+	}
+	query := CleanMessage(msg)
+	if query == "" {
+		return nil, "empty message", nil
+	}
+	gold, olds, err := rp.gold(ctx, parent, c)
+	if err != nil || len(gold) == 0 {
+		return nil, "no source file modified", err
+	}
+	if err := rp.moveTo(ctx, parent); err != nil {
+		return nil, "", err
+	}
+	cs := &Case{Commit: c, Query: query, Gold: gold, Scores: map[string]Score{}}
+	symbols := map[string][]symbolindex.Symbol{}
+	for _, g := range gold {
+		if pf, err := rp.parser.Parse(g.Path, olds[g.Path]); err == nil {
+			symbols[g.Path] = pf.Symbols
+		}
+	}
+	cs.NamesFile, cs.NamesSymbol = mentions(query, gold, symbols)
+	if rp.base != nil {
+		cs.Baseline = map[string]Score{}
+	}
+	for _, sc := range rp.opts.Scenarios {
+		if err := rp.ask(ctx, sc, cs); err != nil {
+			return nil, "", err
+		}
+	}
+	return cs, "", nil
+}
+
+// gold lists the files commit c modified (against parent) that count as
+// the answer, with the lines it changed, and their old contents.
+func (rp *replayer) gold(ctx context.Context, parent, c string) ([]Gold, map[string][]byte, error) {
+	changes, err := rp.r.diff(ctx, parent, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	olds := map[string][]byte{}
+	var paths []string
+	for _, ch := range changes {
+		if ch.status != 'M' || !regular(ch.oldMode) || !regular(ch.newMode) {
+			continue
+		}
+		old, err := rp.r.blob(ch.oldBlob)
+		if err != nil {
+			return nil, nil, err
+		}
+		if goldFile(ch.path, old) {
+			olds[ch.path] = old
+			paths = append(paths, ch.path)
+		}
+	}
+	if len(paths) == 0 {
+		return nil, nil, nil
+	}
+	hunks, err := rp.r.hunks(ctx, parent, c, paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	var gold []Gold
+	for _, p := range paths {
+		if len(hunks[p]) > 0 {
+			gold = append(gold, Gold{Path: p, Hunks: hunks[p]})
+		}
+	}
+	return gold, olds, nil
+}
+
+// moveTo brings the tree, the index and the baseline to commit p: the
+// first time by building the index, afterwards by telling the workspace
+// which files changed, as watched-file events do.
+func (rp *replayer) moveTo(ctx context.Context, p string) error {
+	touched, err := rp.t.moveTo(ctx, p)
+	if err != nil {
+		return err
+	}
+	if rp.ws == nil {
+		cfg := rp.opts.Config
+		cfg.CacheDir = workspace.CacheDirOff
+		ws, err := workspace.New(cfg, workspace.Options{})
+		if err != nil {
+			return err
+		}
+		if _, err := ws.AddFolder(rp.t.dir); err != nil {
+			return err
+		}
+		if _, err := ws.Index(ctx, nil); err != nil {
+			return err
+		}
+		rp.ws = ws
+	} else if len(touched) > 0 {
+		events := make([]workspace.FileEvent, len(touched))
+		for i, abs := range touched {
+			_, statErr := os.Stat(abs)
+			events[i] = workspace.FileEvent{Path: abs, Deleted: errors.Is(statErr, os.ErrNotExist)}
+		}
+		if err := rp.ws.FilesChanged(events); err != nil {
+			return err
+		}
+	}
+	if rp.base != nil {
+		return rp.base.sync(ctx, rp.t.dir, rp.t.read)
+	}
+	return nil
+}
+
+// ask runs one scenario of a case, for ctxls and the baseline.
+func (rp *replayer) ask(ctx context.Context, scenario string, cs *Case) error {
+	req := &workspace.SelectRequest{Query: cs.Query, Limit: answerLimit, MaxChars: 1 << 20}
+	baseQuery := cs.Query
+	gold, active := cs.Gold, ""
+	switch scenario {
+	case Vague:
+		req.Query, req.History = VagueQuery, []string{cs.Query}
+		baseQuery = cs.Query + "\n" + VagueQuery
+	case Active:
+		if len(gold) < 2 {
+			return nil
+		}
+		i := mostChanged(gold)
+		active = gold[i].Path
+		req.Active = filepath.Join(rp.t.dir, filepath.FromSlash(active))
+		gold = slices.Delete(slices.Clone(gold), i, i+1)
+	}
+	sel, err := rp.ws.Select(ctx, req)
+	if err != nil {
+		return err
+	}
+	results := make([]result, len(sel.Items))
+	for i, it := range sel.Items {
+		results[i] = result{path: it.Path, start: int(it.Span.StartLine) + 1, end: int(it.Span.EndLine) + 1, chars: len(it.Text)}
+	}
+	cs.Scores[scenario] = score(results, gold, active)
+	if rp.base != nil {
+		cs.Baseline[scenario] = score(rp.base.answer(baseQuery, answerLimit), gold, active)
+	}
+	return nil
+}
+
+// mostChanged is the gold file with the most changed lines.
+func mostChanged(gold []Gold) int {
+	best, bestLines := 0, -1
+	for i, g := range gold {
+		n := 0
+		for _, h := range g.Hunks {
+			n += h.End - h.Start + 1
+		}
+		if n > bestLines {
+			best, bestLines = i, n
+		}
+	}
+	return best
+}
+
+// score rates an answer against the gold files: ranks over distinct files
+// (the active file left out), and hunk coverage over the items that fit
+// CoverageBudget, in rank order.
+func score(results []result, gold []Gold, active string) Score {
+	isGold := map[string]bool{}
+	hunks := 0
+	for _, g := range gold {
+		isGold[g.Path] = true
+		hunks += len(g.Hunks)
+	}
+	var s Score
+	seen := map[string]bool{}
+	found := 0
+	for _, r := range results {
+		if r.path == active || seen[r.path] {
+			continue
+		}
+		seen[r.path] = true
+		rank := len(seen)
+		if len(s.Files) < 10 {
+			s.Files = append(s.Files, r.path)
+		}
+		if !isGold[r.path] {
+			continue
+		}
+		if s.RR == 0 {
+			s.RR = 1 / float64(rank)
+		}
+		if rank <= 5 {
+			found++
+		}
+	}
+	s.Hit1, s.Hit5 = s.RR == 1, s.RR >= 0.2
+	s.Recall5 = float64(found) / float64(len(gold))
+	covered := map[[2]int]bool{}
+	used := 0
+	for _, r := range results {
+		if used+r.chars > CoverageBudget {
+			break
+		}
+		used += r.chars
+		for gi, g := range gold {
+			if g.Path != r.path {
+				continue
+			}
+			for hi, h := range g.Hunks {
+				if r.start <= h.End && h.Start <= r.end {
+					covered[[2]int{gi, hi}] = true
+				}
+			}
+		}
+	}
+	if hunks > 0 {
+		s.HunkCoverage = float64(len(covered)) / float64(hunks)
+	}
+	return s
+}
+
+// summarize averages the cases per scenario.
+func summarize(cases []Case, scenarios []string, baseline bool) []ScenarioReport {
+	var out []ScenarioReport
+	for _, sc := range scenarios {
+		rep := ScenarioReport{Name: sc}
+		rep.Ctxls = split(cases, func(c *Case) (Score, bool) { s, ok := c.Scores[sc]; return s, ok })
+		if baseline {
+			b := split(cases, func(c *Case) (Score, bool) { s, ok := c.Baseline[sc]; return s, ok })
+			rep.Baseline = &b
+		}
+		out = append(out, rep)
+	}
+	return out
+}
+
+func split(cases []Case, get func(*Case) (Score, bool)) Split {
+	var sp Split
+	for i := range cases {
+		c := &cases[i]
+		s, ok := get(c)
+		if !ok {
+			continue
+		}
+		sp.All.add(s)
+		if c.NamesFile || c.NamesSymbol {
+			sp.NamesGold.add(s)
+		} else {
+			sp.NamesNothing.add(s)
+		}
+	}
+	sp.All.mean()
+	sp.NamesGold.mean()
+	sp.NamesNothing.mean()
+	return sp
+}
+
+func (m *Metrics) add(s Score) {
+	m.Cases++
+	m.Hit1 += b2f(s.Hit1)
+	m.Hit5 += b2f(s.Hit5)
+	m.Recall5 += s.Recall5
+	m.MRR += s.RR
+	m.HunkCoverage += s.HunkCoverage
+}
+
+func (m *Metrics) mean() {
+	if m.Cases == 0 {
+		return
+	}
+	n := float64(m.Cases)
+	m.Hit1, m.Hit5, m.Recall5, m.MRR, m.HunkCoverage = m.Hit1/n, m.Hit5/n, m.Recall5/n, m.MRR/n, m.HunkCoverage/n
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
