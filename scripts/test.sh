@@ -39,6 +39,11 @@ echo "== ctxls eval testdata/realcode"
 bash scripts/fetch-realcode.sh >/dev/null
 "$CTXLS_BIN" eval testdata/realcode | tail -n 3
 
+# Real history: the project's own last commits as cases (a smoke test; a
+# shallow clone has fewer).
+echo "== ctxls replay --root . --commits 30"
+"$CTXLS_BIN" replay --root . --commits 30 --baseline
+
 echo "== editors/vscode"
 bash scripts/test-vscode.sh
 
