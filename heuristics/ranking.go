@@ -22,11 +22,13 @@ const (
 	SrcEdit                   // recently edited symbols, decaying
 	SrcGraph                  // files linked to the active or mentioned files by references
 	SrcSentence               // each sentence of a long query as its own sub-query, max-pooled
+	SrcCoChange               // files that changed in the same commits as the active, open, edited and pinned files
+	SrcHistory                // files that past commits described in words like the query's touched
 	NumSources
 )
 
 // SourceNames are the sources' names in Item.Signals.
-var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence"}
+var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history"}
 
 // Weights are the per-source weights of reciprocal-rank fusion.
 var Weights = [NumSources]float64{
@@ -39,7 +41,15 @@ var Weights = [NumSources]float64{
 	SrcEdit:     1.0, // what was just edited is likely to be edited again
 	SrcGraph:    1.0, // callers, callees and tests of the seed files change together
 	SrcSentence: 0.5, // per-sentence hits keep every sentence in play without outvoting the whole query
+	SrcCoChange: 2.0, // logical coupling: files that changed with the user's files change with them again
+	SrcHistory:  3.0, // a past change described like this request names the files such changes touch
 }
+
+// FileOnly reports whether a source ranks files only: its evidence
+// reaches a symbol through its file's fused rank (SrcFile), so fusing it
+// again per symbol would count it twice. Its per-symbol rank is kept for
+// Item.Signals.
+func FileOnly(src Source) bool { return src == SrcCoChange || src == SrcHistory }
 
 // Candidate-list sizes per source, and other ranking constants.
 const (
@@ -47,6 +57,7 @@ const (
 	SentenceK = 50  // a sentence only needs to surface its own few best matches
 	FileK     = 60  // three times TopFiles: enough for fusion to reorder the file list
 	SemanticK = 100 // beyond this the hash embedder's cosine is noise
+	HistoryK  = 20  // as many files as TopFiles: history only needs to lift a few
 
 	// TopFiles is how many of the best-ranked files contribute all of
 	// their symbols as candidates: enough to cover a multi-file change.
@@ -129,7 +140,7 @@ func LocalityPrior(nearness float64) float64 {
 func FuseRanks(ranks *[NumSources]int32, nearness float64) float64 {
 	fused := 0.0
 	for src := Source(0); src < NumSources; src++ {
-		if r := ranks[src]; r > 0 && src != SrcLocality {
+		if r := ranks[src]; r > 0 && src != SrcLocality && !FileOnly(src) {
 			fused += RRF(Weights[src], int(r))
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/workspace/glob"
+	"github.com/ctxls/ctxls/workspace/history"
 )
 
 // Configuration defaults. DefaultConfig is the one place they are applied.
@@ -54,6 +55,12 @@ type Config struct {
 	// RecentEditHalfLife is the half-life of the recent-edit signal. In JSON
 	// it is a duration string ("10m") or a number of seconds.
 	RecentEditHalfLife Duration `json:"recentEditHalfLife"`
+	// HistoryCommits bounds how many of the repository's latest commits
+	// the history sources read (0: none, history off).
+	HistoryCommits int `json:"historyCommits"`
+	// HistoryDays bounds how far back they read, in days before the
+	// newest commit.
+	HistoryDays int `json:"historyDays"`
 
 	// Request defaults, used when a request leaves them 0.
 
@@ -71,6 +78,8 @@ func DefaultConfig() Config {
 		Embedder:           EmbedderHash,
 		MaxFileBytes:       DefaultMaxFileBytes,
 		RecentEditHalfLife: Duration(DefaultRecentEditHalfLife),
+		HistoryCommits:     history.DefaultMaxCommits,
+		HistoryDays:        int(history.DefaultMaxAge / (24 * time.Hour)),
 		Limit:              DefaultLimit,
 		MaxChars:           DefaultMaxChars,
 		MaxCharsPerItem:    DefaultMaxCharsPerItem,
@@ -96,6 +105,12 @@ func (c Config) Validate() error {
 	}
 	if c.RecentEditHalfLife <= 0 {
 		return fmt.Errorf("recentEditHalfLife: must be positive, got %s", c.RecentEditHalfLife)
+	}
+	if c.HistoryCommits < 0 {
+		return fmt.Errorf("historyCommits: must not be negative, got %d", c.HistoryCommits)
+	}
+	if c.HistoryDays <= 0 {
+		return fmt.Errorf("historyDays: must be positive, got %d", c.HistoryDays)
 	}
 	if c.Limit < 1 || c.Limit > MaxLimit {
 		return fmt.Errorf("limit: must be between 1 and %d, got %d", MaxLimit, c.Limit)
@@ -156,6 +171,10 @@ func (c *Config) setField(name string, value json.RawMessage, defaults *Config) 
 		return decodeField(value, isNull, &c.CacheDir, defaults.CacheDir)
 	case "recentEditHalfLife":
 		return decodeField(value, isNull, &c.RecentEditHalfLife, defaults.RecentEditHalfLife)
+	case "historyCommits":
+		return decodeField(value, isNull, &c.HistoryCommits, defaults.HistoryCommits)
+	case "historyDays":
+		return decodeField(value, isNull, &c.HistoryDays, defaults.HistoryDays)
 	case "limit":
 		return decodeField(value, isNull, &c.Limit, defaults.Limit)
 	case "maxChars":

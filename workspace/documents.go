@@ -145,7 +145,21 @@ func (w *Workspace) FilesChanged(events []FileEvent) error {
 			first = err
 		}
 	}
+	w.refreshHistory()
 	return first
+}
+
+// refreshHistory reads the history again in the background if HEAD moved
+// (files changing on disk is what a commit, a checkout or a pull looks
+// like from here). One refresh runs at a time.
+func (w *Workspace) refreshHistory() {
+	if !w.histLoading.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer w.histLoading.Store(false)
+		w.loadHistory(context.Background())
+	}()
 }
 
 // fileChanged applies one watched-file event. Caller holds w.mu.

@@ -15,6 +15,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/workspace/history"
 )
 
 // Folder is one workspace folder and its index. Its mutex guards the index:
@@ -27,6 +28,10 @@ type Folder struct {
 	idx     *symbolindex.Index
 	ready   bool
 	refused map[SkipReason]int // what the last build's gate refused, by reason
+	hist    *history.History   // the repository's past, once read; nil without one
+	// histReason says why hist is nil; histDone: history was looked for.
+	histReason string
+	histDone   bool
 }
 
 // IndexStats reports what building an index did.
@@ -43,6 +48,7 @@ type IndexStats struct {
 	Refused     int            `json:"refused"` // of the skipped, those the gate refused (symlinks out or in loops, special files)
 	ElapsedMs   float64        `json:"elapsedMs"`
 	MerkleRoot  string         `json:"merkleRoot"`
+	History     HistoryStats   `json:"history"` // the commits read for the history sources
 	Embedder    string         `json:"embedder"`
 	Cache       string         `json:"cache"` // the cache file, or "off"
 }

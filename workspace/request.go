@@ -93,6 +93,7 @@ type SelectStats struct {
 	Embedder   string
 	MerkleRoot string
 	Refused    map[string]int // paths the gate refused, by reason
+	History    HistoryStats
 }
 
 // Item ids: "sym:<path>::<qualified>" names a symbol, "file:<path>" a

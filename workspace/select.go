@@ -205,6 +205,7 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 	res.Stats.Candidates = len(all)
 	res.Stats.Embedder = s.emb.ID()
 	res.Stats.Refused = s.refused
+	res.Stats.History = s.historyStats()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -366,11 +367,17 @@ func (s *scope) collect() []*cand {
 			}
 		}
 	}
+	onlyRanks := fileOnlyRanks(&fileLists)
 	out := make([]*cand, 0, len(cands))
 	for _, c := range cands {
 		if r, ok := fileRank[c.fileSlot]; ok {
 			c.ranks[heuristics.SrcFile] = r
 			c.scores[heuristics.SrcFile] = float32(fileScore[c.fileSlot])
+		}
+		for src, ranks := range onlyRanks {
+			if r, ok := ranks[c.fileSlot]; ok {
+				c.ranks[src], c.scores[src] = r.rank, r.score
+			}
 		}
 		if s.activeRel != "" {
 			c.scores[heuristics.SrcLocality] = float32(locality(s.activeRel, c.path))
@@ -381,6 +388,24 @@ func (s *scope) collect() []*cand {
 		rankLocality(out)
 	}
 	s.fuse(out, fileLists[heuristics.SrcGraph])
+	return out
+}
+
+// fileOnlyRanks gives the files of the file-only sources their ranks, for
+// the signals of their symbols (their evidence is already in the file
+// ranking).
+func fileOnlyRanks(lists *[heuristics.NumSources][]scoredFile) map[heuristics.Source]map[uint32]symRank {
+	out := map[heuristics.Source]map[uint32]symRank{}
+	for src := range heuristics.NumSources {
+		if !heuristics.FileOnly(src) || len(lists[src]) == 0 {
+			continue
+		}
+		ranks := make(map[uint32]symRank, len(lists[src]))
+		for i, r := range heuristics.CompetitionRanks(lists[src], fileScoreOf) {
+			ranks[lists[src][i].slot] = symRank{rank: int32(r), score: float32(lists[src][i].score)}
+		}
+		out[src] = ranks
+	}
 	return out
 }
 

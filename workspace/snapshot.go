@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/workspace/history"
 )
 
 // Snapshot is one consistent view of the workspace for the length of one
@@ -43,6 +44,10 @@ type folderView struct {
 	Root  string
 	idx   *symbolindex.Index
 	ready bool
+	hist  *history.History // immutable; nil without history
+	// histReason says why hist is nil; histDone: history was looked for.
+	histReason string
+	histDone   bool
 }
 
 // snapshotLocked takes a snapshot. Caller holds w.mu; the snapshot must be
@@ -66,7 +71,7 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 	for _, f := range w.folders {
 		f.mu.RLock()
 		s.locks = append(s.locks, &f.mu)
-		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.ready})
+		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.ready, hist: f.hist, histReason: f.histReason, histDone: f.histDone})
 	}
 	return s
 }

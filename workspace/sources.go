@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/workspace/history"
 )
 
 // The sources of a selection: each is one function from a folder's scope
@@ -28,6 +29,8 @@ var sources = []struct {
 	{heuristics.SrcEdit, editSource},
 	{heuristics.SrcGraph, graphSource},
 	{heuristics.SrcSentence, sentenceSource},
+	{heuristics.SrcCoChange, coChangeSource},
+	{heuristics.SrcHistory, historySource},
 }
 
 // ranked is one source's list: symbols it ranks itself and files it ranks
@@ -365,4 +368,69 @@ func filesByPath(idx *symbolindex.Index, mention string) []uint32 {
 		out = out[:0]
 	}
 	return out
+}
+
+// coChangeSource ranks the files that changed in the same commits as the
+// files the user is working with: the active file, the open and recently
+// edited ones and the pinned ones.
+func coChangeSource(s *scope) ranked {
+	if s.fv.hist == nil {
+		return ranked{}
+	}
+	return ranked{files: s.historyFiles(s.fv.hist.CoChanged(s.seedFiles(), heuristics.HistoryK))}
+}
+
+// historySource ranks the files that past commits described in words like
+// the query's (and the conversation's) touched.
+func historySource(s *scope) ranked {
+	if s.fv.hist == nil {
+		return ranked{}
+	}
+	return ranked{files: s.historyFiles(s.fv.hist.PastChanges(s.q.terms, heuristics.HistoryK))}
+}
+
+// historyFiles turns the history's ranked paths into the folder's file
+// slots, leaving out files no longer indexed or filtered out.
+func (s *scope) historyFiles(files []history.File) []scoredFile {
+	out := make([]scoredFile, 0, len(files))
+	for _, f := range files {
+		fs, ok := s.idx.FileSlot(f.Path)
+		if ok && (s.fileFilter == nil || s.fileFilter(fs)) {
+			out = append(out, scoredFile{fs, f.Score})
+		}
+	}
+	return out
+}
+
+// seedFiles are the files of this folder the user is working with.
+func (s *scope) seedFiles() []string {
+	var seeds []string
+	add := func(abs string) {
+		if within(s.fv.Root, abs) && abs != s.fv.Root {
+			if rel := relPathOf(s.fv.Root, abs); !slices.Contains(seeds, rel) {
+				seeds = append(seeds, rel)
+			}
+		}
+	}
+	if s.activeRel != "" {
+		seeds = append(seeds, s.activeRel)
+	}
+	// Sorted, so that the same state always gives the same answer.
+	var open []string
+	for abs := range s.snap.docs {
+		open = append(open, abs)
+	}
+	for k := range s.snap.edits {
+		open = append(open, k.abs)
+	}
+	slices.Sort(open)
+	for _, abs := range open {
+		add(abs)
+	}
+	for _, p := range s.p.pinned {
+		if p.root == s.fv.Root {
+			seeds = append(seeds, p.rel)
+		}
+	}
+	return seeds
 }

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/workspace/history"
 )
 
 // Options are the parts of a workspace's setup that are not user
@@ -46,6 +48,8 @@ type Workspace struct {
 	parser  *symbolindex.Parser // for edits; guarded by mu
 	warned  map[string]bool
 	refused map[SkipReason]int // paths the gate refused since start, by reason
+	// histLoading is set while a background history refresh runs.
+	histLoading atomic.Bool
 }
 
 // New returns a workspace with no folders.
@@ -195,11 +199,17 @@ func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]Index
 		out = append(out, st)
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	for abs, d := range w.docs {
 		if err := w.reindexDoc(abs, d, false); err != nil {
 			w.log.Warn("re-applying open document", "path", abs, "err", err)
 		}
+	}
+	w.mu.Unlock()
+	start := time.Now()
+	w.loadHistory(ctx)
+	for i := range out {
+		out[i].History = historyOf(folders[i])
+		out[i].History.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 	}
 	return out, nil
 }
@@ -294,4 +304,20 @@ func (w *Workspace) resolve(ref string) (*Folder, string, string, error) {
 		return nil, "", "", &Refusal{Path: ref, Reason: SkipSymlinkOutsideRoot, Detail: "resolves to " + real}
 	}
 	return nil, "", "", err
+}
+
+// SetHistory gives the folder at root the history its co-change and past
+// change sources read (nil: none). The next request sees it.
+func (w *Workspace) SetHistory(root string, h *history.History) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, f := range w.folders {
+		if f.Root == root {
+			f.mu.Lock()
+			f.hist, f.histReason, f.histDone = h, "", true
+			f.mu.Unlock()
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: %w", root, ErrOutside)
 }

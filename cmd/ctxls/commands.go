@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
+	"github.com/ctxls/ctxls/workspace/history"
 )
 
 // indexFlags are the index options shared by select, index and eval.
@@ -26,6 +27,7 @@ type indexFlags struct {
 	exclude  multiFlag
 	cacheDir string
 	maxBytes int64
+	history  int
 	verbose  bool
 }
 
@@ -39,6 +41,7 @@ func (f *indexFlags) register(fs *flag.FlagSet, withRoot bool) {
 	fs.Var(&f.exclude, "exclude", "glob of paths to leave out, relative to the root (repeatable)")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", `where to keep the index ("off" to keep none; default: the user cache dir)`)
 	fs.Int64Var(&f.maxBytes, "max-file-bytes", 0, "skip files larger than this (default 1 MiB)")
+	fs.IntVar(&f.history, "history-commits", history.DefaultMaxCommits, "read at most this many of the repository's latest commits for the history sources (0: none)")
 	fs.BoolVar(&f.verbose, "v", false, "log progress to stderr")
 }
 
@@ -66,6 +69,10 @@ func (f *indexFlags) config() (workspace.Config, error) {
 	if f.maxBytes > 0 {
 		cfg.MaxFileBytes = f.maxBytes
 	}
+	if f.history < 0 {
+		return cfg, usagef("--history-commits must not be negative")
+	}
+	cfg.HistoryCommits = f.history
 	if err := cfg.Validate(); err != nil {
 		return cfg, usageError{err.Error()}
 	}
@@ -342,6 +349,15 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 	}
 	fmt.Fprintf(w, "elapsed     %.1f ms\n", st.ElapsedMs)
 	fmt.Fprintf(w, "merkle root %s\n", st.MerkleRoot)
+	if h := st.History; h.Commits > 0 {
+		noun := "commits"
+		if h.Commits == 1 {
+			noun = "commit"
+		}
+		fmt.Fprintf(w, "history     %d %s to %.12s (%.1f ms)\n", h.Commits, noun, h.Head, h.ElapsedMs)
+	} else {
+		fmt.Fprintf(w, "history     none (%s)\n", h.Reason)
+	}
 	fmt.Fprintf(w, "embedder    %s\n", st.Embedder)
 	fmt.Fprintf(w, "cache       %s\n", st.Cache)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -504,4 +505,36 @@ func TestEval(t *testing.T) {
 		t.Errorf("eval of a missing DIR: exit %d, stderr %q", code, stderr)
 	}
 	cliUsageError(t, []string{"eval", dir, dir}, "at most one DIR")
+}
+
+// TestIndexReadsHistory: in a git repository, ctxls index says how many
+// commits the history sources read; outside one, and with
+// --history-commits 0, it says why there is none.
+func TestIndexReadsHistory(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed for the history sources' tests")
+	}
+	root := cliTree(t, cliApp)
+	_, stdout, _ := cliRun(t, "index", "--root", root, "--cache-dir", "off")
+	if !strings.Contains(stdout, "history     none (") || !strings.Contains(stdout, "not in a git repository") {
+		t.Errorf("index outside a repository:\n%s", stdout)
+	}
+	for _, args := range [][]string{
+		{"init", "-q"}, {"add", "."},
+		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "first"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	_, stdout, _ = cliRun(t, "index", "--root", root, "--cache-dir", "off")
+	if !strings.Contains(stdout, "history     1 commit to ") {
+		t.Errorf("index of a repository with one commit:\n%s", stdout)
+	}
+	_, stdout, _ = cliRun(t, "index", "--root", root, "--cache-dir", "off", "--history-commits", "0")
+	if !strings.Contains(stdout, "history     none (historyCommits is 0)") {
+		t.Errorf("index with --history-commits 0:\n%s", stdout)
+	}
 }

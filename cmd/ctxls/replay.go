@@ -22,6 +22,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	since := fs.String("since", "", "only commits after this date (as git log --since takes it)")
 	scenarios := fs.String("scenarios", strings.Join(replay.AllScenarios, ","), "scenarios to run: cold, vague, active (comma-separated)")
 	baseline := fs.Bool("baseline", false, "also score plain BM25 over whole files")
+	withHistory := fs.Bool("history", true, "let each case see the repository's commits up to its parent (--history=false: none)")
 	asJSON := fs.Bool("json", false, "print the report, with every case, as JSON")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ctxls replay [flags]\n\nReplays the repository's last commits as change-localization cases: the parent's\ntree is the workspace, the message the request, the modified source files the answer.")
@@ -52,7 +53,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opts := replay.Options{Root: f.root, Commits: *commits, Since: *since, Scenarios: list, Baseline: *baseline, Config: cfg}
+	opts := replay.Options{Root: f.root, Commits: *commits, Since: *since, Scenarios: list, Baseline: *baseline, NoHistory: !*withHistory, Config: cfg}
 	if f.verbose || isTerminal(stderr) {
 		opts.Progress = func(done, total int, commit string) {
 			if commit != "" {

@@ -94,6 +94,16 @@ type Stats struct {
 	// since the server started: symlinks leading outside the folders or
 	// into loops, files that are not regular, files swapped while read.
 	Refused map[string]int `json:"refused,omitempty"`
+	// History is what the history sources read.
+	History History `json:"history"`
+}
+
+// History is stats.history.
+type History struct {
+	Ready   bool   `json:"ready"`
+	Commits int    `json:"commits"`
+	Head    string `json:"head,omitempty"`
+	Reason  string `json:"reason,omitempty"` // why there is none
 }
 
 // SelectRequest turns a request into the workspace's: URIs become paths
@@ -141,7 +151,7 @@ func ParamError(err error) error {
 // FromSelection turns the workspace's answer into the wire's, with
 // positions in UTF-8 bytes or UTF-16 code units.
 func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
-	res := &Result{Items: make([]Item, 0, len(sel.Items)), UsedChars: sel.UsedChars, LowConfidence: sel.LowConfidence, Stats: Stats(sel.Stats)}
+	res := &Result{Items: make([]Item, 0, len(sel.Items)), UsedChars: sel.UsedChars, LowConfidence: sel.LowConfidence, Stats: stats(sel.Stats)}
 	for _, it := range sel.Items {
 		var sig map[string]Signal
 		if it.Signals != nil {
@@ -189,4 +199,12 @@ func URIFromPath(abs string) string {
 		p = "/" + p
 	}
 	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+func stats(st workspace.SelectStats) Stats {
+	return Stats{
+		Ready: st.Ready, Files: st.Files, Symbols: st.Symbols, Candidates: st.Candidates, ElapsedMs: st.ElapsedMs,
+		Embedder: st.Embedder, MerkleRoot: st.MerkleRoot, Refused: st.Refused,
+		History: History{Ready: st.History.Ready, Commits: st.History.Commits, Head: st.History.Head, Reason: st.History.Reason},
+	}
 }

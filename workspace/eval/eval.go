@@ -219,6 +219,7 @@ func Evaluate(ctx context.Context, dir string, cfg workspace.Config, opts worksp
 		}
 		defer cleanup()
 		cfg.CacheDir = "off"
+		cfg.HistoryCommits = 0 // golden cases are not commits: the repository's history would only mislead
 		ws, err := workspace.New(cfg, opts)
 		if err != nil {
 			return nil, err

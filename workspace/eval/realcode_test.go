@@ -344,6 +344,7 @@ func TestRealcodeBaseline(t *testing.T) {
 	ctx := context.Background()
 	cfg := workspace.DefaultConfig()
 	cfg.CacheDir = "off"
+	cfg.HistoryCommits = 0
 	type key struct{ system, group string }
 	tallies := map[key]*realcodeTally{}
 	tally := func(system, group string) *realcodeTally {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/workspace"
+	"github.com/ctxls/ctxls/workspace/history"
 )
 
 // Scenarios, in the order they are reported.
@@ -50,6 +51,9 @@ type Options struct {
 	Since     string   // only commits after this date (git's --since), "" for any
 	Scenarios []string // nil: all
 	Baseline  bool     // also score plain BM25 over whole files
+	// NoHistory leaves the history sources out: each case otherwise sees
+	// the repository's commits up to its parent, as a clone would.
+	NoHistory bool
 	Config    workspace.Config
 	// Progress, if set, is told of each commit as it is replayed.
 	Progress func(done, total int, commit string)
@@ -289,6 +293,7 @@ func (rp *replayer) moveTo(ctx context.Context, p string) error {
 	if rp.ws == nil {
 		cfg := rp.opts.Config
 		cfg.CacheDir = workspace.CacheDirOff
+		cfg.HistoryCommits = 0 // the tree has no .git: the case's history comes from the repository below
 		ws, err := workspace.New(cfg, workspace.Options{})
 		if err != nil {
 			return err
@@ -307,6 +312,17 @@ func (rp *replayer) moveTo(ctx context.Context, p string) error {
 			events[i] = workspace.FileEvent{Path: abs, Deleted: errors.Is(statErr, os.ErrNotExist)}
 		}
 		if err := rp.ws.FilesChanged(events); err != nil {
+			return err
+		}
+	}
+	if !rp.opts.NoHistory {
+		h, err := history.Load(ctx, rp.r.dir, p, history.Options{
+			MaxCommits: rp.opts.Config.HistoryCommits, MaxAge: time.Duration(rp.opts.Config.HistoryDays) * 24 * time.Hour,
+		})
+		if err != nil {
+			return err
+		}
+		if err := rp.ws.SetHistory(rp.t.dir, h); err != nil {
 			return err
 		}
 	}

@@ -173,9 +173,15 @@ func TestReplayCases(t *testing.T) {
 	if r := caseFor(t, rep, "report: print totals"); r.Query != "report: print totals right-aligned in the table" {
 		t.Errorf("query %q: the PR reference should be gone", r.Query)
 	}
-	// The message that names the changed function finds its file first.
-	if s := caseFor(t, rep, "report: zebra stripes").Scores[Cold]; !s.Hit1 || s.HunkCoverage != 1 {
+	// The message that names the changed function finds its file; the
+	// history sources add the file it was last committed with.
+	if s := caseFor(t, rep, "report: zebra stripes").Scores[Cold]; !s.Hit5 || s.HunkCoverage != 1 || !slices.Contains(s.Files, "report/print.go") {
 		t.Errorf("cold answer to the zebra commit: %+v", s)
+	}
+	// Without history, the file the message names comes first.
+	plain := run(t, Options{Root: g.dir, NoHistory: true})
+	if s := caseFor(t, plain, "report: zebra stripes").Scores[Cold]; !s.Hit1 || s.HunkCoverage != 1 {
+		t.Errorf("cold answer to the zebra commit without history: %+v", s)
 	}
 	for _, sc := range rep.Scenarios {
 		if sc.Name == Cold && (sc.Baseline == nil || sc.Baseline.All.Cases != 4) {

@@ -1,0 +1,111 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// fastImport builds a repository of n commits in dir with git fast-import:
+// each commit changes one to four of files files (files of the same
+// "module" of ten tend to change together) and says so in a message made
+// of the module's words.
+func fastImport(tb testing.TB, dir string, n, files int) {
+	tb.Helper()
+	run := func(stdin []byte, args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+		cmd.Stdin = bytes.NewReader(stdin)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			tb.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run(nil, "init", "-q", "-b", "main")
+	words := strings.Fields("parse render cache index query token lease vote shard merge retry timeout buffer stream codec schema route proxy auth quota")
+	r := rand.New(rand.NewPCG(1, 2))
+	var b bytes.Buffer
+	for i := 1; i <= n; i++ {
+		mod := r.IntN(files / 10)
+		fmt.Fprintf(&b, "commit refs/heads/main\nmark :%d\ncommitter t <t@example.com> %d +0000\n", i, 1_600_000_000+i*3600)
+		msg := fmt.Sprintf("%s: fix %s in the %s path", words[mod%len(words)], words[r.IntN(len(words))], words[(mod+3)%len(words)])
+		fmt.Fprintf(&b, "data %d\n%s\n", len(msg), msg)
+		if i > 1 {
+			fmt.Fprintf(&b, "from :%d\n", i-1)
+		}
+		for k := 0; k < 1+r.IntN(4); k++ {
+			f := mod*10 + r.IntN(10)
+			body := fmt.Sprintf("package m%d\n// version %d\n", mod, i)
+			fmt.Fprintf(&b, "M 100644 inline mod%d/file%d.go\ndata %d\n%s\n", mod, f, len(body), body)
+		}
+	}
+	run(b.Bytes(), "fast-import", "--quiet")
+}
+
+// TestLoadFromASubdirectory: a folder below the repository's top sees the
+// commits that touched it, with paths relative to itself.
+func TestLoadFromASubdirectory(t *testing.T) {
+	dir := t.TempDir()
+	fastImport(t, dir, 200, 100)
+	cmd := exec.Command("git", "-C", dir, "checkout", "-q", "main")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	h, err := Load(context.Background(), filepath.Join(dir, "mod3"), "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Len() == 0 || h.Len() >= 200 {
+		t.Fatalf("%d commits seen from mod3, want some of the 200", h.Len())
+	}
+	for _, f := range h.CoChanged([]string{"file30.go"}, 5) {
+		if strings.Contains(f.Path, "/") || !strings.HasPrefix(f.Path, "file3") {
+			t.Errorf("co-changed %q: want a mod3 path relative to mod3", f.Path)
+		}
+	}
+	if _, err := Load(context.Background(), t.TempDir(), "", Options{}); err == nil || !strings.Contains(err.Error(), "not in a git repository") {
+		t.Errorf("a plain directory: %v", err)
+	}
+}
+
+func BenchmarkLoad5000(b *testing.B) {
+	dir := b.TempDir()
+	fastImport(b, dir, 5000, 500)
+	b.ResetTimer()
+	for b.Loop() {
+		h, err := Load(context.Background(), dir, "main", Options{MaxAge: 50 * 365 * 24 * time.Hour})
+		if err != nil || h.Len() != 5000 {
+			b.Fatalf("%v, %d commits", err, h.Len())
+		}
+	}
+}
+
+// BenchmarkSources is what the two history sources add to one select.
+func BenchmarkSources(b *testing.B) {
+	dir := b.TempDir()
+	fastImport(b, dir, 5000, 500)
+	h, err := Load(context.Background(), dir, "main", Options{MaxAge: 50 * 365 * 24 * time.Hour})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if h.Len() != 5000 {
+		b.Fatalf("%d commits", h.Len())
+	}
+	var terms []symbolindex.QueryTerm
+	for _, t := range symbolindex.QueryTerms("fix the lease timeout in the retry path") {
+		terms = append(terms, symbolindex.QueryTerm{Term: t, Weight: 1})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		h.CoChanged([]string{"mod7/file71.go", "mod7/file75.go"}, 20)
+		h.PastChanges(terms, 20)
+	}
+}

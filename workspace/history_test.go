@@ -1,0 +1,181 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// histRepo is a scripted git repository for the history tests.
+type histRepo struct {
+	t   *testing.T
+	dir string
+}
+
+func newHistRepo(t *testing.T) *histRepo {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &histRepo{t: t, dir: dir}
+	r.git("init", "-q", "-b", "main")
+	return r
+}
+
+func (r *histRepo) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", r.dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (r *histRepo) commit(msg string, files map[string]string) {
+	r.t.Helper()
+	for p, text := range files {
+		writeFile(r.t, filepath.Join(r.dir, filepath.FromSlash(p)), []byte(text))
+	}
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", msg)
+}
+
+// billing is a repository whose files say nothing of each other: only
+// its history says that the invoice renderer and the tax table change
+// together, and that "rounding" was fixed in the currency helpers.
+func billing(t *testing.T) *histRepo {
+	r := newHistRepo(t)
+	r.commit("initial import", map[string]string{
+		"invoice/render.go": "package invoice\n\n// Render lays out an invoice page.\nfunc Render(lines []string) string { return \"\" }\n",
+		"tax/table.go":      "package tax\n\n// Rates maps regions to percentages.\nvar Rates = map[string]int{\"eu\": 20}\n",
+		"money/format.go":   "package money\n\n// Format prints cents as a decimal amount.\nfunc Format(cents int) string { return \"\" }\n",
+		"users/login.go":    "package users\n\n// Login checks a password.\nfunc Login(name, password string) bool { return false }\n",
+	})
+	for _, v := range []string{"21", "19", "22"} {
+		r.commit("invoice: show the VAT line for the new rate", map[string]string{
+			"invoice/render.go": "package invoice\n\n// Render lays out an invoice page.\nfunc Render(lines []string) string { return \"" + v + "\" }\n",
+			"tax/table.go":      "package tax\n\n// Rates maps regions to percentages.\nvar Rates = map[string]int{\"eu\": " + v + "}\n",
+		})
+	}
+	r.commit("fix rounding of half cents in amounts", map[string]string{
+		"money/format.go": "package money\n\n// Format prints cents as a decimal amount.\nfunc Format(cents int) string { return \"x\" }\n",
+	})
+	r.commit("users: lock accounts after five failed attempts", map[string]string{
+		"users/login.go": "package users\n\n// Login checks a password.\nfunc Login(name, password string) bool { return true }\n",
+	})
+	return r
+}
+
+func histWorkspace(t *testing.T, root string) *Workspace {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.CacheDir = CacheDirOff
+	ws, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.AddFolder(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+func rankOf(sel *Selection, path string) int {
+	for i, it := range sel.Items {
+		if it.Path == path {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// TestHistoryCoChange: with the invoice renderer open, the tax table it
+// always changes with is selected, though nothing in either file names
+// the other; without history it is not.
+func TestHistoryCoChange(t *testing.T) {
+	r := billing(t)
+	ws := histWorkspace(t, r.dir)
+	req := &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(r.dir, "invoice/render.go"), Limit: 4}
+	sel := selDo(t, ws, req)
+	if st := sel.Stats.History; !st.Ready || st.Commits != 6 || st.Head != r.git("rev-parse", "HEAD") {
+		t.Errorf("stats.history %+v, want ready with 6 commits at HEAD", st)
+	}
+	rank := rankOf(sel, "tax/table.go")
+	if rank == 0 || rank > 2 {
+		t.Fatalf("the co-changed tax table is at %d:%s", rank, selString(sel))
+	}
+	if s, ok := sel.Items[rank-1].Signals["cochange"]; !ok || s.Rank != 1 {
+		t.Errorf("its cochange signal: %+v", sel.Items[rank-1].Signals)
+	}
+	if err := ws.SetHistory(r.dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	if rankOf(selDo(t, ws, req), "tax/table.go") == 1 {
+		t.Error("without history the tax table still comes first: the test proves nothing")
+	}
+}
+
+// TestHistoryPastChanges: a request worded like an old commit finds the
+// files that commit touched, though the file's text shares no word with it.
+func TestHistoryPastChanges(t *testing.T) {
+	r := billing(t)
+	ws := histWorkspace(t, r.dir)
+	sel := selDo(t, ws, &SelectRequest{Query: "the rounding of half cents is wrong again", Limit: 3})
+	if rankOf(sel, "money/format.go") != 1 {
+		t.Fatalf("the file the rounding fix touched is not first:%s", selString(sel))
+	}
+	if _, ok := sel.Items[0].Signals["history"]; !ok {
+		t.Errorf("no history signal: %+v", sel.Items[0].Signals)
+	}
+}
+
+// TestHistoryUnavailable: no repository, a shallow clone and history
+// turned off all answer without history, and stats.history says why.
+func TestHistoryUnavailable(t *testing.T) {
+	plain := t.TempDir()
+	writeFile(t, filepath.Join(plain, "a.go"), []byte("package a\n\nfunc A() {}\n"))
+	r := billing(t)
+	shallow := filepath.Join(t.TempDir(), "shallow")
+	r.git("clone", "-q", "--depth", "1", "file://"+r.dir, shallow)
+	for _, c := range []struct {
+		root, why string
+		off       bool
+	}{
+		{plain, "not in a git repository", false},
+		{shallow, "shallow clone", false},
+		{r.dir, "historyCommits is 0", true},
+	} {
+		ws := histWorkspace(t, c.root)
+		if c.off {
+			cfg := ws.Config()
+			cfg.HistoryCommits = 0
+			if _, err := ws.SetConfig(cfg); err != nil {
+				t.Fatal(err)
+			}
+			ws.loadHistory(context.Background())
+		}
+		sel := selDo(t, ws, &SelectRequest{Query: "rounding"})
+		if st := sel.Stats.History; !st.Ready || st.Commits != 0 || !strings.Contains(st.Reason, c.why) {
+			t.Errorf("%s: stats.history %+v, want ready, no commits, a reason with %q", filepath.Base(c.root), st, c.why)
+		}
+	}
+}
+
+func selString(sel *Selection) string {
+	var b strings.Builder
+	for i, it := range sel.Items {
+		b.WriteString("\n  " + strconv.Itoa(i+1) + ". " + it.Path + " " + it.Symbol)
+	}
+	return b.String()
+}
