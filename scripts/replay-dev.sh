@@ -21,6 +21,7 @@ if [ -z "$bin" ]; then
 fi
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
+rm -f "$out"/*.json "$out"/*.log
 for repo in "$dir"/*; do
 	[ -d "$repo" ] || continue
 	root=$repo

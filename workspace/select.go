@@ -40,9 +40,9 @@ type plan struct {
 	activeAbs string
 	cursor    *Cursor
 	pinned    []pinRef // in order
-	// wantsTests and wantsDocs: the query asks for tests or docs, so
-	// they are not discounted.
-	wantsTests, wantsDocs bool
+	// wantsTests, wantsDocs and wantsConfig: the query asks for tests,
+	// docs or configuration, so they are discounted less.
+	wantsTests, wantsDocs, wantsConfig bool
 }
 
 // validate checks a request and fills in its defaults.
@@ -115,7 +115,7 @@ func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 		p.pinned = append(p.pinned, pinRef{root: f.Root, rel: rel})
 	}
 	p.query = heuristics.Analyze(req.Query)
-	p.wantsTests, p.wantsDocs = asksFor(req.Query)
+	p.wantsTests, p.wantsDocs, p.wantsConfig = asksFor(req.Query)
 	return p, nil
 }
 
@@ -605,14 +605,19 @@ func (p *plan) prior(relPath, lang string) float64 {
 	switch {
 	case isTestPath(relPath):
 		if p.wantsTests {
-			return 1
+			return heuristics.AskedPrior
 		}
 		return heuristics.TestPrior
 	case isDocLanguage(lang):
 		if p.wantsDocs {
-			return 1
+			return heuristics.AskedPrior
 		}
 		return heuristics.DocPrior
+	case isConfigLanguage(lang):
+		if p.wantsConfig {
+			return heuristics.AskedPrior
+		}
+		return heuristics.ConfigPrior
 	}
 	return 1
 }
@@ -641,17 +646,33 @@ func isDocLanguage(lang string) bool {
 	return lang == "markdown" || lang == "text"
 }
 
-// asksFor reports whether a query is about tests or about documentation.
-func asksFor(query string) (tests, docs bool) {
+// isConfigLanguage reports whether lang is a configuration or build file:
+// manifests, CI workflows, lint settings, Dockerfiles, Makefiles.
+func isConfigLanguage(lang string) bool {
+	switch lang {
+	case symbolindex.LangYAML, symbolindex.LangTOML, symbolindex.LangJSON, symbolindex.LangDockerfile, symbolindex.LangMakefile:
+		return true
+	}
+	return false
+}
+
+// asksFor reports whether a query is about tests, documentation or
+// configuration (builds, CI, dependencies, manifests).
+func asksFor(query string) (tests, docs, config bool) {
 	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z')
 	}) {
 		switch w {
 		case "test", "tests", "testing", "spec", "specs", "coverage", "flaky", "benchmark", "fixture", "fixtures":
 			tests = true
-		case "doc", "docs", "document", "documentation", "readme", "documented", "changelog", "guide", "tutorial", "markdown", "comment", "comments", "explain":
+		case "doc", "docs", "document", "documentation", "readme", "documented", "changelog", "guide", "tutorial", "markdown":
 			docs = true
+		case "config", "configuration", "ci", "workflow", "workflows", "action", "actions", "yaml", "yml", "json", "toml",
+			"dependency", "dependencies", "deps", "bump", "upgrade", "package", "manifest", "build", "makefile", "docker", "dockerfile",
+			"lint", "linter", "eslint", "ruff", "pipeline", "setting", "settings",
+			"deploy", "deployment", "deployed", "kubernetes", "k8s", "helm", "chart", "production", "staging", "environment", "env", "port":
+			config = true
 		}
 	}
-	return tests, docs
+	return tests, docs, config
 }

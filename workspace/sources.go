@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"os"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -347,18 +348,36 @@ type weighted2 struct {
 
 func weightOf(w weighted2) float64 { return w.w }
 
+// namesStem reports whether the path without its extension is stem or ends
+// in "/"+stem, ignoring case (stem is lowercase).
+func namesStem(p, stem string) bool {
+	if len(p) < len(stem) {
+		return false
+	}
+	noExt := strings.ToLower(strings.TrimSuffix(p, path.Ext(p)))
+	return noExt == stem || strings.HasSuffix(noExt, "/"+stem)
+}
+
 // filesByPath finds the files a mentioned path names: an exact relative
-// path, a path suffix ("server.go", "lsp/server.go"), or a directory
-// ("lsp", "net/http") whose files all count, unless there are more than
-// heuristics.MaxPathMention of them.
+// path, a path suffix ("server.go", "lsp/server.go"), a directory ("lsp",
+// "net/http") whose files all count, unless there are more than
+// heuristics.MaxPathMention of them, or, for a mention without an
+// extension, a file of that name ("fetch" in "fix(fetch): …" names
+// lib/adapters/fetch.js; "middleware/proxy" names middleware/proxy.go),
+// in any case.
 func filesByPath(idx *symbolindex.Index, mention string) []uint32 {
 	m := strings.Trim(strings.TrimPrefix(mention, "./"), "/")
 	if m == "" {
 		return nil
 	}
+	stem := ""
+	if path.Ext(m) == "" {
+		stem = strings.ToLower(m)
+	}
 	var out []uint32
 	idx.EachPath(func(p string, fs uint32) bool {
-		if p == m || strings.HasSuffix(p, "/"+m) || strings.HasPrefix(p, m+"/") || strings.Contains(p, "/"+m+"/") {
+		if p == m || strings.HasSuffix(p, "/"+m) || strings.HasPrefix(p, m+"/") || strings.Contains(p, "/"+m+"/") ||
+			stem != "" && namesStem(p, stem) {
 			out = append(out, fs)
 		}
 		return len(out) <= heuristics.MaxPathMention

@@ -1,0 +1,128 @@
+package workspace
+
+import (
+	"slices"
+	"testing"
+)
+
+// priorsApp has code, its test, a CI workflow and a settings file that all
+// share the words of a request about uploads, and two adapters whose file
+// names are commit scopes.
+const priorsApp = `
+-- storage/upload.go --
+package storage
+
+import "time"
+
+// Upload sends a file to the bucket, retrying when the bucket times out.
+func Upload(bucket, name string, data []byte) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = put(bucket, name, data); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+func put(bucket, name string, data []byte) error { return nil }
+-- storage/upload_test.go --
+package storage
+
+import "testing"
+
+// TestUploadRetry checks that an upload is retried when the bucket
+// times out, and that the retry gives up after three attempts.
+func TestUploadRetry(t *testing.T) {
+	if err := Upload("bucket", "retry-timeout", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+-- .github/workflows/upload.yml --
+name: upload retry
+on: push
+jobs:
+  upload:
+    runs-on: ubuntu-latest
+    steps:
+      - name: upload to the bucket, retry when the bucket times out
+        run: go run ./cmd/upload --retry 3 --timeout 30s
+-- settings.yaml --
+upload:
+  bucket: artifacts
+  retry: 3
+  timeout: 30s
+-- lib/adapters/fetch.js --
+export default async function fetchAdapter(config) {
+  const request = new Request(config.url, { method: config.method });
+  return await globalThis.fetch(request);
+}
+-- lib/adapters/http.js --
+// normalizeMethod capitalizes method names for the node adapter.
+export function normalizeMethod(method) {
+  return String(method).toUpperCase();
+}
+
+export default function httpAdapter(config) {
+  return { method: normalizeMethod(config.method), url: config.url };
+}
+`
+
+// selFiles is the distinct files of a selection, in rank order.
+func selFiles(res *Selection) []string {
+	var files []string
+	for _, it := range res.Items {
+		if !slices.Contains(files, it.Path) {
+			files = append(files, it.Path)
+		}
+	}
+	return files
+}
+
+// A request worded like the code's tests, CI workflow and settings still
+// gets the code first: they share its words more often than they are what
+// a change edits. Asking for them lifts them without putting them first.
+func TestSelectPrefersCodeToTestsAndConfig(t *testing.T) {
+	ws, _ := selOpen(t, priorsApp, Options{})
+	for _, c := range []struct {
+		query string
+		also  string // a file that must still be among the first three
+	}{
+		{"retry the upload when the bucket times out", ""},
+		{"retry the upload when the bucket times out, and test the retry", "storage/upload_test.go"},
+		{"upload retry when the bucket times out: the ci workflow", ".github/workflows/upload.yml"},
+		{"upload retry timeout for the bucket in the yaml settings", "settings.yaml"},
+	} {
+		files := selFiles(selDo(t, ws, &SelectRequest{Query: c.query}))
+		if len(files) == 0 || files[0] != "storage/upload.go" {
+			t.Errorf("%q: files %q, want storage/upload.go first", c.query, files)
+		}
+		if c.also != "" && !slices.Contains(files[:min(3, len(files))], c.also) {
+			t.Errorf("%q: files %q, want %s among the first three", c.query, files, c.also)
+		}
+	}
+}
+
+// A commit-style scope ("fix(fetch): …", "fetch: …") names the file of
+// that name, whatever its directory and extension: it ranks first among
+// the files.
+func TestSelectScopeNamesFile(t *testing.T) {
+	ws, _ := selOpen(t, priorsApp, Options{})
+	fileRank := func(q string) int {
+		res := selDo(t, ws, &SelectRequest{Query: q})
+		it := selFind(res, "sym:lib/adapters/fetch.js::fetchAdapter")
+		if it == nil {
+			t.Fatalf("%q: no fetchAdapter in %q", q, selIDs(res))
+		}
+		return it.Signals["file"].Rank
+	}
+	for _, q := range []string{"fix(fetch): capitalize HTTP method names", "fetch: capitalize HTTP method names"} {
+		if r := fileRank(q); r != 1 {
+			t.Errorf("%q: lib/adapters/fetch.js is file #%d, want #1", q, r)
+		}
+	}
+	if r := fileRank("capitalize HTTP method names"); r == 1 {
+		t.Errorf("without a scope lib/adapters/fetch.js is file #1: the fixture no longer tells the scope apart")
+	}
+}
