@@ -36,6 +36,7 @@ type Snapshot struct {
 	cursor  *Cursor // its cursor, when the editor reported one
 	edits   map[editKey]time.Time
 	refused map[string]int
+	notes   []Note // memory notes, oldest first
 	locks   []*sync.RWMutex
 }
 
@@ -61,6 +62,7 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 		cursor:  w.act.cursor,
 		edits:   maps.Clone(w.act.edits),
 		refused: w.refusals(),
+		notes:   w.notesLocked(),
 	}
 	if len(w.docs) > 0 {
 		s.docs = make(map[string][]byte, len(w.docs))

@@ -48,6 +48,7 @@ type Workspace struct {
 	parser  *symbolindex.Parser // for edits; guarded by mu
 	warned  map[string]bool
 	refused map[SkipReason]int // paths the gate refused since start, by reason
+	mem     map[string][]Note  // memory notes by folder root (memory.go)
 	// histLoading is set while a background history refresh runs.
 	histLoading atomic.Bool
 }
@@ -70,6 +71,7 @@ func New(cfg Config, opts Options) (*Workspace, error) {
 		docs:    make(map[string]*document),
 		warned:  make(map[string]bool),
 		refused: make(map[SkipReason]int),
+		mem:     make(map[string][]Note),
 	}
 	w.emb = w.newEmbedder(cfg)
 	return w, nil
@@ -153,6 +155,7 @@ func (w *Workspace) AddFolder(root string) (*Folder, error) {
 		}
 	}
 	w.folders = append(w.folders, f)
+	w.loadMemoryLocked(f.Root)
 	return f, nil
 }
 
