@@ -121,7 +121,7 @@ const (
 	// active file and the pinned ones) a scoped rule's globs, or a note's
 	// paths, are matched with: the code the answer is about, not all it
 	// brings along.
-	ItemScopeTopK = 3
+	ItemScopeTopK = 1
 	// MemoryPathScore is what a note scores when it names the active
 	// file or a selected one: what was learnt about a file matters when
 	// working on it, whatever the words.

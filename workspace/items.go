@@ -570,16 +570,23 @@ func (f fields) bool(key string) (value, set bool) {
 }
 
 // leadingPaths are the paths of the pinned code and of the code ranked
-// first (heuristics.ItemScopeTopK), by folder root: what the scoped rules
-// and notes about files are matched with.
+// first (heuristics.ItemScopeTopK of them, if the query's words or names
+// found them: a neighbour of nothing in particular scopes nothing), by
+// folder root: what the scoped rules and notes about files are matched
+// with.
 func leadingPaths(p *plan, pinned, ranked []*cand) map[string][]string {
 	out := map[string][]string{}
-	for i, c := range slices.Concat(pinned, ranked) {
-		if i >= len(pinned)+min(p.limit, heuristics.ItemScopeTopK) {
-			break
-		}
+	add := func(c *cand) {
 		if !slices.Contains(out[c.folder.Root], c.path) {
 			out[c.folder.Root] = append(out[c.folder.Root], c.path)
+		}
+	}
+	for _, c := range pinned {
+		add(c)
+	}
+	for _, c := range ranked[:min(len(ranked), p.limit, heuristics.ItemScopeTopK)] {
+		if c.ranks[heuristics.SrcLexical] > 0 || c.ranks[heuristics.SrcMention] > 0 {
+			add(c)
 		}
 	}
 	return out
