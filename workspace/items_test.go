@@ -330,9 +330,9 @@ func TestFrontMatter(t *testing.T) {
 	for rel, want := range map[string]string{
 		".cursor/rules/db-migrations.mdc":          "db-migrations",
 		".github/instructions/api.instructions.md": "api",
-		".cursorrules":                             "cursorrules",
-		"web/AGENTS.md":                            "web/AGENTS",
-		".github/copilot-instructions.md":          "copilot-instructions",
+		".cursorrules":                    "cursorrules",
+		"web/AGENTS.md":                   "web/AGENTS",
+		".github/copilot-instructions.md": "copilot-instructions",
 	} {
 		if got := ruleName(rel); got != want {
 			t.Errorf("ruleName(%s) = %s, want %s", rel, got, want)
