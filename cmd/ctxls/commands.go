@@ -149,7 +149,7 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		noRetr   = fs.Bool("no-retrieval", false, "retrieve nothing: only pinned items, rules that apply always and named items")
 	)
 	fs.Var(&items, "item", "a context item (rule or tool) to include, by name or id (repeatable)")
-	fs.Var(&tools, "tool", `a tool to offer, as "name: description" (repeatable)`)
+	fs.Var(&tools, "tool", `a tool to offer, as "name: description" or "name (manual): description" (repeatable)`)
 	fs.Var(&history, "history", "an earlier prompt of the conversation, oldest first (repeatable)")
 	fs.Var(&pinned, "pin", "a path, URI or item id to include first (repeatable)")
 	fs.Var(&paths, "path", "only select from paths matching this glob (repeatable)")
@@ -175,11 +175,11 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	for _, t := range tools {
-		name, desc, ok := strings.Cut(t, ":")
-		if !ok {
-			return usagef("--tool %q: want \"name: description\"", t)
+		tool, err := toolFlag(t)
+		if err != nil {
+			return err
 		}
-		f.tools = append(f.tools, workspace.Tool{Name: strings.TrimSpace(name), Description: strings.TrimSpace(desc)})
+		f.tools = append(f.tools, tool)
 	}
 	ws, _, err := f.open(ctx, stderr)
 	if err != nil {
@@ -248,6 +248,20 @@ var selectFlags = map[string]string{
 	"kinds": "--kind", "pinned": "--pin", "activeUri": "--active",
 	"items": "--item", "includeItems": "--include-items", "itemShare": "--item-share",
 	"tools": "--tool",
+}
+
+// toolFlag reads --tool "name: description", or "name (mode): description"
+// for an include mode other than agent.
+func toolFlag(v string) (workspace.Tool, error) {
+	name, desc, ok := strings.Cut(v, ":")
+	if !ok {
+		return workspace.Tool{}, usagef("--tool %q: want \"name: description\" or \"name (always|manual|agent): description\"", v)
+	}
+	t := workspace.Tool{Name: strings.TrimSpace(name), Description: strings.TrimSpace(desc)}
+	if n, mode, found := strings.Cut(t.Name, "("); found && strings.HasSuffix(mode, ")") {
+		t.Name, t.Include = strings.TrimSpace(n), strings.TrimSuffix(mode, ")")
+	}
+	return t, nil
 }
 
 // includeItemsFlag reads --include-items.
