@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -405,7 +406,7 @@ func (it *contextItem) inScope(p *plan, codePaths map[string][]string) bool {
 // itemScore is how well an item matches the query, in [0,1]: the share of
 // the query's terms (weighted by their rarity in the code, and the
 // history's by their weight) that the item's name, description (or text)
-// hold. A note about the active file or a selected one scores at least
+// hold, or the cosine of their vectors, whichever is higher. A note about the active file or a selected one scores at least
 // heuristics.MemoryPathScore; a note's score halves every
 // Config.MemoryHalfLife unless it is pinned.
 func (s *Snapshot) itemScore(it *contextItem, q *query, p *plan, codePaths map[string][]string) float64 {
@@ -422,6 +423,9 @@ func (s *Snapshot) itemScore(it *contextItem, q *query, p *plan, codePaths map[s
 	score := 0.0
 	if den > 0 {
 		score = num / den
+	}
+	if v := s.itemVec(it.match); v != nil && q.vec != nil {
+		score = math.Max(score, dot(q.vec, v))
 	}
 	if n := it.note; n != nil {
 		if n.mentions(p, codePaths) {
@@ -642,4 +646,53 @@ func (e packEntry) packItem(p *plan) heuristics.PackItem {
 // item share: not when pinned, nor when the query asks for documentation.
 func (p *plan) sharedDoc(c *cand) bool {
 	return isDocLanguage(c.lang) && c.reason != ReasonPinned && !p.wantsDocs
+}
+
+// itemVec is the vector of an item's words, from the workspace's cache of
+// them (the same words embed once per embedder); nil if they do not embed.
+func (s *Snapshot) itemVec(text string) []float32 {
+	key := xxhash.Sum64String(s.emb.ID() + "\x00" + text)
+	c := s.vecs
+	c.mu.Lock()
+	v, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	vecs, err := s.emb.Embed([]string{text})
+	if err != nil || len(vecs) == 0 {
+		return nil
+	}
+	v = vecs[0]
+	c.mu.Lock()
+	if len(c.m) >= maxItemVecs {
+		clear(c.m)
+	}
+	c.m[key] = v
+	c.mu.Unlock()
+	return v
+}
+
+// maxItemVecs bounds the cache of item vectors: rules, tools and notes are
+// few, and an edited rule leaves its old vector behind.
+const maxItemVecs = 4096
+
+// itemVecCache holds the vectors of context items. Its mutex is a leaf: it
+// is held for a map access only, never while taking another lock.
+type itemVecCache struct {
+	mu sync.Mutex
+	m  map[uint64][]float32
+}
+
+// dot is the dot product of two vectors of one embedder (normalized: their
+// cosine); 0 when their sizes differ.
+func dot(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var d float32
+	for i := range a {
+		d += a[i] * b[i]
+	}
+	return float64(d)
 }
