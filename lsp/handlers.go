@@ -60,7 +60,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	caps.TextDocumentSync.Change = int(protocol.TextDocumentSyncKindIncremental)
 	caps.Workspace.WorkspaceFolders.Supported = true
 	caps.Workspace.WorkspaceFolders.ChangeNotifications = true
-	caps.Experimental = map[string]any{"contextSelect": true}
+	caps.Experimental = map[string]any{"contextSelect": true, "contextItems": true, "contextMemory": true}
 	s.log.Debug("initialized", "folders", len(ws.Folders()), "positionEncoding", caps.PositionEncoding)
 	return res, nil
 }

@@ -155,17 +155,9 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.Var(&paths, "path", "only select from paths matching this glob (repeatable)")
 	fs.Var(&excludeP, "exclude-path", "never select from paths matching this glob (repeatable)")
 	fs.Var(&kinds, "kind", "only select symbols of this kind (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ctxls select [flags] QUERY...")
-		fs.PrintDefaults()
-	}
-	words, err := parseInterleaved(fs, args)
+	query, err := parseText(fs, args, stderr, "select", "QUERY", "a query")
 	if err != nil {
 		return err
-	}
-	query := strings.TrimSpace(strings.Join(words, " "))
-	if query == "" {
-		return usagef("select: a query is required (ctxls select [flags] QUERY...)")
 	}
 	if *line < 0 {
 		return usagef("--line must not be negative")
@@ -287,10 +279,33 @@ func includeItemsFlag(v string) (*wire.IncludeItems, error) {
 	return &wire.IncludeItems{Kinds: kinds}, nil
 }
 
-// flagOf is the flag that set a request field ("kinds[1]" → "--kind #2").
-func flagOf(field string) string {
+// parseText parses the flags of a command that takes a text (select's
+// query, remember's note) and returns the text: the other arguments,
+// joined. An empty text is bad usage.
+func parseText(fs *flag.FlagSet, args []string, stderr io.Writer, cmd, arg, what string) (string, error) {
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ctxls %s [flags] %s...\n", cmd, arg)
+		fs.PrintDefaults()
+	}
+	words, err := parseInterleaved(fs, args)
+	if err != nil {
+		return "", err
+	}
+	text := strings.TrimSpace(strings.Join(words, " "))
+	if text == "" {
+		return "", usagef("%s: %s is required (ctxls %s [flags] %s...)", cmd, what, cmd, arg)
+	}
+	return text, nil
+}
+
+// flagOf is the select flag that set a request field ("kinds[1]" →
+// "--kind #2").
+func flagOf(field string) string { return flagFor(selectFlags, field) }
+
+// flagFor is the flag, in flags, that set a field.
+func flagFor(flags map[string]string, field string) string {
 	name, index, indexed := strings.Cut(field, "[")
-	flag, ok := selectFlags[name]
+	flag, ok := flags[name]
 	switch {
 	case !ok:
 		return field

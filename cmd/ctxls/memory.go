@@ -56,17 +56,9 @@ func runRemember(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&paths, "path", "a file the note is about (repeatable)")
 	fs.Var(&tags, "tag", "a tag (repeatable)")
 	pin := fs.Bool("pin", false, "pin the note: it never decays")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ctxls remember [flags] TEXT...")
-		fs.PrintDefaults()
-	}
-	words, err := parseInterleaved(fs, args)
+	text, err := parseText(fs, args, stderr, "remember", "TEXT", "a text")
 	if err != nil {
 		return err
-	}
-	text := strings.TrimSpace(strings.Join(words, " "))
-	if text == "" {
-		return usagef("remember: a text is required (ctxls remember [flags] TEXT...)")
 	}
 	ws, err := f.open(stderr)
 	if err != nil {
@@ -84,7 +76,7 @@ func runRemember(args []string, stdout, stderr io.Writer) error {
 	}
 	n, err := ws.Remember(req)
 	if pe, ok := errors.AsType[*workspace.ParamError](err); ok {
-		return usageError{memoryFlag(pe.Field) + ": " + pe.Msg}
+		return usageError{flagFor(noteFlags, pe.Field) + ": " + pe.Msg}
 	}
 	if err != nil {
 		return err
@@ -96,21 +88,8 @@ func runRemember(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// memoryFlag is the flag that set a NoteRequest field ("paths[1]" →
-// "--path #2").
-func memoryFlag(field string) string {
-	name, index, indexed := strings.Cut(field, "[")
-	flag := map[string]string{"paths": "--path", "tags": "--tag", "text": "TEXT"}[name]
-	switch {
-	case flag == "":
-		return field
-	case indexed:
-		var i int
-		fmt.Sscan(strings.TrimSuffix(index, "]"), &i)
-		return fmt.Sprintf("%s #%d", flag, i+1)
-	}
-	return flag
-}
+// noteFlags names the flags that set NoteRequest fields.
+var noteFlags = map[string]string{"paths": "--path", "tags": "--tag", "text": "TEXT"}
 
 // runMemory is `ctxls memory list|forget`.
 func runMemory(args []string, stdout, stderr io.Writer) error {
