@@ -22,9 +22,10 @@ import (
 
 // Context items are what a selection returns beside code: rules (AGENTS.md,
 // CLAUDE.md, Cursor, Copilot and Continue rules, .ctxls/items), memory
-// notes (memory.go) and the tools a client registered (Config.Tools);
-// documentation sections come from the code ranking and are reported as
-// kind "doc". Each has an include mode:
+// notes (memory.go) and the tools a client registered (Config.Tools).
+// Documentation sections come from the code ranking and keep their symbol
+// kind; they are items of kind "doc" for includeItems and the item share.
+// Each item has an include mode:
 //
 //   - always: included first, before code, whatever the query; a rule
 //     scoped by globs applies when the active file or a selected code item
@@ -241,14 +242,19 @@ func includeMode(fm fields, dflt, description string, scoped bool) string {
 	return IncludeManual
 }
 
-// collapseItems merges items of identical text into the first of them,
-// which lists every path; its name and include mode stand for all.
+// collapseItems merges the items of one folder with identical text into
+// the first of them, which lists every path; its name and include mode
+// stand for all.
 func collapseItems(items []*contextItem) []*contextItem {
-	byText := map[uint64]*contextItem{}
+	type key struct {
+		root string
+		text uint64
+	}
+	byText := map[key]*contextItem{}
 	names := map[string]int{}
 	out := items[:0]
 	for _, it := range items {
-		h := xxhash.Sum64String(strings.TrimSpace(it.text))
+		h := key{it.root, xxhash.Sum64String(strings.TrimSpace(it.text))}
 		if first, ok := byText[h]; ok {
 			first.paths = append(first.paths, it.paths...)
 			continue
@@ -256,11 +262,11 @@ func collapseItems(items []*contextItem) []*contextItem {
 		byText[h] = it
 		// Names are ids: a second rule of the same name (another folder's
 		// AGENTS.md) gets a number.
-		key := strings.ToLower(it.name)
-		if n := names[key]; n > 0 {
+		name := strings.ToLower(it.name)
+		if n := names[name]; n > 0 {
 			it.name = fmt.Sprintf("%s~%d", it.name, n+1)
 		}
-		names[key]++
+		names[name]++
 		out = append(out, it)
 	}
 	return out

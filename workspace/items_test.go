@@ -346,3 +346,32 @@ func writeTestFile(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+func TestRulesOfTwoFolders(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	selWriteTree(t, a, selApp+"-- AGENTS.md --\nFolder a: run make test.\n")
+	selWriteTree(t, b, "-- lib.go --\npackage lib\n\n// Parse parses.\nfunc Parse() {}\n-- AGENTS.md --\nFolder b: run go test.\n")
+	cfg := DefaultConfig()
+	cfg.CacheDir = CacheDirOff
+	ws, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{a, b} {
+		if _, err := ws.AddFolder(root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ws.Index(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	res := selDo(t, ws, &SelectRequest{Query: "parse the config"})
+	first, second := selFind(res, "rule:AGENTS"), selFind(res, "rule:AGENTS~2")
+	if first == nil || second == nil || first.Text == second.Text || first.Abs == second.Abs {
+		t.Fatalf("each folder's AGENTS.md is its own rule, named apart: %q", selIDs(res))
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "parse", Items: []string{"AGENTS~2"}})
+	if it := selFind(res, "rule:AGENTS~2"); it == nil || it.Reason != ReasonManual {
+		t.Errorf("the second is asked for by its name: %q", selIDs(res))
+	}
+}

@@ -328,12 +328,15 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 		if name == "" {
 			name = "(file)"
 		}
-		where := fmt.Sprintf("%s:%d-%d", it.Path, it.Range.Start.Line+1, it.Range.End.Line+1)
-		if it.Path == "" {
+		where := fmt.Sprintf("%s:%d-%d  %s", it.Path, it.Range.Start.Line+1, it.Range.End.Line+1, name)
+		if it.Path == "" { // a memory note or a tool: no file
 			where = it.ID
 		}
-		fmt.Fprintf(w, "%d. %s  %s  %s  score %.4f  %s\n", i+1, where, name, it.Kind, it.Score, it.Reason)
-		if len(it.Paths) > 1 {
+		fmt.Fprintf(w, "%d. %s  %s  score %.4f  %s\n", i+1, where, it.Kind, it.Score, it.Reason)
+		switch {
+		case it.Kind == workspace.ItemMemory && len(it.Paths) > 0:
+			fmt.Fprintf(w, "   about: %s\n", strings.Join(it.Paths, ", "))
+		case len(it.Paths) > 1:
 			fmt.Fprintf(w, "   also at: %s\n", strings.Join(it.Paths[1:], ", "))
 		}
 		if explain {
