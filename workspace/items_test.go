@@ -375,3 +375,44 @@ func TestRulesOfTwoFolders(t *testing.T) {
 		t.Errorf("the second is asked for by its name: %q", selIDs(res))
 	}
 }
+
+func TestItemTopNAndIncludeScore(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.CacheDir, cfg.ItemTopN = CacheDirOff, 1
+	cfg.Tools = []Tool{
+		{Name: "parcel_label", Description: "print the parcel label"},
+		{Name: "label_printer", Description: "parcel label printer"},
+		{Name: "weigh", Description: "weigh a parcel on the scale"},
+		{Name: "always_on", Description: "unrelated", Include: IncludeAlways},
+		{Name: "asked", Description: "unrelated", Include: IncludeManual},
+	}
+	ws, _ := selOpenConfig(t, selApp, cfg, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "print the parcel label"})
+	var tools []string
+	for _, it := range res.Items {
+		if it.Kind == ItemTool {
+			tools = append(tools, it.ID+"/"+it.Reason)
+		}
+	}
+	// Both label tools match every word (score 1 ≥ itemIncludeScore) and
+	// pass itemTopN 1; weigh matches one word in three and does not.
+	want := []string{"tool:always_on/always", "tool:parcel_label/agent", "tool:label_printer/agent"}
+	if !slices.Equal(tools, want) {
+		t.Errorf("tools %q, want %q", tools, want)
+	}
+	// label_printer now matches less than all: only the best passes.
+	cfg.Tools[1].Description = "printer"
+	if _, err := ws.SetConfig(cfg); err != nil {
+		t.Fatal(err)
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "print the parcel label"})
+	n := 0
+	for _, it := range res.Items {
+		if it.Kind == ItemTool && it.Reason == ReasonAgent {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("with one perfect match and itemTopN 1, %d agent tools came: %q", n, selIDs(res))
+	}
+}
