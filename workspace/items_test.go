@@ -400,8 +400,8 @@ func TestItemTopNAndIncludeScore(t *testing.T) {
 	if !slices.Equal(tools, want) {
 		t.Errorf("tools %q, want %q", tools, want)
 	}
-	// label_printer now matches less than all: only the best passes.
-	cfg.Tools[1].Description = "printer"
+	// The second now matches one word in three: only the best passes.
+	cfg.Tools[1] = Tool{Name: "spooler", Description: "the queue of print jobs"}
 	if _, err := ws.SetConfig(cfg); err != nil {
 		t.Fatal(err)
 	}
