@@ -17,6 +17,11 @@ type PackItem struct {
 	// lengths: the caller cuts the text, with TruncateText, at a rune
 	// boundary.
 	Len int
+	// Shared, Required and Extra are for PackShare: the item counts
+	// against the share of the budget kept for items other than code, a
+	// required one is not held to that share, and an extra one does not
+	// count against the limit.
+	Shared, Required, Extra bool
 }
 
 // Packed is one item chosen by Pack.
@@ -38,30 +43,7 @@ type Packed struct {
 // chosen items in input order and the bytes used. limit ≤ 0 or maxChars < 0
 // choose nothing.
 func Pack(items []PackItem, limit, maxChars, maxCharsPerItem int) (out []Packed, used int) {
-	minCut := MinTruncatedChars
-	if maxCharsPerItem > 0 {
-		minCut = min(minCut, maxCharsPerItem)
-	}
-	left := maxChars
-	for i, it := range items {
-		if len(out) >= limit || left < 0 {
-			break
-		}
-		n, cut := max(it.Len, 0), false
-		if maxCharsPerItem > 0 && n > maxCharsPerItem {
-			n, cut = maxCharsPerItem, true
-		}
-		if n > left {
-			if left < minCut {
-				continue
-			}
-			n, cut = left, true
-		}
-		out = append(out, Packed{Index: i, Len: n, Truncated: cut})
-		left -= n
-		used += n
-	}
-	return out, used
+	return PackShare(items, limit, maxChars, maxCharsPerItem, -1)
 }
 
 // TruncateText cuts s to at most n bytes at a rune boundary and reports

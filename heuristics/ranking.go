@@ -1,6 +1,9 @@
 package heuristics
 
-import "iter"
+import (
+	"iter"
+	"time"
+)
 
 // The ranking of contextSelect: the sources of evidence, their fusion
 // weights, and every constant that shapes a ranking, each with the reason
@@ -24,11 +27,12 @@ const (
 	SrcSentence               // each sentence of a long query as its own sub-query, max-pooled
 	SrcCoChange               // files that changed in the same commits as the active, open, edited and pinned files
 	SrcHistory                // files that past commits described in words like the query's touched
+	SrcItem                   // context items (rules, memory notes, tools) whose words match the query
 	NumSources
 )
 
 // SourceNames are the sources' names in Item.Signals.
-var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history"}
+var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history", "item"}
 
 // Weights are the per-source weights of reciprocal-rank fusion.
 var Weights = [NumSources]float64{
@@ -43,6 +47,7 @@ var Weights = [NumSources]float64{
 	SrcSentence: 0.5, // per-sentence hits keep every sentence in play without outvoting the whole query
 	SrcCoChange: 2.0, // logical coupling: files that changed with the user's files change with them again
 	SrcHistory:  3.0, // a past change described like this request names the files such changes touch
+	SrcItem:     4.0, // scaled by the item's score (ItemFused): a perfect match ranks with the best code
 }
 
 // FileOnly reports whether a source ranks files only: its evidence
@@ -100,6 +105,45 @@ const (
 	// to 1 cost 4 points of cold hit@1).
 	AskedPrior = 0.8
 )
+
+// Context items (workspace/items.go): rules, memory notes and tools, chosen
+// by include mode and, in agent mode, by how well their words match the
+// query, then fused with the code under one budget.
+const (
+	// ItemShare is the default share of maxChars that items other than
+	// code (rules, docs, memory, tools) may take: they inform the change,
+	// the code is what changes.
+	ItemShare = 0.25
+	// ItemTopN is how many agent-mode items (and memory notes) may come
+	// in on their score, at most: rules are long, a few are enough.
+	ItemTopN = 3
+	// ItemThreshold is the score an agent-mode item needs to come in at
+	// all: below it, the query shares only a word or two of little
+	// weight with the item's description.
+	ItemThreshold = 0.25
+	// ItemIncludeScore: an item scoring this much comes in even beyond
+	// ItemTopN (seed 003's includeScore).
+	ItemIncludeScore = 0.7
+	// MemoryHalfLife is how long a memory note takes to lose half its
+	// weight, unless it is pinned: old notes describe old code.
+	MemoryHalfLife = 30 * 24 * time.Hour
+	// ItemScopeTopK is how many of the best-ranked code items (besides the
+	// active file and the pinned ones) a scoped rule's globs, or a note's
+	// paths, are matched with: the code the answer is about, not all it
+	// brings along.
+	ItemScopeTopK = 1
+	// MemoryPathScore is what a note scores when it names the active
+	// file or a selected one: what was learnt about a file matters when
+	// working on it, whatever the words.
+	MemoryPathScore = 0.5
+)
+
+// ItemFused is the fused score of a context item at 1-based rank of the
+// items that passed, with its score in [0,1]: its RRF contribution scaled
+// by the score, so that a weak match falls below the code it accompanies.
+func ItemFused(score float64, rank int) float64 {
+	return score * RRF(Weights[SrcItem], rank)
+}
 
 // The reference graph (workspace/graph.go): bounds that keep it specific,
 // and what a seed's tests weigh.

@@ -60,7 +60,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	caps.TextDocumentSync.Change = int(protocol.TextDocumentSyncKindIncremental)
 	caps.Workspace.WorkspaceFolders.Supported = true
 	caps.Workspace.WorkspaceFolders.ChangeNotifications = true
-	caps.Experimental = map[string]any{"contextSelect": true}
+	caps.Experimental = map[string]any{"contextSelect": true, "contextItems": true, "contextMemory": true}
 	s.log.Debug("initialized", "folders", len(ws.Folders()), "positionEncoding", caps.PositionEncoding)
 	return res, nil
 }
@@ -401,4 +401,46 @@ func checkFileURI(uri string) error {
 
 func errCancelled() *jsonrpc2.Error {
 	return jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
+}
+
+// memory answers workspace/contextRemember, workspace/contextForget and
+// workspace/contextMemory.
+func (s *Server) memory(method string, params json.RawMessage) (any, error) {
+	ws := s.workspace()
+	var res any
+	var err error
+	switch method {
+	case methodRemember:
+		var p wire.RememberParams
+		if err = decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		for i, uri := range p.Paths {
+			if err := checkFileURI(uri); err != nil {
+				return nil, invalidParams("paths[%d]: %v", i, err)
+			}
+		}
+		var req *workspace.NoteRequest
+		if req, err = wire.NoteRequest(&p); err == nil {
+			var n workspace.Note
+			if n, err = ws.Remember(*req); err == nil {
+				res = wire.FromNote(n)
+			}
+		}
+	case methodForget:
+		var p wire.ForgetParams
+		if err = decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		var ok bool
+		if ok, err = ws.Forget(p.ID); err == nil {
+			res = wire.ForgetResult{Forgotten: ok}
+		}
+	default:
+		res = wire.FromNotes(ws.Memories())
+	}
+	if pe, ok := errors.AsType[*workspace.ParamError](err); ok {
+		return nil, invalidParams("%s", pe.Error())
+	}
+	return res, err
 }

@@ -31,8 +31,8 @@ func TestInitializeAdvertisesCapabilities(t *testing.T) {
 	if !got.Workspace.WorkspaceFolders.Supported || !got.Workspace.WorkspaceFolders.ChangeNotifications {
 		t.Errorf("workspaceFolders = %+v, want supported with change notifications", got.Workspace.WorkspaceFolders)
 	}
-	if got.Experimental["contextSelect"] != true {
-		t.Errorf("experimental = %v, want contextSelect: true", got.Experimental)
+	if got.Experimental["contextSelect"] != true || got.Experimental["contextItems"] != true || got.Experimental["contextMemory"] != true {
+		t.Errorf("experimental = %v, want contextSelect, contextItems and contextMemory: true", got.Experimental)
 	}
 	if res.ServerInfo.Name != "ctxls" || res.ServerInfo.Version != "test" {
 		t.Errorf("serverInfo = %+v", res.ServerInfo)

@@ -26,6 +26,9 @@ import (
 const (
 	methodContextSelect = "workspace/contextSelect"
 	methodDidFocus      = "ctxls/didFocus"
+	methodRemember      = "workspace/contextRemember"
+	methodForget        = "workspace/contextForget"
+	methodMemory        = "workspace/contextMemory"
 )
 
 // ErrExitWithoutShutdown is returned by Serve when the client sent exit
@@ -254,6 +257,9 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		s.asyncRequest(call, reply, method, func(ctx context.Context) (any, error) {
 			return s.contextSelect(ctx, req.Params())
 		})
+	case method == methodRemember, method == methodForget, method == methodMemory:
+		// On the read loop, so that a select sent after a note sees it.
+		s.syncRequest(ctx, reply, method, func() (any, error) { return s.memory(method, req.Params()) })
 	default:
 		refuse = jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %q", method)
 	}

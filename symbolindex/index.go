@@ -737,5 +737,15 @@ func removeSlot(list []uint32, x uint32) []uint32 {
 	return list
 }
 
+// TermIDF is the inverse document frequency of a normalized term among
+// the symbols, as Search weighs it; a term no symbol holds counts as the
+// rarest term can.
+func (ix *Index) TermIDF(term string) float32 {
+	if idf := ix.lex.IDF(term); idf > 0 {
+		return idf
+	}
+	return lexIDF(ix.lex.Len(), 0)
+}
+
 // FilesNamed returns the slots of the files whose base name is base.
 func (ix *Index) FilesNamed(base string) []uint32 { return ix.byBase[base] }

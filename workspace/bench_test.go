@@ -11,9 +11,12 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/tools/txtar"
 
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/workspace/synth"
@@ -403,4 +406,37 @@ func TestSynthWorkspaceIndexesAsGenerated(t *testing.T) {
 	if len(res.Items) == 0 {
 		t.Errorf("select %q over the synthetic workspace returned nothing", benchQueries[0])
 	}
+}
+
+// BenchmarkSelectWithRules is BenchmarkSelect at 10k symbols with the
+// rules of itemsApp written into the workspace (two always rules, an agent
+// rule, a manual one): what discovering, reading and scoring the rules
+// adds to a request.
+func BenchmarkSelectWithRules(b *testing.B) {
+	dir := synthWorkspace(b, 10_000)
+	for _, f := range txtar.Parse([]byte(itemsApp)).Files {
+		if strings.HasPrefix(f.Name, ".") || strings.HasSuffix(f.Name, "AGENTS.md") || strings.HasSuffix(f.Name, "CLAUDE.md") {
+			p := filepath.Join(dir, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	ws, _ := openBench(b, dir, CacheDirOff)
+	ctx := context.Background()
+	b.ReportAllocs()
+	lat := make([]time.Duration, 0, 1024)
+	cpu0 := cpuTime()
+	for b.Loop() {
+		start := time.Now()
+		res, err := ws.Select(ctx, &SelectRequest{Query: benchQueries[len(lat)%len(benchQueries)]})
+		if err != nil || len(res.Items) == 0 || res.Items[0].ID != "rule:AGENTS" {
+			b.Fatalf("select: %v", err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	reportPercentiles(b, lat, cpuTime()-cpu0)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/workspace/glob"
 	"github.com/ctxls/ctxls/workspace/history"
 )
@@ -70,6 +71,29 @@ type Config struct {
 	MaxChars int `json:"maxChars"`
 	// MaxCharsPerItem is the default cap on one item's text.
 	MaxCharsPerItem int `json:"maxCharsPerItem"`
+
+	// Context items (items.go).
+
+	// Tools are the tool descriptions a client registers: items of kind
+	// "tool", chosen like rules.
+	Tools []Tool `json:"tools"`
+	// ItemTopN is how many agent-mode items and memory notes may come in
+	// on their score; ItemThreshold the score they need; an item scoring
+	// ItemIncludeScore or more comes in even beyond ItemTopN.
+	ItemTopN         int     `json:"itemTopN"`
+	ItemThreshold    float64 `json:"itemThreshold"`
+	ItemIncludeScore float64 `json:"itemIncludeScore"`
+	// MemoryHalfLife is how long a memory note that is not pinned takes
+	// to lose half its weight ("720h", or seconds).
+	MemoryHalfLife Duration `json:"memoryHalfLife"`
+}
+
+// Tool is a tool description a client registers.
+type Tool struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Include is "always", "manual" or "agent" ("": agent).
+	Include string `json:"include,omitempty"`
 }
 
 // DefaultConfig returns the configuration used when nothing is set.
@@ -83,6 +107,10 @@ func DefaultConfig() Config {
 		Limit:              DefaultLimit,
 		MaxChars:           DefaultMaxChars,
 		MaxCharsPerItem:    DefaultMaxCharsPerItem,
+		ItemTopN:           heuristics.ItemTopN,
+		ItemThreshold:      heuristics.ItemThreshold,
+		ItemIncludeScore:   heuristics.ItemIncludeScore,
+		MemoryHalfLife:     Duration(heuristics.MemoryHalfLife),
 	}
 }
 
@@ -121,6 +149,37 @@ func (c Config) Validate() error {
 	if c.MaxCharsPerItem <= 0 {
 		return fmt.Errorf("maxCharsPerItem: must be positive, got %d", c.MaxCharsPerItem)
 	}
+	seen := map[string]bool{}
+	for i, t := range c.Tools {
+		switch {
+		case strings.TrimSpace(t.Name) == "":
+			return fmt.Errorf("tools[%d].name: must not be empty", i)
+		case strings.ContainsAny(t.Name, " \t\n@"):
+			return fmt.Errorf("tools[%d].name: must be one word without \"@\", got %q", i, t.Name)
+		case seen[strings.ToLower(t.Name)]:
+			return fmt.Errorf("tools[%d].name: %q is registered twice", i, t.Name)
+		case strings.TrimSpace(t.Description) == "":
+			return fmt.Errorf("tools[%d].description: must not be empty", i)
+		}
+		seen[strings.ToLower(t.Name)] = true
+		switch t.Include {
+		case "", IncludeAlways, IncludeManual, IncludeAgent:
+		default:
+			return fmt.Errorf("tools[%d].include: must be %q, %q or %q, got %q", i, IncludeAlways, IncludeManual, IncludeAgent, t.Include)
+		}
+	}
+	if c.ItemTopN < 0 || c.ItemTopN > MaxLimit {
+		return fmt.Errorf("itemTopN: must be between 0 and %d, got %d", MaxLimit, c.ItemTopN)
+	}
+	if !(c.ItemThreshold >= 0 && c.ItemThreshold <= 1) {
+		return fmt.Errorf("itemThreshold: must be between 0 and 1, got %v", c.ItemThreshold)
+	}
+	if !(c.ItemIncludeScore >= 0 && c.ItemIncludeScore <= 1) {
+		return fmt.Errorf("itemIncludeScore: must be between 0 and 1, got %v", c.ItemIncludeScore)
+	}
+	if c.MemoryHalfLife <= 0 {
+		return fmt.Errorf("memoryHalfLife: must be positive, got %s", c.MemoryHalfLife)
+	}
 	return nil
 }
 
@@ -143,6 +202,7 @@ func (c *Config) MergeJSON(raw json.RawMessage) error {
 	}
 	next := *c
 	next.Exclude = append([]string(nil), c.Exclude...)
+	next.Tools = append([]Tool(nil), c.Tools...)
 	defaults := DefaultConfig()
 	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		if err := next.setField(name, fields[name], &defaults); err != nil {
@@ -181,6 +241,16 @@ func (c *Config) setField(name string, value json.RawMessage, defaults *Config) 
 		return decodeField(value, isNull, &c.MaxChars, defaults.MaxChars)
 	case "maxCharsPerItem":
 		return decodeField(value, isNull, &c.MaxCharsPerItem, defaults.MaxCharsPerItem)
+	case "tools":
+		return decodeField(value, isNull, &c.Tools, defaults.Tools)
+	case "itemTopN":
+		return decodeField(value, isNull, &c.ItemTopN, defaults.ItemTopN)
+	case "itemThreshold":
+		return decodeField(value, isNull, &c.ItemThreshold, defaults.ItemThreshold)
+	case "itemIncludeScore":
+		return decodeField(value, isNull, &c.ItemIncludeScore, defaults.ItemIncludeScore)
+	case "memoryHalfLife":
+		return decodeField(value, isNull, &c.MemoryHalfLife, defaults.MemoryHalfLife)
 	}
 	return nil
 }
@@ -209,6 +279,10 @@ func describeType(kind string) string {
 		return "an array of strings"
 	case "int", "int64":
 		return "an integer"
+	case "float64":
+		return "a number"
+	case "struct":
+		return "an object"
 	}
 	return kind
 }

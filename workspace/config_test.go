@@ -121,6 +121,8 @@ func TestConfigMergeJSONErrors(t *testing.T) {
 		{`["hash"]`, "configuration: must be a JSON object, got an array"},
 		{`"hash"`, "configuration: must be a JSON object, got a string"},
 		{`{"embedder": "onnx",`, "configuration:"},
+		{`{"tools": {"name": "x"}}`, "tools: expected"},
+		{`{"itemThreshold": "high"}`, "itemThreshold: expected a number, got string"},
 	}
 	for _, tc := range tests {
 		c := DefaultConfig()
@@ -159,6 +161,15 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *Config) { c.Limit = 1000 }, "limit: must be between 1 and 100, got 1000"},
 		{func(c *Config) { c.MaxChars = -5 }, "maxChars: must be positive, got -5"},
 		{func(c *Config) { c.MaxCharsPerItem = 0 }, "maxCharsPerItem: must be positive, got 0"},
+		{func(c *Config) { c.Tools = []Tool{{Name: "", Description: "d"}} }, "tools[0].name: must not be empty"},
+		{func(c *Config) { c.Tools = []Tool{{Name: "run sql", Description: "d"}} }, `tools[0].name: must be one word without "@", got "run sql"`},
+		{func(c *Config) { c.Tools = []Tool{{Name: "a", Description: "d"}, {Name: "A", Description: "e"}} }, `tools[1].name: "A" is registered twice`},
+		{func(c *Config) { c.Tools = []Tool{{Name: "a"}} }, "tools[0].description: must not be empty"},
+		{func(c *Config) { c.Tools = []Tool{{Name: "a", Description: "d", Include: "sometimes"}} }, `tools[0].include: must be "always", "manual" or "agent", got "sometimes"`},
+		{func(c *Config) { c.ItemTopN = -1 }, "itemTopN: must be between 0 and 100, got -1"},
+		{func(c *Config) { c.ItemThreshold = 2 }, "itemThreshold: must be between 0 and 1, got 2"},
+		{func(c *Config) { c.ItemIncludeScore = -1 }, "itemIncludeScore: must be between 0 and 1, got -1"},
+		{func(c *Config) { c.MemoryHalfLife = 0 }, "memoryHalfLife: must be positive, got 0s"},
 	}
 	for _, tc := range tests {
 		c := DefaultConfig()

@@ -62,8 +62,9 @@ const noSlot = ^uint32(0)
 
 // pack turns ranked candidates into items: pinned ones first, overlapping
 // ranges collapsed to the tighter unit, identical bodies to one, texts read
-// and capped, and the whole fitted into the character budget.
-func (s *Snapshot) pack(p *plan, pinned, ranked []*cand) ([]Selected, int) {
+// and capped, merged with the context items (items.go), and the whole
+// fitted into the character budget.
+func (s *Snapshot) pack(p *plan, pinned, ranked []*cand, pick itemPick) ([]Selected, int) {
 	// Candidates below minScore go; pinned items always stay.
 	list := make([]*cand, 0, len(pinned)+len(ranked))
 	list = append(list, pinned...)
@@ -75,7 +76,7 @@ func (s *Snapshot) pack(p *plan, pinned, ranked []*cand) ([]Selected, int) {
 	// Collapse over a window a few times the limit: enough to fill it.
 	kept := collapseWindow(list[:min(len(list), p.limit*4+len(pinned))], len(pinned))
 	ready, texts, srcs := s.readTexts(p, kept)
-	return s.items(p, ready, texts, srcs)
+	return s.items(p, mergeItems(ready, texts, pick), srcs)
 }
 
 // collapseWindow collapses the overlapping and identical candidates of
@@ -107,8 +108,9 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []stri
 	cache := map[string][]byte{}
 	stale := map[string]bool{} // unreadable, or changed since it was indexed
 	seenID := map[string]bool{}
+	counted := 0 // documentation held to the item share does not count: code may take its place
 	for _, c := range kept {
-		if len(ready) >= p.limit {
+		if counted >= p.limit {
 			break
 		}
 		// Overloads (TypeScript signatures, Java constructors) share a
@@ -143,6 +145,9 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []stri
 		}
 		texts = append(texts, string(src[start:end]))
 		ready = append(ready, c)
+		if !p.sharedDoc(c) {
+			counted++
+		}
 	}
 	return ready, texts, cache
 }
@@ -156,19 +161,25 @@ func indexedText(idx *symbolindex.Index, relPath string, src []byte) bool {
 	return ok && st.Size == int64(len(src)) && st.Hash == xxhash.Sum64(src)
 }
 
-// items fits the texts into the budget and turns their candidates into
-// items, in order.
-func (s *Snapshot) items(p *plan, ready []*cand, texts []string, srcs map[string][]byte) ([]Selected, int) {
-	packIn := make([]heuristics.PackItem, len(texts))
-	for i, t := range texts {
-		packIn[i] = heuristics.PackItem{Len: len(t)}
+// items fits the entries into the budget, items other than code within
+// their share, and turns them into items, in order.
+func (s *Snapshot) items(p *plan, entries []packEntry, srcs map[string][]byte) ([]Selected, int) {
+	packIn := make([]heuristics.PackItem, len(entries))
+	for i, e := range entries {
+		packIn[i] = e.packItem(p)
 	}
-	packed, _ := heuristics.Pack(packIn, p.limit, p.maxChars, p.perItem)
+	packed, _ := heuristics.PackShare(packIn, p.limit, p.maxChars, p.perItem, p.shareChars())
 	items := make([]Selected, 0, len(packed))
 	used := 0
 	for _, pk := range packed {
-		c := ready[pk.Index]
-		text, cut := heuristics.TruncateText(texts[pk.Index], pk.Len)
+		if it := entries[pk.Index].item; it != nil {
+			sel := it.selected(pk.Len, pk.Truncated)
+			used += len(sel.Text)
+			items = append(items, sel)
+			continue
+		}
+		c := entries[pk.Index].cand
+		text, cut := heuristics.TruncateText(entries[pk.Index].text, pk.Len)
 		used += len(text)
 		src := srcs[joinRoot(c.folder.Root, c.path)]
 		r := c.sym.Range

@@ -22,7 +22,46 @@ type SelectRequest struct {
 	ExcludePaths []string // globs no selected path may match
 	Kinds        []string // symbol kinds to select from
 	MinScore     float64  // drop items scoring below this
+	// Items names context items (rules, tools; by name or id) to include
+	// whatever their include mode: the manual ones come only so, or
+	// when the query says "@name".
+	Items []string
+	// IncludeItems turns item kinds (ItemRule, ItemDoc, ItemMemory,
+	// ItemTool) on or off; a kind it does not name, and every kind when
+	// it is nil, is on.
+	IncludeItems map[string]bool
+	// ItemShare is the share of MaxChars the items other than code may
+	// take, in (0,1]; 0 means the default (heuristics.ItemShare).
+	ItemShare float64
+	// NoRetrieval: this turn needs no retrieval. Only the items asked for
+	// come back: pinned ones, rules that apply always and named items.
+	NoRetrieval bool
 }
+
+// Context item kinds: what an item other than a code symbol is.
+const (
+	ItemRule   = "rule"   // a rule file: AGENTS.md, .cursor/rules/*.mdc, ...
+	ItemDoc    = "doc"    // a section of documentation (Markdown, text)
+	ItemMemory = "memory" // a note the user or an agent asked to remember
+	ItemTool   = "tool"   // a tool description a client registered
+)
+
+// ItemKinds are the context item kinds, in the order they are documented.
+var ItemKinds = []string{ItemRule, ItemDoc, ItemMemory, ItemTool}
+
+// CodeOnly is an IncludeItems that turns off the items other than code
+// and documentation (rules, memory, tools): what the ranking measurements
+// (workspace/eval, workspace/replay) ask for.
+func CodeOnly() map[string]bool {
+	return map[string]bool{ItemRule: false, ItemMemory: false, ItemTool: false}
+}
+
+// Include modes of a context item.
+const (
+	IncludeAlways = "always" // included first, whatever the query
+	IncludeManual = "manual" // included only when the request names it
+	IncludeAgent  = "agent"  // included when its description matches the query
+)
 
 // Cursor is where the user's cursor is: a 0-based line.
 type Cursor struct {
@@ -56,11 +95,14 @@ type Selected struct {
 	// StartLineText and EndLineText are the lines Span starts and ends
 	// on, for converting its byte columns to another encoding.
 	StartLineText, EndLineText []byte
-	Text                       string // the text of Span, capped
-	Truncated                  bool
-	Score                      float64
-	Reason                     string
-	Signals                    map[string]Signal // by source name
+	// Paths lists every path of an item whose identical content several
+	// files hold (a rule copied into AGENTS.md and CLAUDE.md), Path first.
+	Paths     []string
+	Text      string // the text of Span, capped
+	Truncated bool
+	Score     float64
+	Reason    string
+	Signals   map[string]Signal // by source name
 }
 
 // Span is a range of lines (0-based) with byte columns.
@@ -81,6 +123,12 @@ const (
 	ReasonActive    = "active"
 	ReasonRetrieved = "retrieved"
 	ReasonExpanded  = "expanded"
+	// Context items: a rule that applies always (or whose globs match
+	// the active file or a selected one), an item the request named, an
+	// item chosen because its description matches the query.
+	ReasonAlways = "always"
+	ReasonManual = "manual"
+	ReasonAgent  = "agent"
 )
 
 // SelectStats describes the index a selection was computed on.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -43,7 +44,12 @@ type plan struct {
 	// wantsTests, wantsDocs and wantsConfig: the query asks for tests,
 	// docs or configuration, so they are discounted less.
 	wantsTests, wantsDocs, wantsConfig bool
+	// itemShare is the share of maxChars items other than code may take.
+	itemShare float64
 }
+
+// shareChars is the part of the budget items other than code may take.
+func (p *plan) shareChars() int { return int(p.itemShare * float64(p.maxChars)) }
 
 // validate checks a request and fills in its defaults.
 func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
@@ -114,6 +120,23 @@ func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 		}
 		p.pinned = append(p.pinned, pinRef{root: f.Root, rel: rel})
 	}
+	p.itemShare = req.ItemShare
+	if p.itemShare == 0 {
+		p.itemShare = heuristics.ItemShare
+	}
+	if !(p.itemShare > 0 && p.itemShare <= 1) {
+		return nil, paramErr("itemShare", "must be more than 0 and at most 1, got %v", req.ItemShare)
+	}
+	for k := range req.IncludeItems {
+		if !slices.Contains(ItemKinds, k) {
+			return nil, paramErr("includeItems", "unknown item kind %q (want %s)", k, strings.Join(ItemKinds, ", "))
+		}
+	}
+	for i, name := range req.Items {
+		if strings.TrimSpace(name) == "" {
+			return nil, paramErr(fmt.Sprintf("items[%d]", i), "must not be empty")
+		}
+	}
 	p.query = heuristics.Analyze(req.Query)
 	p.wantsTests, p.wantsDocs, p.wantsConfig = asksFor(req.Query)
 	return p, nil
@@ -175,11 +198,14 @@ func (w *Workspace) Select(ctx context.Context, req *SelectRequest) (*Selection,
 // candidates across folders, collapse and pack.
 func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, error) {
 	q := analyse(p)
-	best := 0.0
-	if len(p.req.History) > 0 {
-		best = s.ownBestMatch(q)
+	if !p.req.NoRetrieval {
+		best := 0.0
+		if len(p.req.History) > 0 {
+			best = s.ownBestMatch(q)
+		}
+		q.addHistory(p, s.emb, best)
 	}
-	q.addHistory(p, s.emb, best)
+	rules, ruleFiles := s.rules()
 	res := &Selection{Items: []Selected{}}
 	res.Stats.Ready = true
 	// A vague follow-up ("fix that") has no terms of its own; the history
@@ -190,17 +216,20 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sc := newScope(s, fv, p, q)
-		all = append(all, sc.collect()...)
+		if !p.req.NoRetrieval {
+			sc := newScope(s, fv, p, q)
+			sc.ruleFiles = ruleFiles[fv.Root]
+			all = append(all, sc.collect()...)
+			conf.BestLexicalCoverage = math.Max(conf.BestLexicalCoverage, sc.conf.BestLexicalCoverage)
+			conf.BestSemantic = math.Max(conf.BestSemantic, sc.conf.BestSemantic)
+			conf.Mentions += sc.conf.Mentions
+		}
 		res.Stats.Ready = res.Stats.Ready && fv.ready
 		res.Stats.Files += fv.idx.Files()
 		res.Stats.Symbols += fv.idx.Symbols()
 		if res.Stats.MerkleRoot == "" {
 			res.Stats.MerkleRoot = fv.idx.Tree().RootHex()
 		}
-		conf.BestLexicalCoverage = math.Max(conf.BestLexicalCoverage, sc.conf.BestLexicalCoverage)
-		conf.BestSemantic = math.Max(conf.BestSemantic, sc.conf.BestSemantic)
-		conf.Mentions += sc.conf.Mentions
 	}
 	res.Stats.Candidates = len(all)
 	res.Stats.Embedder = s.emb.ID()
@@ -209,7 +238,13 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res.Items, res.UsedChars = s.pack(p, s.pinnedItems(p), diversify(all))
+	ranked := diversify(all)
+	pinned := s.pinnedItems(p)
+	pick, err := s.pickItems(p, q, rules, leadingPaths(p, pinned, ranked))
+	if err != nil {
+		return nil, err
+	}
+	res.Items, res.UsedChars = s.pack(p, pinned, ranked, pick)
 	res.LowConfidence = heuristics.LowConfidence(conf)
 	return res, nil
 }
@@ -416,7 +451,7 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 		return c
 	}
 	ref, ok := s.idx.Symbol(slot)
-	if !ok || !s.p.accepts(ref.Path, ref.Kind) {
+	if !ok || !s.p.accepts(ref.Path, ref.Kind) || s.ruleFiles[ref.Path] || isDocLanguage(ref.Language) && !s.p.itemKind(ItemDoc) {
 		return nil
 	}
 	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, sym: *ref.Symbol, hash: s.idx.LeafHash(slot)}

@@ -36,6 +36,8 @@ type Snapshot struct {
 	cursor  *Cursor // its cursor, when the editor reported one
 	edits   map[editKey]time.Time
 	refused map[string]int
+	notes   []Note        // memory notes, oldest first
+	vecs    *itemVecCache // the workspace's; items.go
 	locks   []*sync.RWMutex
 }
 
@@ -61,6 +63,8 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 		cursor:  w.act.cursor,
 		edits:   maps.Clone(w.act.edits),
 		refused: w.refusals(),
+		notes:   w.notesLocked(),
+		vecs:    w.itemVecs,
 	}
 	if len(w.docs) > 0 {
 		s.docs = make(map[string][]byte, len(w.docs))

@@ -65,6 +65,9 @@ type scope struct {
 	conf                  heuristics.ConfidenceInput
 	mentioned             []weighted2 // files the query names; see mentionedFiles
 	mentionedDone         bool
+	// ruleFiles are the folder's rule files: they come as rules, not as
+	// text sections among the code.
+	ruleFiles map[string]bool
 }
 
 func newScope(snap *Snapshot, fv *folderView, p *plan, q *query) *scope {

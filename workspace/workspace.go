@@ -48,6 +48,9 @@ type Workspace struct {
 	parser  *symbolindex.Parser // for edits; guarded by mu
 	warned  map[string]bool
 	refused map[SkipReason]int // paths the gate refused since start, by reason
+	mem     map[string][]Note  // memory notes by folder root (memory.go)
+	// itemVecs caches the vectors of context items (items.go).
+	itemVecs *itemVecCache
 	// histLoading is set while a background history refresh runs.
 	histLoading atomic.Bool
 }
@@ -64,12 +67,14 @@ func New(cfg Config, opts Options) (*Workspace, error) {
 		opts.Now = time.Now
 	}
 	w := &Workspace{
-		opts:    opts,
-		log:     opts.Logger,
-		cfg:     cfg,
-		docs:    make(map[string]*document),
-		warned:  make(map[string]bool),
-		refused: make(map[SkipReason]int),
+		opts:     opts,
+		log:      opts.Logger,
+		cfg:      cfg,
+		docs:     make(map[string]*document),
+		warned:   make(map[string]bool),
+		refused:  make(map[SkipReason]int),
+		mem:      make(map[string][]Note),
+		itemVecs: &itemVecCache{m: map[uint64][]float32{}},
 	}
 	w.emb = w.newEmbedder(cfg)
 	return w, nil
@@ -153,6 +158,7 @@ func (w *Workspace) AddFolder(root string) (*Folder, error) {
 		}
 	}
 	w.folders = append(w.folders, f)
+	w.loadMemoryLocked(f.Root)
 	return f, nil
 }
 

@@ -29,6 +29,7 @@ type indexFlags struct {
 	maxBytes int64
 	history  int
 	verbose  bool
+	tools    []workspace.Tool // select's --tool
 }
 
 func (f *indexFlags) register(fs *flag.FlagSet, withRoot bool) {
@@ -73,6 +74,7 @@ func (f *indexFlags) config() (workspace.Config, error) {
 		return cfg, usagef("--history-commits must not be negative")
 	}
 	cfg.HistoryCommits = f.history
+	cfg.Tools = f.tools
 	if err := cfg.Validate(); err != nil {
 		return cfg, usageError{err.Error()}
 	}
@@ -140,26 +142,36 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		paths    multiFlag
 		excludeP multiFlag
 		kinds    multiFlag
+		items    multiFlag
+		tools    multiFlag
+		include  = fs.String("include-items", "", `context item kinds to include: "all" (default), "none", or a comma-separated list of rule, doc, memory, tool`)
+		share    = fs.Float64("item-share", 0, "share of --max-chars items other than code may take (default 0.25)")
+		noRetr   = fs.Bool("no-retrieval", false, "retrieve nothing: only pinned items, rules that apply always and named items")
 	)
+	fs.Var(&items, "item", "a context item (rule or tool) to include, by name or id (repeatable)")
+	fs.Var(&tools, "tool", `a tool to offer, as "name: description" or "name (manual): description" (repeatable)`)
 	fs.Var(&history, "history", "an earlier prompt of the conversation, oldest first (repeatable)")
 	fs.Var(&pinned, "pin", "a path, URI or item id to include first (repeatable)")
 	fs.Var(&paths, "path", "only select from paths matching this glob (repeatable)")
 	fs.Var(&excludeP, "exclude-path", "never select from paths matching this glob (repeatable)")
 	fs.Var(&kinds, "kind", "only select symbols of this kind (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ctxls select [flags] QUERY...")
-		fs.PrintDefaults()
-	}
-	words, err := parseInterleaved(fs, args)
+	query, err := parseText(fs, args, stderr, "select", "QUERY", "a query")
 	if err != nil {
 		return err
 	}
-	query := strings.TrimSpace(strings.Join(words, " "))
-	if query == "" {
-		return usagef("select: a query is required (ctxls select [flags] QUERY...)")
-	}
 	if *line < 0 {
 		return usagef("--line must not be negative")
+	}
+	incl, err := includeItemsFlag(*include)
+	if err != nil {
+		return err
+	}
+	for _, t := range tools {
+		tool, err := toolFlag(t)
+		if err != nil {
+			return err
+		}
+		f.tools = append(f.tools, tool)
 	}
 	ws, _, err := f.open(ctx, stderr)
 	if err != nil {
@@ -170,6 +182,11 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	req := &wire.Request{
 		Query: query, History: history, Limit: *limit, MaxChars: *maxChars, MaxCharsPerItem: *perItem,
 		Pinned: pinned, Paths: paths, ExcludePaths: excludeP, Kinds: kinds, MinScore: *minScore, Explain: *explain,
+		Items: items, IncludeItems: incl, ItemShare: *share,
+	}
+	if *noRetr {
+		no := false
+		req.Retrieval = &no
 	}
 	if *active != "" {
 		req.ActiveURI = cliRef(*active)
@@ -221,12 +238,74 @@ var selectFlags = map[string]string{
 	"limit": "--limit", "maxChars": "--max-chars", "maxCharsPerItem": "--max-chars-per-item",
 	"minScore": "--min-score", "paths": "--path", "excludePaths": "--exclude-path",
 	"kinds": "--kind", "pinned": "--pin", "activeUri": "--active",
+	"items": "--item", "includeItems": "--include-items", "itemShare": "--item-share",
+	"tools": "--tool",
 }
 
-// flagOf is the flag that set a request field ("kinds[1]" → "--kind #2").
-func flagOf(field string) string {
+// toolFlag reads --tool "name: description", or "name (mode): description"
+// for an include mode other than agent.
+func toolFlag(v string) (workspace.Tool, error) {
+	name, desc, ok := strings.Cut(v, ":")
+	if !ok {
+		return workspace.Tool{}, usagef("--tool %q: want \"name: description\" or \"name (always|manual|agent): description\"", v)
+	}
+	t := workspace.Tool{Name: strings.TrimSpace(name), Description: strings.TrimSpace(desc)}
+	if n, mode, found := strings.Cut(t.Name, "("); found && strings.HasSuffix(mode, ")") {
+		t.Name, t.Include = strings.TrimSpace(n), strings.TrimSuffix(mode, ")")
+	}
+	return t, nil
+}
+
+// includeItemsFlag reads --include-items.
+func includeItemsFlag(v string) (*wire.IncludeItems, error) {
+	switch v {
+	case "", "all":
+		return nil, nil
+	case "none":
+		no := false
+		return &wire.IncludeItems{All: &no}, nil
+	}
+	kinds := map[string]bool{}
+	for _, k := range workspace.ItemKinds {
+		kinds[k] = false
+	}
+	for _, k := range strings.Split(v, ",") {
+		k = strings.TrimSpace(k)
+		if _, ok := kinds[k]; !ok {
+			return nil, usagef("--include-items: unknown item kind %q (want all, none, or some of %s)", k, strings.Join(workspace.ItemKinds, ", "))
+		}
+		kinds[k] = true
+	}
+	return &wire.IncludeItems{Kinds: kinds}, nil
+}
+
+// parseText parses the flags of a command that takes a text (select's
+// query, remember's note) and returns the text: the other arguments,
+// joined. An empty text is bad usage.
+func parseText(fs *flag.FlagSet, args []string, stderr io.Writer, cmd, arg, what string) (string, error) {
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ctxls %s [flags] %s...\n", cmd, arg)
+		fs.PrintDefaults()
+	}
+	words, err := parseInterleaved(fs, args)
+	if err != nil {
+		return "", err
+	}
+	text := strings.TrimSpace(strings.Join(words, " "))
+	if text == "" {
+		return "", usagef("%s: %s is required (ctxls %s [flags] %s...)", cmd, what, cmd, arg)
+	}
+	return text, nil
+}
+
+// flagOf is the select flag that set a request field ("kinds[1]" →
+// "--kind #2").
+func flagOf(field string) string { return flagFor(selectFlags, field) }
+
+// flagFor is the flag, in flags, that set a field.
+func flagFor(flags map[string]string, field string) string {
 	name, index, indexed := strings.Cut(field, "[")
-	flag, ok := selectFlags[name]
+	flag, ok := flags[name]
 	switch {
 	case !ok:
 		return field
@@ -249,8 +328,17 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 		if name == "" {
 			name = "(file)"
 		}
-		fmt.Fprintf(w, "%d. %s:%d-%d  %s  %s  score %.4f  %s\n", i+1, it.Path,
-			it.Range.Start.Line+1, it.Range.End.Line+1, name, it.Kind, it.Score, it.Reason)
+		where := fmt.Sprintf("%s:%d-%d  %s", it.Path, it.Range.Start.Line+1, it.Range.End.Line+1, name)
+		if it.Path == "" { // a memory note or a tool: no file
+			where = it.ID
+		}
+		fmt.Fprintf(w, "%d. %s  %s  score %.4f  %s\n", i+1, where, it.Kind, it.Score, it.Reason)
+		switch {
+		case it.Kind == workspace.ItemMemory && len(it.Paths) > 0:
+			fmt.Fprintf(w, "   about: %s\n", strings.Join(it.Paths, ", "))
+		case len(it.Paths) > 1:
+			fmt.Fprintf(w, "   also at: %s\n", strings.Join(it.Paths[1:], ", "))
+		}
 		if explain {
 			names := make([]string, 0, len(it.Signals))
 			for n := range it.Signals {

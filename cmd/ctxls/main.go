@@ -7,6 +7,8 @@
 //	ctxls select [flags] QUERY...    run one selection on a directory
 //	ctxls index [flags]              build or refresh the index, print statistics
 //	ctxls eval [flags] [DIR]         run the golden retrieval cases
+//	ctxls remember [flags] TEXT...   keep a note for later selections
+//	ctxls memory list|forget [ID]    list the notes, or forget one
 //	ctxls version                    print the version
 package main
 
@@ -40,6 +42,8 @@ Usage:
   ctxls index [flags]              build or refresh the index and print its statistics
   ctxls eval [flags] [DIR]         run the golden retrieval cases and print metrics
   ctxls replay [flags]             measure on the repository's own commits (--root DIR)
+  ctxls remember [flags] TEXT...   keep a note for later selections (--path, --tag, --pin)
+  ctxls memory list|forget [ID]    list the notes, or forget one
   ctxls version                    print the version
 
 Run 'ctxls COMMAND -h' for a command's flags.
@@ -80,6 +84,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runEval(ctx, rest, stdout, stderr)
 	case "replay":
 		err = runReplay(ctx, rest, stdout, stderr)
+	case "remember":
+		err = runRemember(rest, stdout, stderr)
+	case "memory":
+		err = runMemory(rest, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "ctxls %s\n", version)
 	case "help", "-h", "--help":

@@ -6,6 +6,8 @@
 package wire
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -48,6 +50,64 @@ type Request struct {
 	// carry their signals (docs/protocol.md), so on the wire it is an
 	// alias that changes nothing; the CLI prints the breakdown with it.
 	Explain bool `json:"explain,omitempty"`
+	// Items names context items (rules, tools) to include whatever their
+	// include mode, by name or id.
+	Items []string `json:"items,omitempty"`
+	// IncludeItems turns context item kinds on or off: false (none), true
+	// (all, the default) or an object such as {"memory": false}.
+	IncludeItems *IncludeItems `json:"includeItems,omitempty"`
+	// ItemShare is the share of maxChars items other than code may take
+	// (default 0.25).
+	ItemShare float64 `json:"itemShare,omitempty"`
+	// Retrieval false turns retrieval off for a turn that needs none: only
+	// pinned items, rules that apply always and named items come back.
+	Retrieval *bool `json:"retrieval,omitempty"`
+}
+
+// IncludeItems is includeItems: a boolean for every kind, or an object
+// with a boolean per kind ("rule", "doc", "memory", "tool"; a kind it does
+// not name is on).
+type IncludeItems struct {
+	All   *bool
+	Kinds map[string]bool
+}
+
+// UnmarshalJSON reads a boolean or an object of booleans.
+func (x *IncludeItems) UnmarshalJSON(b []byte) error {
+	var all bool
+	if err := json.Unmarshal(b, &all); err == nil {
+		*x = IncludeItems{All: &all}
+		return nil
+	}
+	var kinds map[string]bool
+	if err := json.Unmarshal(b, &kinds); err != nil {
+		return fmt.Errorf("includeItems: expected a boolean or an object of item kinds with boolean values, got %s", workspace.JSONKind(bytes.TrimSpace(b)))
+	}
+	*x = IncludeItems{Kinds: kinds}
+	return nil
+}
+
+// MarshalJSON writes what UnmarshalJSON reads.
+func (x IncludeItems) MarshalJSON() ([]byte, error) {
+	if x.All != nil {
+		return json.Marshal(*x.All)
+	}
+	return json.Marshal(x.Kinds)
+}
+
+// kinds is the workspace's form: nil for every kind.
+func (x *IncludeItems) kinds() map[string]bool {
+	switch {
+	case x == nil || x.All != nil && *x.All:
+		return nil
+	case x.All != nil:
+		out := map[string]bool{}
+		for _, k := range workspace.ItemKinds {
+			out[k] = false
+		}
+		return out
+	}
+	return x.Kinds
 }
 
 // Result is the result object of workspace/contextSelect.
@@ -60,18 +120,21 @@ type Result struct {
 
 // Item is one selected slice of the workspace.
 type Item struct {
-	ID        string            `json:"id"`
-	URI       string            `json:"uri"`
-	Path      string            `json:"path"`
-	Symbol    string            `json:"symbol"`
-	Kind      string            `json:"kind"`
-	Language  string            `json:"language"`
-	Range     Range             `json:"range"`
-	Text      string            `json:"text"`
-	Truncated bool              `json:"truncated"`
-	Score     float64           `json:"score"`
-	Reason    string            `json:"reason"`
-	Signals   map[string]Signal `json:"signals,omitempty"`
+	ID        string `json:"id"`
+	URI       string `json:"uri"`
+	Path      string `json:"path"`
+	Symbol    string `json:"symbol"`
+	Kind      string `json:"kind"`
+	Language  string `json:"language"`
+	Range     Range  `json:"range"`
+	Text      string `json:"text"`
+	Truncated bool   `json:"truncated"`
+	// Paths lists every path of a context item whose identical content
+	// several files hold, path first.
+	Paths   []string          `json:"paths,omitempty"`
+	Score   float64           `json:"score"`
+	Reason  string            `json:"reason"`
+	Signals map[string]Signal `json:"signals,omitempty"`
 }
 
 // Signal is one source's opinion of an item: its rank in that source's list
@@ -114,6 +177,8 @@ func SelectRequest(req *Request) (*workspace.SelectRequest, error) {
 		Query: req.Query, History: req.History,
 		Limit: req.Limit, MaxChars: req.MaxChars, MaxCharsPerItem: req.MaxCharsPerItem,
 		Paths: req.Paths, ExcludePaths: req.ExcludePaths, Kinds: req.Kinds, MinScore: req.MinScore,
+		Items: req.Items, IncludeItems: req.IncludeItems.kinds(), ItemShare: req.ItemShare,
+		NoRetrieval: req.Retrieval != nil && !*req.Retrieval,
 	}
 	if req.ActiveURI != "" {
 		p, err := PathFromURI(req.ActiveURI)
@@ -160,8 +225,12 @@ func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
 				sig[name] = Signal(s)
 			}
 		}
+		uri := ""
+		if it.Abs != "" {
+			uri = URIFromPath(it.Abs)
+		}
 		res.Items = append(res.Items, Item{
-			ID: it.ID, URI: URIFromPath(it.Abs), Path: it.Path, Symbol: it.Symbol, Kind: it.Kind, Language: it.Language,
+			ID: it.ID, URI: uri, Paths: it.Paths, Path: it.Path, Symbol: it.Symbol, Kind: it.Kind, Language: it.Language,
 			Range: Range{
 				Start: Position{Line: it.Span.StartLine, Character: Column(it.StartLineText, it.Span.StartCol, utf8)},
 				End:   Position{Line: it.Span.EndLine, Character: Column(it.EndLineText, it.Span.EndCol, utf8)},

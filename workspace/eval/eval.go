@@ -36,8 +36,12 @@ type Position struct {
 }
 
 // Request is the select request of the case, in the workspace at root.
+// The cases measure the code ranking (documentation included), so rules,
+// memory and tools are left out: a workspace's AGENTS.md would otherwise
+// take the first place of every case. The context items have their own
+// cases (testdata/items).
 func (c Case) Request(root string) *workspace.SelectRequest {
-	req := &workspace.SelectRequest{Query: c.Query, History: c.History}
+	req := &workspace.SelectRequest{Query: c.Query, History: c.History, IncludeItems: workspace.CodeOnly()}
 	if c.Active != "" {
 		req.Active = filepath.Join(root, filepath.FromSlash(c.Active))
 	}

@@ -334,7 +334,7 @@ func (rp *replayer) moveTo(ctx context.Context, p string) error {
 
 // ask runs one scenario of a case, for ctxls and the baseline.
 func (rp *replayer) ask(ctx context.Context, scenario string, cs *Case) error {
-	req := &workspace.SelectRequest{Query: cs.Query, Limit: answerLimit, MaxChars: 1 << 20}
+	req := &workspace.SelectRequest{Query: cs.Query, Limit: answerLimit, MaxChars: 1 << 20, IncludeItems: workspace.CodeOnly()}
 	baseQuery := cs.Query
 	gold, active := cs.Gold, ""
 	switch scenario {

@@ -424,6 +424,10 @@ interface Row extends vscode.QuickPickItem {
 
 /** Opens an item's document with its range selected. */
 async function openItem(item: ContextItem): Promise<void> {
+  if (item.uri === '') {
+    // A memory note or a tool: it has no file to open.
+    return;
+  }
   const r = item.range;
   const range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
   const editor = await vscode.window.showTextDocument(vscode.Uri.parse(item.uri), { selection: range, preview: true });

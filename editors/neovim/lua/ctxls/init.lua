@@ -755,6 +755,11 @@ function M.open_item()
     notify('no item under the cursor', vim.log.levels.WARN)
     return
   end
+  if item.uri == '' then
+    -- A memory note or a tool: it has no file to open.
+    notify(('%s is a %s, not in a file'):format(str(item.id, '?'), str(item.kind, 'item')), vim.log.levels.INFO)
+    return
+  end
   local fname = vim.uri_to_fname(item.uri)
   vim.cmd('wincmd p')
   if vim.api.nvim_get_current_buf() == buf then
@@ -773,7 +778,7 @@ end
 local function fill_quickfix(result, query)
   local qf = {}
   for _, it in ipairs(type(result.items) == 'table' and result.items or {}) do
-    if type(it.uri) == 'string' then
+    if type(it.uri) == 'string' and it.uri ~= '' then
       local first, last = item_lines(it)
       local col = type(it.range) == 'table' and it.range.start and it.range.start.character or 0
       local sym = str(it.symbol)
