@@ -120,26 +120,35 @@ func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 		}
 		p.pinned = append(p.pinned, pinRef{root: f.Root, rel: rel})
 	}
+	if err := p.validateItems(req); err != nil {
+		return nil, err
+	}
+	p.query = heuristics.Analyze(req.Query)
+	p.wantsTests, p.wantsDocs, p.wantsConfig = asksFor(req.Query)
+	return p, nil
+}
+
+// validateItems checks the request's context-item fields and fills in the
+// item share's default.
+func (p *plan) validateItems(req *SelectRequest) error {
 	p.itemShare = req.ItemShare
 	if p.itemShare == 0 {
 		p.itemShare = heuristics.ItemShare
 	}
 	if !(p.itemShare > 0 && p.itemShare <= 1) {
-		return nil, paramErr("itemShare", "must be more than 0 and at most 1, got %v", req.ItemShare)
+		return paramErr("itemShare", "must be more than 0 and at most 1, got %v", req.ItemShare)
 	}
 	for k := range req.IncludeItems {
 		if !slices.Contains(ItemKinds, k) {
-			return nil, paramErr("includeItems", "unknown item kind %q (want %s)", k, strings.Join(ItemKinds, ", "))
+			return paramErr("includeItems", "unknown item kind %q (want %s)", k, strings.Join(ItemKinds, ", "))
 		}
 	}
 	for i, name := range req.Items {
 		if strings.TrimSpace(name) == "" {
-			return nil, paramErr(fmt.Sprintf("items[%d]", i), "must not be empty")
+			return paramErr(fmt.Sprintf("items[%d]", i), "must not be empty")
 		}
 	}
-	p.query = heuristics.Analyze(req.Query)
-	p.wantsTests, p.wantsDocs, p.wantsConfig = asksFor(req.Query)
-	return p, nil
+	return nil
 }
 
 func compileField(field string, globs []string) (*glob.Set, error) {
