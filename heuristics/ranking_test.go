@@ -26,7 +26,9 @@ func TestFuseRanks(t *testing.T) {
 	var ranks [NumSources]int32
 	ranks[SrcLexical], ranks[SrcMention] = 1, 3
 	ranks[SrcLocality] = 1 // locality counts as a prior, not by its rank
-	want := RRF(Weights[SrcLexical], 1) + RRF(Weights[SrcMention], 3) + LocalityPrior(0.5)
+	ranks[SrcHistory] = 2  // a file-only source counts at its symbol share
+	want := RRF(Weights[SrcLexical], 1) + RRF(Weights[SrcMention], 3) +
+		RRF(Weights[SrcHistory]*FileOnlySymbolShare, 2) + LocalityPrior(0.5)
 	if got := FuseRanks(&ranks, 0.5); got != want {
 		t.Errorf("FuseRanks = %v, want %v", got, want)
 	}

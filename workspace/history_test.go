@@ -179,3 +179,28 @@ func selString(sel *Selection) string {
 	}
 	return b.String()
 }
+
+// TestHistoryNamesAFileWithoutWords: past release commits touched only
+// version.go, a file of one constant that shares no word with "release";
+// a new release request finds it first, above a function whose name
+// matches the request's words.
+func TestHistoryNamesAFileWithoutWords(t *testing.T) {
+	r := newHistRepo(t)
+	pool := "package conn\n\n// Release returns a connection to the pool for the next request.\nfunc Release(c *Conn) { c.pool.put(c) }\n\ntype Conn struct{ pool *Pool }\n"
+	r.commit("initial import", map[string]string{
+		"version.go":   "package conn\n\nconst Version = \"1.0.0\"\n",
+		"conn/pool.go": pool,
+		"conn/dial.go": "package conn\n\n// Dial opens a connection.\nfunc Dial(addr string) (*Conn, error) { return nil, nil }\n",
+	})
+	for _, v := range []string{"1.1.0", "1.2.0", "1.3.0"} {
+		r.commit("Release v"+v, map[string]string{"version.go": "package conn\n\nconst Version = \"" + v + "\"\n"})
+		r.commit("conn: retry a refused dial once before "+v, map[string]string{
+			"conn/dial.go": "package conn\n\n// Dial opens a connection.\nfunc Dial(addr string) (*Conn, error) { return nil, nil } // " + v + "\n",
+		})
+	}
+	ws := histWorkspace(t, r.dir)
+	sel := selDo(t, ws, &SelectRequest{Query: "Release v1.4.0", Limit: 3})
+	if rankOf(sel, "version.go") != 1 {
+		t.Fatalf("version.go, which every release commit touched, is not first:%s", selString(sel))
+	}
+}
