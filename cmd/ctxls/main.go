@@ -7,6 +7,7 @@
 //	ctxls select [flags] QUERY...    run one selection on a directory
 //	ctxls index [flags]              build or refresh the index, print statistics
 //	ctxls eval [flags] [DIR]         run the golden retrieval cases
+//	ctxls mcp [--root DIR]...        serve the Model Context Protocol over stdin/stdout
 //	ctxls version                    print the version
 package main
 
@@ -40,6 +41,7 @@ Usage:
   ctxls index [flags]              build or refresh the index and print its statistics
   ctxls eval [flags] [DIR]         run the golden retrieval cases and print metrics
   ctxls replay [flags]             measure on the repository's own commits (--root DIR)
+  ctxls mcp [--root DIR]...        serve MCP tools to agents over stdin/stdout
   ctxls version                    print the version
 
 Run 'ctxls COMMAND -h' for a command's flags.
@@ -80,6 +82,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runEval(ctx, rest, stdout, stderr)
 	case "replay":
 		err = runReplay(ctx, rest, stdout, stderr)
+	case "mcp":
+		err = runMCP(ctx, rest, stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "ctxls %s\n", version)
 	case "help", "-h", "--help":
