@@ -600,3 +600,21 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestSelectWarnsOnMissingActive: an --active file that does not exist
+// (a typo, or an editor variable left unexpanded) is said on stderr; the
+// selection still runs.
+func TestSelectWarnsOnMissingActive(t *testing.T) {
+	root := cliTree(t, cliApp)
+	code, stdout, stderr := cliRun(t, "select", "--root", root, "--cache-dir", "off", "--limit", "2", "--active", filepath.Join(root, "%{buffer_name}"), "parse config")
+	if code != 0 || !strings.Contains(stdout, "parseConfig") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "warning: --active "+filepath.Join(root, "%{buffer_name}")+": no such file (an editor variable left unexpanded?)") {
+		t.Errorf("no warning for a missing active file: %q", stderr)
+	}
+	_, _, stderr = cliRun(t, "select", "--root", root, "--cache-dir", "off", "--active", filepath.Join(root, "lsp", "server.go"), "parse config")
+	if strings.Contains(stderr, "warning") {
+		t.Errorf("a warning for an active file that exists: %q", stderr)
+	}
+}
