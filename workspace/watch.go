@@ -6,10 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/ctxls/ctxls/workspace/glob"
 )
@@ -110,11 +112,14 @@ func (wt *watcher) event(ev fsnotify.Event) {
 }
 
 // addTree watches dir and every directory under it that discovery would
-// walk; with files, the files found are recorded as changed. Symlinks are
+// walk (not the default excludes, the exclude globs or what .gitignore
+// leaves out); with files, the files found are recorded as changed. Symlinks are
 // not followed: what they point to inside a folder is watched under its
 // own path.
 func (wt *watcher) addTree(root, dir string, files bool) {
-	exclude, _ := glob.CompileSet(wt.w.Config().Exclude)
+	cfg := wt.w.Config()
+	exclude, _ := glob.CompileSet(cfg.Exclude)
+	maxBytes := cfg.MaxFileBytes
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -127,7 +132,8 @@ func (wt *watcher) addTree(root, dir string, files bool) {
 		}
 		if p != root {
 			rel, _ := filepath.Rel(root, p)
-			if isDefaultExcludedDir(d.Name()) || exclude != nil && exclude.MatchAny(filepath.ToSlash(rel)) {
+			rel = filepath.ToSlash(rel)
+			if isDefaultExcludedDir(d.Name()) || exclude != nil && exclude.MatchAny(rel) || ignoredByGit(root, rel, true, maxBytes) {
 				return filepath.SkipDir
 			}
 		}
@@ -157,4 +163,33 @@ func (wt *watcher) flush() (int, error) {
 	}
 	clear(wt.pending)
 	return len(events), wt.w.FilesChanged(events)
+}
+
+// ignoredByGit reports whether rel (relative to root, forward slashes)
+// is left out by .git/info/exclude or a .gitignore on its way down from
+// root, as Discover would leave it out: a path under an ignored directory
+// is ignored too. The ignore files are read through the gate.
+func ignoredByGit(root, rel string, isDir bool, maxBytes int64) bool {
+	if rel == "" || rel == "." {
+		return false
+	}
+	segs := strings.Split(rel, "/")
+	var patterns []gitignore.Pattern
+	if data, _, err := readRegular(root, filepath.Join(root, ".git", "info", "exclude"), maxBytes); err == nil {
+		patterns = parseIgnore(data, nil)
+	}
+	for i := range segs {
+		dir := segs[:i]
+		if data, _, err := readRegular(root, filepath.Join(root, filepath.Join(dir...), ".gitignore"), maxBytes); err == nil {
+			patterns = append(patterns, parseIgnore(data, append([]string(nil), dir...))...)
+		}
+		last := i == len(segs)-1
+		if len(patterns) > 0 && gitignore.NewMatcher(patterns).Match(segs[:i+1], !last || isDir) {
+			return true
+		}
+		if !last && isDefaultExcludedDir(segs[i]) {
+			return true
+		}
+	}
+	return false
 }

@@ -271,6 +271,21 @@ func TestWatch(t *testing.T) {
 	}
 	waitFor("a deleted directory", func() bool { return !find("RedeemZorbPoints") })
 
+	// Ignored files stay out when they change: .gitignore has *.log, dist/
+	// and /reports/.
+	write(t, filepath.Join(root, "debug.log"), "func ZorbLogLine() {}\n")
+	write(t, filepath.Join(root, "reports", "weekly.py"), "def zorb_report():\n    return 1\n")
+	write(t, filepath.Join(root, "dist", "bundle.js"), "function ZorbBundled() {}\n")
+	write(t, filepath.Join(root, "internal", "cart", "zorb.go"), "package cart\n\nfunc ZorbIgnoreMarker() {}\n")
+	waitFor("the marker after the ignored files", func() bool { return find("ZorbIgnoreMarker") })
+	var out SelectOutput
+	decode(t, call(t, cs, "select_context", map[string]any{"query": "ZorbLogLine ZorbBundled zorb_report", "limit": 10}), &out)
+	for _, it := range out.Items {
+		if it.Path == "debug.log" || strings.HasPrefix(it.Path, "dist/") || strings.HasPrefix(it.Path, "reports/") {
+			t.Errorf("an ignored file was indexed after it changed: %s", it.Path)
+		}
+	}
+
 	// Outside the folder: a symlink to a file elsewhere is refused.
 	outside := filepath.Join(t.TempDir(), "secret.go")
 	write(t, outside, "package secret\n\nfunc LeakZorbSecret() {}\n")
