@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,23 +21,14 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	f.register(fs, false)
 	var roots multiFlag
 	fs.Var(&roots, "root", "a workspace folder to index and watch (repeatable; default: the current directory)")
-	level := fs.String("log-level", "info", "lowest level logged to stderr: debug, info, warn or error")
+	level := logLevelFlag(fs)
 	fs.Usage = func() {
 		io.WriteString(stderr, "usage: ctxls mcp [--root DIR]... [flags]\n\nServes the tools select_context, explain_selection and index_status over MCP on stdin/stdout.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return usagef("mcp: unexpected argument %q (use --root DIR)", fs.Arg(0))
-	}
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		return usagef("--log-level must be debug, info, warn or error, got %q", *level)
+	lvl, err := parseServerFlags(fs, args, level, "mcp: unexpected argument %q (use --root DIR)")
+	if err != nil {
+		return err
 	}
 	if f.verbose {
 		lvl = min(lvl, slog.LevelInfo)

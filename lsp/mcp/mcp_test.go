@@ -327,3 +327,34 @@ func TestNewRefusesABadRoot(t *testing.T) {
 		t.Errorf("want an error naming the missing root, got %v", err)
 	}
 }
+
+// TestSeveralRoots: --root is repeatable; items come from every folder,
+// and a relative activeFile is relative to the first.
+func TestSeveralRoots(t *testing.T) {
+	shop, notes := fixture(t, "shop"), fixture(t, "notes")
+	cs := connect(t, shop, notes)
+	waitReady(t, cs)
+	var st StatusOutput
+	decode(t, call(t, cs, "index_status", nil), &st)
+	if len(st.Folders) != 2 || st.Folders[0].Root != shop || st.Folders[1].Root != notes {
+		t.Fatalf("want both folders in index_status, got %+v", st.Folders)
+	}
+	var out SelectOutput
+	decode(t, call(t, cs, "select_context", map[string]any{"query": "expired coupon codes markdown notes", "limit": 20}), &out)
+	roots := map[string]bool{}
+	for _, it := range out.Items {
+		switch {
+		case strings.HasPrefix(it.URI, "file://"+shop+"/"):
+			roots["shop"] = true
+		case strings.HasPrefix(it.URI, "file://"+notes+"/"):
+			roots["notes"] = true
+		}
+	}
+	if !roots["shop"] || !roots["notes"] {
+		t.Errorf("want items from both roots, got %v", roots)
+	}
+	res := call(t, cs, "select_context", map[string]any{"query": "coupon", "activeFile": "internal/cart/pricing.go"})
+	if res.IsError {
+		t.Errorf("a path relative to the first root was refused: %s", text(res))
+	}
+}

@@ -12,25 +12,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { writeTxtar } from '../../txtar.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
 const bin = process.env.CTXLS_BIN;
 if (!bin) throw new Error('set CTXLS_BIN to the ctxls binary (scripts/test-mcp.sh does)');
-
-// writeTxtar writes a txtar archive's files under dir.
-function writeTxtar(archive, dir) {
-  const text = fs.readFileSync(archive, 'utf8');
-  const re = /^-- (.+) --$/gm;
-  const marks = [...text.matchAll(re)];
-  marks.forEach((m, i) => {
-    const start = m.index + m[0].length + 1;
-    const end = i + 1 < marks.length ? marks[i + 1].index : text.length;
-    const file = path.join(dir, m[1]);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text.slice(start, end));
-  });
-}
 
 let root, client, stderr = '';
 

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
+import { writeTxtar } from '../../txtar.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
@@ -37,18 +38,6 @@ let failures = 0;
 function ok(cond, what, detail = '') {
   console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}${!cond && detail ? `\n     ${detail}` : ''}`);
   if (!cond) failures++;
-}
-
-function writeTxtar(archive, dir) {
-  const text = fs.readFileSync(archive, 'utf8');
-  const marks = [...text.matchAll(/^-- (.+) --$/gm)];
-  marks.forEach((m, i) => {
-    const start = m.index + m[0].length + 1;
-    const end = i + 1 < marks.length ? marks[i + 1].index : text.length;
-    const file = path.join(dir, m[1]);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text.slice(start, end));
-  });
 }
 
 function freePort() {
