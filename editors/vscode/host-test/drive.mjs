@@ -10,8 +10,9 @@
 //
 // Cases: the status bar shows the index; "ctxls: Select Context…" from the
 // command palette lists ranked items; a second extension gets the same
-// through the exported API and the #ctxls language-model tool; a
-// restricted (untrusted) workspace says why ctxls is off.
+// through the exported API and the #ctxls language-model tool; VS Code
+// lists and starts `ctxls mcp` from the extension's MCP server definition;
+// a restricted (untrusted) workspace says why ctxls is off.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -181,11 +182,45 @@ try {
   ok(probe.tools.includes('ctxls_selectContext'), 'vscode.lm.tools lists ctxls_selectContext', probe.tools.join(', '));
   ok(typeof probe.tool === 'string' && /internal\/cart\/pricing\.go/.test(probe.tool) && /```go/.test(probe.tool),
     'vscode.lm.invokeTool("ctxls_selectContext") answers with the selection as Markdown', String(probe.tool ?? probe.toolError));
+  // 4. The MCP server definition: VS Code lists `ctxls mcp` among its MCP
+  // servers with no .vscode/mcp.json.
+  await runCommand(page, 'MCP: List Servers');
+  const servers = await waitFor('ctxls among the MCP servers', async () => {
+    const r = await quickPickRows(page);
+    return r.some((x) => /\bctxls\b/.test(x)) ? r : null;
+  }, 30_000).catch((err) => ({ err }));
+  ok(Array.isArray(servers), '"MCP: List Servers" lists ctxls (mcpServerDefinitionProviders)', servers.err ?? '');
+  if (Array.isArray(servers)) {
+    // Pick it, then "Start Server": VS Code runs `ctxls mcp` and lists its tools.
+    await page.keyboard.type('ctxls');
+    await page.keyboard.press('Enter');
+    const actions = await waitFor('the server actions', async () => {
+      const r = await quickPickRows(page);
+      return r.some((x) => /Start Server/.test(x)) ? r : null;
+    }, 15_000).catch((err) => ({ err }));
+    ok(Array.isArray(actions), 'the ctxls MCP server can be started', actions.err ?? '');
+    if (Array.isArray(actions)) {
+      await page.keyboard.type('Start Server');
+      await page.keyboard.press('Enter');
+      const running = await waitFor('the ctxls MCP server to run', async () => {
+        await page.keyboard.press('Escape');
+        await runCommand(page, 'MCP: List Servers');
+        const r = await waitFor('the server list', async () => {
+          const rows = await quickPickRows(page);
+          return rows.some((x) => /\bctxls\b/.test(x)) ? rows : null;
+        }, 10_000);
+        const row = r.find((x) => /\bctxls\b/.test(x) && !/Add Server/.test(x));
+        return /Running/.test(row ?? '') ? row : `not yet: ${row}`;
+      }, 60_000, 2000).catch((err) => ({ err }));
+      ok(typeof running === 'string', 'VS Code runs `ctxls mcp` from the definition', running.err ?? '');
+    }
+  }
+  await page.keyboard.press('Escape');
   await page.close();
   server.proc.kill();
   server = undefined;
 
-  // 4. Restricted Mode: nothing starts, and the user is told why.
+  // 5. Restricted Mode: nothing starts, and the user is told why.
   server = await startServer(false);
   const restricted = await openWorkbench(server.port);
   // The startup trust prompt: Escape keeps the workspace untrusted.
