@@ -5,7 +5,9 @@
 # registry, once) and the real-code corpus (Go module proxy and npm), then
 # checks formatting and vet, runs every Go test with
 # the race detector, the retrieval eval with its ratchet, the VS Code
-# extension's tests and packaging, and the Neovim plugin's headless test
+# extension's tests and packaging, the extension in code-server driven
+# by headless Chromium, `ctxls mcp` with the official MCP
+# client, and the Neovim plugin's headless test
 # (skipped with a message when nvim is missing, except in CI). The ONNX
 # tests run against the real runtime and are never skipped here.
 set -euo pipefail
@@ -46,6 +48,12 @@ echo "== ctxls replay --root . --commits 30"
 
 echo "== editors/vscode"
 bash scripts/test-vscode.sh
+
+echo "== editors/vscode in code-server (a real VS Code host)"
+bash scripts/test-codeserver.sh
+
+echo "== ctxls mcp (official MCP TypeScript SDK client)"
+bash scripts/test-mcp.sh
 
 echo "== editors/neovim"
 bash scripts/test-neovim.sh

@@ -178,7 +178,9 @@ func (w *Workspace) fileChanged(ev FileEvent) error {
 	if _, open := w.docs[abs]; open {
 		return nil
 	}
-	if ev.Deleted {
+	if ev.Deleted || ignoredByGit(f.Root, rel, false, w.cfg.MaxFileBytes) {
+		// Deleted, or a file discovery would leave out (.gitignore):
+		// changes to it never enter the index.
 		f.mu.Lock()
 		removeTree(f.idx, rel)
 		f.mu.Unlock()

@@ -306,3 +306,39 @@ func TestDidChangeBadEditLeavesDocument(t *testing.T) {
 		t.Errorf("document changed by a rejected edit: %q", it.Text)
 	}
 }
+
+// TestFilesChangedHonoursGitignore: a change to a file that .gitignore (or
+// .git/info/exclude) leaves out does not put it into the index, as
+// discovery would not have: logs and build output change all the time.
+func TestFilesChangedHonoursGitignore(t *testing.T) {
+	ws, root := docOpen(t, Options{})
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".gitignore", "/generated/\n*.out.go\n")
+	write(".git/info/exclude", "scratch.go\n")
+	write("billing/.gitignore", "local_*.go\n!local_keep.go\n")
+	for _, rel := range []string{"generated/zorb.go", "billing/zorb.out.go", "scratch.go", "billing/local_zorb.go", "billing/local_keep.go"} {
+		write(rel, "package x\n\n// ZorbFunc"+strings.NewReplacer("/", "", ".", "", "_", "").Replace(rel)+" is here.\nfunc Zorb() {}\n")
+		if err := ws.FilesChanged([]FileEvent{{Path: selPath(root, rel)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := selDo(t, ws, &SelectRequest{Query: "Zorb", Limit: 20})
+	var got []string
+	for _, it := range res.Items {
+		if it.Symbol == "Zorb" {
+			got = append(got, it.Path)
+		}
+	}
+	if strings.Join(got, " ") != "billing/local_keep.go" {
+		t.Errorf("want only billing/local_keep.go (re-included) indexed, got %v", got)
+	}
+}

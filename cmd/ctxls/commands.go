@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
 
 	"path/filepath"
 	"sort"
@@ -189,6 +191,7 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		req.Retrieval = &no
 	}
 	if *active != "" {
+		warnMissingActive(stderr, *active)
 		req.ActiveURI = cliRef(*active)
 		if *line > 0 {
 			req.Position = &wire.Position{Line: uint32(*line - 1)}
@@ -217,6 +220,24 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	printResult(stdout, res, req.Explain)
 	return nil
+}
+
+// warnMissingActive warns when --active names a file that does not exist:
+// the selection goes on (an editor's unsaved buffer has no file yet), but
+// a typo, or an editor variable left unexpanded ("%{buffer_name}" in a
+// Helix older than 25.07), would otherwise pass unnoticed.
+func warnMissingActive(stderr io.Writer, active string) {
+	if strings.Contains(active, "://") {
+		return
+	}
+	if _, err := os.Stat(active); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	hint := ""
+	if strings.Contains(active, "%") || strings.Contains(active, "$") {
+		hint = " (an editor variable left unexpanded?)"
+	}
+	fmt.Fprintf(stderr, "ctxls: warning: --active %s: no such file%s; selecting as if it were an unsaved buffer\n", active, hint)
 }
 
 // cliRef turns a path typed on the command line (relative to the current

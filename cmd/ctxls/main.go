@@ -9,6 +9,7 @@
 //	ctxls eval [flags] [DIR]         run the golden retrieval cases
 //	ctxls remember [flags] TEXT...   keep a note for later selections
 //	ctxls memory list|forget [ID]    list the notes, or forget one
+//	ctxls mcp [--root DIR]...        serve the Model Context Protocol over stdin/stdout
 //	ctxls version                    print the version
 package main
 
@@ -44,6 +45,7 @@ Usage:
   ctxls replay [flags]             measure on the repository's own commits (--root DIR)
   ctxls remember [flags] TEXT...   keep a note for later selections (--path, --tag, --pin)
   ctxls memory list|forget [ID]    list the notes, or forget one
+  ctxls mcp [--root DIR]...        serve MCP tools to agents over stdin/stdout
   ctxls version                    print the version
 
 Run 'ctxls COMMAND -h' for a command's flags.
@@ -88,6 +90,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runRemember(rest, stdout, stderr)
 	case "memory":
 		err = runMemory(rest, stdout, stderr)
+	case "mcp":
+		err = runMCP(ctx, rest, stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "ctxls %s\n", version)
 	case "help", "-h", "--help":

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -165,7 +167,7 @@ func TestHelp(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Errorf("ctxls %s: exit %d, stderr %q", arg, code, stderr)
 		}
-		for _, cmd := range []string{"Usage:", "select", "index", "eval", "version", "serve"} {
+		for _, cmd := range []string{"Usage:", "select", "index", "eval", "version", "serve", "mcp"} {
 			if !strings.Contains(stdout, cmd) {
 				t.Errorf("ctxls %s: usage does not mention %q", arg, cmd)
 			}
@@ -536,5 +538,83 @@ func TestIndexReadsHistory(t *testing.T) {
 	_, stdout, _ = cliRun(t, "index", "--root", root, "--cache-dir", "off", "--history-commits", "0")
 	if !strings.Contains(stdout, "history     none (historyCommits is 0)") {
 		t.Errorf("index with --history-commits 0:\n%s", stdout)
+	}
+}
+
+func TestMCPBadUsage(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-dir")
+	cliUsageError(t, []string{"mcp", "--root", missing}, missing, "no such directory")
+	cliUsageError(t, []string{"mcp", "extra"}, `"extra"`, "--root")
+	cliUsageError(t, []string{"mcp", "--log-level", "loud"}, "--log-level")
+	cliUsageError(t, []string{"mcp", "--embedder", "magic"}, "embedder", "magic")
+}
+
+// TestMCPStdio speaks MCP to `ctxls mcp` over its stdin and stdout, as an
+// agent does: initialize, a tool call, and end of input once answered.
+func TestMCPStdio(t *testing.T) {
+	root := cliTree(t, cliApp)
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"select_context","arguments":{"query":"parse config","limit":200}}}`,
+	}, "\n") + "\n"
+	stdinR, stdinW := io.Pipe()
+	stdout := &lockedBuffer{}
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"mcp", "--root", root, "--cache-dir", "off"}, stdinR, stdout, &stderr)
+	}()
+	io.WriteString(stdinW, in)
+	deadline := time.Now().Add(time.Minute)
+	for strings.Count(stdout.String(), "\n") < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stdinW.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"serverInfo":{"name":"ctxls"`) {
+		t.Fatalf("want the initialize result and one tool result on stdout, got:\n%s", stdout.String())
+	}
+	if !strings.Contains(lines[1], `"isError":true`) || !strings.Contains(lines[1], "invalid argument limit: must be between 1 and 100, got 200") {
+		t.Errorf("want a tool error naming limit, got %s", lines[1])
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for one writer and one reader.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestSelectWarnsOnMissingActive: an --active file that does not exist
+// (a typo, or an editor variable left unexpanded) is said on stderr; the
+// selection still runs.
+func TestSelectWarnsOnMissingActive(t *testing.T) {
+	root := cliTree(t, cliApp)
+	code, stdout, stderr := cliRun(t, "select", "--root", root, "--cache-dir", "off", "--limit", "2", "--active", filepath.Join(root, "%{buffer_name}"), "parse config")
+	if code != 0 || !strings.Contains(stdout, "parseConfig") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "warning: --active "+filepath.Join(root, "%{buffer_name}")+": no such file (an editor variable left unexpanded?)") {
+		t.Errorf("no warning for a missing active file: %q", stderr)
+	}
+	_, _, stderr = cliRun(t, "select", "--root", root, "--cache-dir", "off", "--active", filepath.Join(root, "lsp", "server.go"), "parse config")
+	if strings.Contains(stderr, "warning") {
+		t.Errorf("a warning for an active file that exists: %q", stderr)
 	}
 }

@@ -15,31 +15,47 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Bool("stdio", true, "speak LSP over stdin/stdout (the only transport, and the default)")
-	level := fs.String("log-level", "info", "lowest level logged to stderr: debug, info, warn or error")
+	level := logLevelFlag(fs)
 	fs.Usage = func() {
 		io.WriteString(stderr, "usage: ctxls [serve [--stdio] [--log-level LEVEL]]\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return usagef("serve: unexpected argument %q", fs.Arg(0))
-	}
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		return usagef("--log-level must be debug, info, warn or error, got %q", *level)
+	lvl, err := parseServerFlags(fs, args, level, "serve: unexpected argument %q")
+	if err != nil {
+		return err
 	}
 	srv := lsp.New(lsp.Options{Version: version, Log: stderr, LogLevel: lvl})
-	err := srv.Serve(ctx, stdio{stdin, stdout})
+	err = srv.Serve(ctx, stdio{stdin, stdout})
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		// Interrupted (Ctrl-C): not a failure.
 		return nil
 	}
 	return err
+}
+
+// logLevelFlag registers --log-level, for the commands that serve.
+func logLevelFlag(fs *flag.FlagSet) *string {
+	return fs.String("log-level", "info", "lowest level logged to stderr: debug, info, warn or error")
+}
+
+// parseServerFlags parses the flags of a command that serves (serve,
+// mcp): no positional argument (extra names the one given), and the
+// --log-level that level points to.
+func parseServerFlags(fs *flag.FlagSet, args []string, level *string, extra string) (slog.Level, error) {
+	var lvl slog.Level
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return lvl, err
+		}
+		return lvl, usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return lvl, usagef(extra, fs.Arg(0))
+	}
+	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
+		return lvl, usagef("--log-level must be debug, info, warn or error, got %q", *level)
+	}
+	return lvl, nil
 }
 
 // stdio joins stdin and stdout into the connection the server speaks on.

@@ -465,6 +465,110 @@ case('select reports bad requests as errors naming the field', function()
   check(e == nil and #res.items > 0, 'after bad requests: %s', vim.inspect(e))
 end)
 
+-- :checkhealth ctxls, as a user runs it: the report buffer it opens.
+local function checkhealth()
+  vim.cmd('checkhealth ctxls')
+  local text = buf_text(0)
+  vim.cmd(vim.fn.tabpagenr('$') > 1 and 'tabclose' or 'bwipeout')
+  return text
+end
+
+case(':checkhealth ctxls reports the binary, its version, the server, the index and the embedder', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  wait_ready(shop)
+  local text = checkhealth()
+  local version = vim.trim(vim.fn.system({ bin, 'version' }))
+  check(text:match('ctxls: binary'), 'no binary section:\n%s', text)
+  check(text:find(version, 1, true), 'the version %q is not reported:\n%s', version, text)
+  check(text:find('running for ' .. shop, 1, true), 'the shop server is not reported:\n%s', text)
+  check(text:match('index ready: %d+ files, %d+ symbols'), 'the index is not reported ready:\n%s', text)
+  check(text:match('embedder: hash%-384'), 'the embedder is not reported:\n%s', text)
+  check(not text:match('ERROR'), 'an error was reported:\n%s', text)
+end)
+
+-- The AI plugins cannot be installed here (they need Neovim 0.10+ and
+-- network access to GitHub), so each adapter is called the way the
+-- plugin's own code calls it (the versions read are named in
+-- test/README), against the real server.
+local pricing_query = 'apply a discount code'
+
+case('codecompanion.nvim: the /ctxls slash command adds the selected code to the chat', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  local cmd = require('ctxls.ai').codecompanion_slash_command({ limit = 3 })
+  check(type(cmd.callback) == 'function' and cmd.description ~= nil and cmd.opts.contains_code == true, 'slash command shape: %s', vim.inspect(cmd))
+  -- A chat buffer object with codecompanion's Chat:add_context(data, source, id, opts).
+  local added = {}
+  local chat = {}
+  function chat:add_context(data, source, id)
+    added[#added + 1] = { data = data, source = source, id = id }
+  end
+  local input = vim.ui.input
+  vim.ui.input = function(opts, on_confirm)
+    check(opts.prompt:match('ctxls'), 'prompt: %s', vim.inspect(opts))
+    on_confirm(pricing_query)
+  end
+  cmd.callback(chat)
+  vim.ui.input = input
+  wait(10000, function()
+    return #added > 0
+  end, 'the context to be added to the chat')
+  local a = added[1]
+  check(a.source == 'ctxls' and a.id == '<ctxls>' .. pricing_query .. '</ctxls>', 'source/id: %s %s', a.source, a.id)
+  check(a.data.role == 'user', 'role: %s', tostring(a.data.role))
+  check(a.data.content:find('pricing/discount.py:4', 1, true) and a.data.content:find('def apply_discount(total_cents, code):', 1, true),
+    'the context lacks apply_discount:\n%s', a.data.content)
+  -- Older codecompanion: Chat:add_reference.
+  local legacy = {}
+  local old = { add_reference = function(_, data, source)
+    legacy[#legacy + 1] = { data = data, source = source }
+  end }
+  vim.ui.input = function(_, on_confirm)
+    on_confirm(pricing_query)
+  end
+  cmd.callback(old)
+  vim.ui.input = input
+  wait(10000, function()
+    return #legacy > 0
+  end, 'add_reference')
+end)
+
+case('avante.nvim: the custom tool answers through on_complete, or returns on older releases', function()
+  local tool = require('ctxls.ai').avante_tool()
+  check(tool.name == 'ctxls_select_context' and tool.param.fields[1].name == 'query', 'tool shape: %s', vim.inspect(tool.param))
+  local got
+  local r, e = tool.func({ query = pricing_query, limit = 2 }, { on_log = function() end, on_complete = function(res, err)
+    got = { res = res, err = err }
+  end })
+  check(r == nil and e == nil, 'an asynchronous call returned %s %s', vim.inspect(r), vim.inspect(e))
+  wait(10000, function()
+    return got ~= nil
+  end, 'on_complete')
+  check(got.err == nil and got.res:find('def apply_discount', 1, true), 'on_complete got %s', vim.inspect(got))
+  local text, err = tool.func({ query = pricing_query }, function() end, nil)
+  check(err == nil and text:find('def apply_discount', 1, true), 'synchronous call: %s %s', tostring(text), tostring(err))
+  text, err = tool.func({ query = '' }, { on_complete = function() end })
+  check(text == nil and err:match('query must be a non%-empty string'), 'empty query: %s', tostring(err))
+  tool.func({ query = 'cart', limit = 500 }, { on_complete = function(res, e2)
+    got = { res = res, err = e2 }
+  end })
+  got = nil
+  wait(10000, function()
+    return got ~= nil
+  end, 'on_complete after a bad limit')
+  check(got.res == nil and got.err:match('limit'), 'a bad limit: %s', vim.inspect(got))
+end)
+
+case('CopilotChat.nvim: the ctxls function resolves to a Markdown resource', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  local fn = require('ctxls.ai').copilotchat_function({ limit = 3 })
+  check(fn.uri == 'ctxls://{query}' and fn.schema.required[1] == 'query', 'function shape: %s', vim.inspect(fn))
+  local res = fn.resolve({ query = pricing_query }, { bufnr = vim.api.nvim_get_current_buf(), winnr = vim.api.nvim_get_current_win() })
+  check(#res == 1 and res[1].uri == 'ctxls://' .. pricing_query and res[1].mimetype == 'text/markdown', 'resource: %s', vim.inspect(res))
+  check(res[1].data:find('def apply_discount', 1, true), 'the resource lacks apply_discount:\n%s', res[1].data)
+  local ok, err = pcall(fn.resolve, { query = '  ' }, {})
+  check(not ok and tostring(err):match('query must be a non%-empty string'), 'empty query: %s', tostring(err))
+end)
+
 case('an unsaved edit is selected before it is written', function()
   vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
   local buf = vim.api.nvim_get_current_buf()
@@ -593,6 +697,12 @@ case('a missing ctxls binary is reported, not thrown', function()
   check(err and err.message:match('no ctxls server'), 'select without a server: %s', vim.inspect(err))
 end)
 
+case(':checkhealth ctxls names a missing binary and says how to install it', function()
+  local text = checkhealth()
+  check(text:match('ERROR') and text:find(tmp .. '/no/such/ctxls', 1, true), 'no error for the missing binary:\n%s', text)
+  check(text:match('go install %./cmd/ctxls'), 'no install advice:\n%s', text)
+end)
+
 case('the help file has valid tags for every command and option', function()
   local doc = tmp .. '/rtp/doc'
   vim.fn.mkdir(doc, 'p')
@@ -600,7 +710,9 @@ case('the help file has valid tags for every command and option', function()
   vim.cmd('helptags ' .. vim.fn.fnameescape(doc))
   vim.opt.rtp:prepend(tmp .. '/rtp')
   for _, tag in ipairs({ 'ctxls', 'ctxls-setup', ':CtxlsSelect', ':CtxlsSelect!', ':CtxlsStatus', ':CtxlsRestart',
-    'ctxls.select()', 'ctxls.select_sync()', 'ctxls.to_markdown()', 'ctxls-lspconfig', 'ctxls-init_options' }) do
+    'ctxls.select()', 'ctxls.select_sync()', 'ctxls.to_markdown()', 'ctxls-lspconfig', 'ctxls-init_options',
+    'ctxls-ai', 'ctxls-health', 'ctxls.stats_sync()', 'ctxls.ai.avante_tool()', 'ctxls.ai.copilotchat_function()',
+    'ctxls.ai.codecompanion_slash_command()' }) do
     local ok, e = pcall(vim.cmd, 'help ' .. tag)
     check(ok, ':help %s: %s', tag, tostring(e))
     check(vim.api.nvim_buf_get_name(0):match('ctxls%.txt$'), ':help %s opened %s', tag, vim.api.nvim_buf_get_name(0))

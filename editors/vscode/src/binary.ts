@@ -26,7 +26,7 @@ export type FindResult =
   | { found: false; message: string; fix: string };
 
 /** The command that installs ctxls with the Go toolchain. */
-export const INSTALL_COMMAND = 'go install github.com/ctxls/ctxls/cmd/ctxls@latest';
+export const INSTALL_COMMAND = 'git clone https://github.com/ctxls/ctxls.git && cd ctxls && go install ./cmd/ctxls';
 
 /** Finds the ctxls binary through the ctxls.path setting, then PATH. */
 export function findServer(opts: FindOptions = {}): FindResult {

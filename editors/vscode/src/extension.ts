@@ -1,10 +1,13 @@
 // The VS Code glue of the ctxls extension: it starts `ctxls serve` through
 // vscode-languageclient (stdio), keeps the server told of the settings and
 // of where the user is looking, shows the index in the status bar, and
-// offers the commands and the exported API. Everything a test would want
+// offers the commands, the exported API, the language-model tool (#ctxls),
+// the @ctxls chat participant and `ctxls mcp` as an MCP server definition.
+// In Restricted Mode it starts nothing and says so. Everything a test would want
 // (params, rendering, finding the binary, debouncing, status) lives in
 // modules that do not import `vscode`.
 
+import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import {
   LanguageClient,
@@ -15,8 +18,10 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 
+import { chatHistory, explainMarkdown, mcpArgs, TOOL_NAME, toolParams, type ToolInput } from './agent';
 import { findServer, INSTALL_COMMAND } from './binary';
 import { FocusReporter } from './focus';
+import { serverLogLine } from './logs';
 import type { ContextItem, ContextSelectParams, ContextSelectResult } from './protocol';
 import { pickRows, resultTitle, toMarkdown } from './render';
 import { fetchStats, selectContext, sendConfiguration, sendFocus, waitUntilReady, type Rpc } from './session';
@@ -44,9 +49,14 @@ const FOCUS_DELAY_MS = 200;
 export function activate(context: vscode.ExtensionContext): CtxlsApi {
   const ext = new Extension();
   context.subscriptions.push(ext);
-  void ext.start();
+  if (vscode.workspace.isTrusted) void ext.start();
+  else ext.restricted();
   return { selectContext: (params) => ext.select(params) };
 }
+
+/** Shown in Restricted Mode, where ctxls starts nothing. */
+const RESTRICTED =
+  'ctxls is off in Restricted Mode: it would start the ctxls binary (which a workspace setting can choose) and index every file of this folder. Trust the workspace to use it.';
 
 /** Nothing to do: the Extension is disposed with the context's subscriptions. */
 export function deactivate(): void {}
@@ -69,6 +79,7 @@ class Extension implements vscode.Disposable {
   private status: Status = { kind: 'starting' };
   private lastQuery = '';
   private readonly warned = new Set<string>();
+  private readonly mcpChanged = new vscode.EventEmitter<void>();
 
   constructor() {
     this.focus = new FocusReporter((p) => {
@@ -90,7 +101,106 @@ class Extension implements vscode.Disposable {
         if (e.textEditor === vscode.window.activeTextEditor) this.focusOn(e.textEditor);
       }),
       vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.output.info('the workspace is trusted now: starting the server');
+        void this.start();
+        this.mcpChanged.fire();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.mcpChanged.fire()),
+      this.mcpChanged,
     );
+    this.registerAgentFeatures();
+  }
+
+  /** Restricted Mode: nothing starts; the status bar and a message say why. */
+  restricted(): void {
+    this.setStatus({ kind: 'stopped', reason: 'Restricted Mode: trust the workspace to start ctxls' });
+    this.output.warn(RESTRICTED);
+    void vscode.window.showWarningMessage(RESTRICTED, 'Manage Workspace Trust').then((choice) => {
+      if (choice === 'Manage Workspace Trust') void vscode.commands.executeCommand('workbench.trust.manage');
+    });
+  }
+
+  /**
+   * The language-model tool (#ctxls), the @ctxls chat participant and the
+   * MCP server definition, where this VS Code has the APIs.
+   */
+  private registerAgentFeatures(): void {
+    const lm = vscode.lm as Partial<typeof vscode.lm> | undefined;
+    if (typeof lm?.registerTool === 'function') {
+      this.disposables.push(
+        lm.registerTool<ToolInput>(TOOL_NAME, {
+          prepareInvocation: (options) => ({
+            invocationMessage: `ctxls: selecting context for "${String(options.input?.query ?? '').slice(0, 80)}"`,
+          }),
+          invoke: async (options) => {
+            const params = toolParams(options.input);
+            const res = await this.select(params);
+            const text =
+              res.items.length === 0
+                ? `ctxls found no code for "${params.query}"${res.stats.ready ? '' : ' (the workspace is still being indexed)'}.`
+                : toMarkdown(res.items, { query: params.query });
+            return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+          },
+        }),
+      );
+    }
+    if (typeof vscode.chat?.createChatParticipant === 'function') {
+      const participant = vscode.chat.createChatParticipant('ctxls.chat', (request, context, stream) =>
+        this.chat(request, context, stream),
+      );
+      this.disposables.push(participant);
+    }
+    if (typeof lm?.registerMcpServerDefinitionProvider === 'function') {
+      this.disposables.push(
+        lm.registerMcpServerDefinitionProvider('ctxls.mcp', {
+          onDidChangeMcpServerDefinitions: this.mcpChanged.event,
+          provideMcpServerDefinitions: () => this.mcpServers(),
+        }),
+      );
+    }
+  }
+
+  /** `ctxls mcp` over the workspace folders, once trusted and found. */
+  private mcpServers(): vscode.McpServerDefinition[] {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    if (!vscode.workspace.isTrusted || folders.length === 0) return [];
+    const found = findServer({ configured: this.settings().path, workspaceFolder: folders[0] });
+    if (!found.found) return [];
+    return [new vscode.McpStdioServerDefinition('ctxls', found.path, mcpArgs(folders))];
+  }
+
+  /** @ctxls: the selected context for the prompt, or /explain: why. */
+  private async chat(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+  ): Promise<vscode.ChatResult> {
+    const query = request.prompt.trim();
+    if (query === '') {
+      stream.markdown('Ask about the code, e.g. `@ctxls where are expired coupons rejected?`, and I will select the code that answers it.');
+      return {};
+    }
+    const history = chatHistory(context.history.map((t) => ('prompt' in t ? { prompt: t.prompt } : {})));
+    stream.progress('Selecting context…');
+    let res: ContextSelectResult;
+    try {
+      res = await this.select({ query, history });
+    } catch (err) {
+      return { errorDetails: { message: errorMessage(err) } };
+    }
+    if (request.command === 'explain') {
+      stream.markdown(explainMarkdown(query, res));
+    } else if (res.items.length === 0) {
+      stream.markdown(res.stats.ready ? 'Nothing in the workspace matched.' : 'Nothing matched yet: the workspace is still being indexed.');
+    } else {
+      stream.markdown(toMarkdown(res.items, { query }));
+    }
+    for (const item of res.items) {
+      const r = item.range;
+      stream.reference(new vscode.Location(vscode.Uri.parse(item.uri), new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character)));
+    }
+    return { metadata: { items: res.items.length, command: request.command ?? '' } };
   }
 
   dispose(): void {
@@ -125,6 +235,10 @@ class Extension implements vscode.Disposable {
   }
 
   private async doStart(): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      this.restricted();
+      return;
+    }
     const gen = ++this.generation;
     const settings = this.settings();
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -150,6 +264,15 @@ class Extension implements vscode.Disposable {
       initializationOptions: initializationOptions(settings),
       outputChannel: this.output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
+      // The server's stderr at its own levels, not all as errors.
+      stdioOptions: {
+        stdout: (input, out) => lines(input, (line) => out.info(line)),
+        stderr: (input, out) =>
+          lines(input, (line) => {
+            const l = serverLogLine(line);
+            if (!l.mirrored) out[l.level](l.message);
+          }),
+      },
       middleware: {
         handleWorkDoneProgress: (_token, params, next) => {
           if (gen === this.generation) {
@@ -440,6 +563,11 @@ function rpcOf(client: LanguageClient): Rpc {
     sendRequest: (method, params) => client.sendRequest(method, params),
     sendNotification: (method, params) => client.sendNotification(method, params),
   };
+}
+
+/** Calls fn with each line of input. */
+function lines(input: NodeJS.ReadableStream, fn: (line: string) => void): void {
+  readline.createInterface({ input, crlfDelay: Infinity, terminal: false }).on('line', fn);
 }
 
 function plural(n: number, word: string): string {

@@ -170,6 +170,9 @@ local function config()
   return state.config
 end
 
+--- The configuration in effect (setup's options over the defaults).
+M.config = config
+
 ----------------------------------------------------------------------------
 -- roots and clients
 
@@ -568,6 +571,45 @@ function M.select_sync(params, timeout_ms)
     return nil, { message = ('ctxls.select_sync: no answer within %d ms'):format(timeout_ms or 5000) }
   end
   return res, e
+end
+
+--- Asks the server of client `id` for the stats of its index (a
+--- one-item selection), waiting up to timeout_ms (default 5000). The
+--- stats are kept for M.status().
+--- @return table|nil stats (ready, files, symbols, embedder, ...)
+--- @return string|nil err
+function M.stats_sync(id, timeout_ms)
+  local client = vim.lsp.get_client_by_id(id)
+  if not client then
+    return nil, 'no ctxls client with id ' .. tostring(id)
+  end
+  local done, stats, why = false, nil, nil
+  when_initialized(client, function()
+    local ok = client_request(client, 'workspace/contextSelect', { query = 'ctxls index status', limit = 1, maxChars = 1 }, function(err, result)
+      if err then
+        why = lsp_error(err).message
+      elseif type(result) == 'table' and type(result.stats) == 'table' then
+        stats = result.stats
+        local st = status_of(id)
+        st.stats = stats
+        st.ready = st.ready or stats.ready == true
+      else
+        why = 'the server answered without stats'
+      end
+      done = true
+    end)
+    if not ok then
+      why, done = 'the ctxls server has shut down', true
+    end
+  end, function(msg)
+    why, done = msg, true
+  end)
+  if not vim.wait(timeout_ms or 5000, function()
+    return done
+  end, 10) then
+    return nil, ('no answer within %d ms'):format(timeout_ms or 5000)
+  end
+  return stats, why
 end
 
 ----------------------------------------------------------------------------

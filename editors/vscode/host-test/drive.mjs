@@ -1,0 +1,258 @@
+// Drives the ctxls extension in a real VS Code host: code-server (VS Code
+// in the browser) on a fixture workspace, with headless Chromium through
+// puppeteer-core. scripts/test-codeserver.sh installs everything and runs
+// this with:
+//
+//   CODE_SERVER_NODE  node 24, to run code-server with
+//   CODE_SERVER       code-server's out/node/entry.js
+//   CHROMIUM          the browser
+//   CTXLS_BIN         the server; CTXLS_VSIX and PROBE_VSIX the extensions
+//
+// Cases: the status bar shows the index; "ctxls: Select Context…" from the
+// command palette lists ranked items; a second extension gets the same
+// through the exported API and the #ctxls language-model tool; VS Code
+// lists and starts `ctxls mcp` from the extension's MCP server definition;
+// a restricted (untrusted) workspace says why ctxls is off.
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import { writeTxtar } from '../../txtar.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../../..');
+const env = (name) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`test-codeserver: ${name} is not set`);
+  return v;
+};
+const NODE = env('CODE_SERVER_NODE');
+const ENTRY = env('CODE_SERVER');
+const CHROMIUM = env('CHROMIUM');
+const BIN = env('CTXLS_BIN');
+const QUERY = 'expired coupon codes are still accepted at checkout';
+
+let failures = 0;
+function ok(cond, what, detail = '') {
+  console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}${!cond && detail ? `\n     ${detail}` : ''}`);
+  if (!cond) failures++;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitFor(what, fn, ms = 60_000, every = 250) {
+  const deadline = Date.now() + ms;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last && !(typeof last === 'string' && last.startsWith('not yet: '))) return last;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what} (last: ${last})`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxls-codeserver-')));
+const ws = path.join(tmp, 'shop');
+writeTxtar(path.join(repo, 'testdata/workspaces/shop.txtar'), ws);
+const userData = path.join(tmp, 'user');
+const extDir = path.join(tmp, 'extensions');
+const probeOut = path.join(tmp, 'probe.json');
+// Settings go to User (the browser side) and Machine (the remote side,
+// where code-server reads machine-overridable settings such as ctxls.path).
+const settings = JSON.stringify({
+  'ctxls.path': BIN,
+  'ctxls.cacheDir': 'off',
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'telemetry.telemetryLevel': 'off',
+});
+for (const dir of ['User', 'Machine']) {
+  fs.mkdirSync(path.join(userData, dir), { recursive: true });
+  fs.writeFileSync(path.join(userData, dir, 'settings.json'), settings);
+}
+
+execFileSync(NODE, [ENTRY, '--user-data-dir', userData, '--extensions-dir', extDir,
+  '--install-extension', env('CTXLS_VSIX'), '--install-extension', env('PROBE_VSIX')], { stdio: 'inherit' });
+
+async function startServer(trusted) {
+  const port = await freePort();
+  const args = [ENTRY, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', userData,
+    '--extensions-dir', extDir, '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override'];
+  if (trusted) args.push('--disable-workspace-trust');
+  const proc = spawn(NODE, args, { env: { ...process.env, CTXLS_PROBE_OUT: probeOut }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  proc.stdout.on('data', (d) => (log += d));
+  proc.stderr.on('data', (d) => (log += d));
+  await waitFor('code-server to listen', () => log.includes('HTTP server listening'), 60_000, 100);
+  return { port, proc, log: () => log };
+}
+
+const browser = await puppeteer.launch({
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  defaultViewport: { width: 1400, height: 900 },
+});
+
+async function openWorkbench(port) {
+  const page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`, { waitUntil: 'domcontentloaded' });
+  await page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 60_000 });
+  return page;
+}
+
+// The text of the ctxls status bar item.
+function statusText(page) {
+  return page.evaluate(() => {
+    const items = [...document.querySelectorAll('.statusbar-item')];
+    const it = items.find((e) => /ctxls/.test(e.textContent ?? '') || /ctxls/.test(e.getAttribute('aria-label') ?? ''));
+    return it ? `${it.textContent} | ${it.getAttribute('aria-label') ?? ''}` : '';
+  });
+}
+
+// Runs a command from the command palette by its title.
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget input', { visible: true });
+  await page.keyboard.type(title);
+  await waitFor(`"${title}" in the palette`, () =>
+    page.evaluate((t) => [...document.querySelectorAll('.quick-input-list .monaco-list-row')].some((r) => (r.getAttribute('aria-label') ?? '').includes(t)), title),
+  );
+  await page.keyboard.press('Enter');
+}
+
+function quickPickRows(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')].map((r) => r.getAttribute('aria-label') ?? r.textContent),
+  );
+}
+
+let server;
+try {
+  // 1. A trusted workspace: the extension starts the server and indexes.
+  server = await startServer(true);
+  const page = await openWorkbench(server.port);
+  const status = await waitFor('the status bar to show the index', async () => {
+    const t = await statusText(page);
+    return /symbols? indexed/.test(t) ? t : `not yet: ${JSON.stringify(t)}; status bar: ${await page.evaluate(() => [...document.querySelectorAll('.statusbar-item')].map((e) => e.id).join(', '))}`;
+  }, 90_000);
+  ok(true, `the status bar shows the index (${status.split(' | ')[0].trim()})`);
+
+  // 2. "ctxls: Select Context…" from the command palette.
+  await runCommand(page, 'ctxls: Select Context');
+  await page.waitForSelector('.quick-input-widget input', { visible: true });
+  await page.keyboard.type(QUERY);
+  await page.keyboard.press('Enter');
+  const rows = await waitFor('the selected items', async () => {
+    const r = await quickPickRows(page);
+    return r.some((x) => /internal\/cart\/pricing\.go/.test(x)) ? r : null;
+  }, 30_000).catch((err) => ({ err }));
+  ok(Array.isArray(rows), '"ctxls: Select Context…" lists internal/cart/pricing.go among the items', rows.err ?? '');
+  if (Array.isArray(rows)) {
+    ok(rows.some((x) => /Copy all as Markdown/.test(x)), 'the list offers "Copy all as Markdown"', rows.join('\n     '));
+    console.log(`     rows: ${rows.slice(0, 4).join(' / ')}`);
+  }
+  await page.keyboard.press('Escape');
+
+  // 3. Another extension: the exported API and the language-model tool.
+  fs.rmSync(probeOut, { force: true });
+  await runCommand(page, 'ctxls probe: Run Probe');
+  const probe = await waitFor('the probe extension to write its answer', () => fs.existsSync(probeOut) && JSON.parse(fs.readFileSync(probeOut, 'utf8')), 60_000);
+  ok(!probe.fatal, 'the probe ran', probe.fatal);
+  ok(probe.api && probe.api.paths.includes('internal/cart/pricing.go'), 'the exported selectContext(params) returns ranked items', JSON.stringify(probe.api ?? probe.apiError));
+  ok(/limit/.test(probe.badParams ?? ''), 'a bad limit is an error naming it', String(probe.badParams));
+  ok(probe.tools.includes('ctxls_selectContext'), 'vscode.lm.tools lists ctxls_selectContext', probe.tools.join(', '));
+  ok(typeof probe.tool === 'string' && /internal\/cart\/pricing\.go/.test(probe.tool) && /```go/.test(probe.tool),
+    'vscode.lm.invokeTool("ctxls_selectContext") answers with the selection as Markdown', String(probe.tool ?? probe.toolError));
+  // 4. The MCP server definition: VS Code lists `ctxls mcp` among its MCP
+  // servers with no .vscode/mcp.json.
+  await runCommand(page, 'MCP: List Servers');
+  const servers = await waitFor('ctxls among the MCP servers', async () => {
+    const r = await quickPickRows(page);
+    return r.some((x) => /\bctxls\b/.test(x)) ? r : null;
+  }, 30_000).catch((err) => ({ err }));
+  ok(Array.isArray(servers), '"MCP: List Servers" lists ctxls (mcpServerDefinitionProviders)', servers.err ?? '');
+  if (Array.isArray(servers)) {
+    // Pick it, then "Start Server": VS Code runs `ctxls mcp` and lists its tools.
+    await page.keyboard.type('ctxls');
+    await page.keyboard.press('Enter');
+    const actions = await waitFor('the server actions', async () => {
+      const r = await quickPickRows(page);
+      return r.some((x) => /Start Server/.test(x)) ? r : null;
+    }, 15_000).catch((err) => ({ err }));
+    ok(Array.isArray(actions), 'the ctxls MCP server can be started', actions.err ?? '');
+    if (Array.isArray(actions)) {
+      await page.keyboard.type('Start Server');
+      await page.keyboard.press('Enter');
+      const running = await waitFor('the ctxls MCP server to run', async () => {
+        await page.keyboard.press('Escape');
+        await runCommand(page, 'MCP: List Servers');
+        const r = await waitFor('the server list', async () => {
+          const rows = await quickPickRows(page);
+          return rows.some((x) => /\bctxls\b/.test(x)) ? rows : null;
+        }, 10_000);
+        const row = r.find((x) => /\bctxls\b/.test(x) && !/Add Server/.test(x));
+        return /Running/.test(row ?? '') ? row : `not yet: ${row}`;
+      }, 60_000, 2000).catch((err) => ({ err }));
+      ok(typeof running === 'string', 'VS Code runs `ctxls mcp` from the definition', running.err ?? '');
+    }
+  }
+  await page.keyboard.press('Escape');
+  await page.close();
+  server.proc.kill();
+  server = undefined;
+
+  // 5. Restricted Mode: nothing starts, and the user is told why.
+  server = await startServer(false);
+  const restricted = await openWorkbench(server.port);
+  // The startup trust prompt: Escape keeps the workspace untrusted.
+  await waitFor('the workspace trust prompt', () => restricted.evaluate(() => !!document.querySelector('.monaco-dialog-box')), 30_000)
+    .then(() => restricted.keyboard.press('Escape'))
+    .catch(() => undefined);
+  // The notification, in the toasts or, once they have timed out, in the
+  // notification center.
+  const findNote = () =>
+    restricted.evaluate(() =>
+      [...document.querySelectorAll('.notification-list-item-message')].map((t) => t.textContent).find((t) => /Restricted Mode/.test(t ?? '')) ?? '',
+    );
+  let note = await waitFor('the Restricted Mode notification', findNote, 20_000).catch(() => '');
+  if (!note) {
+    await runCommand(restricted, 'Notifications: Show Notifications');
+    note = await waitFor('the Restricted Mode notification in the notification center', findNote, 20_000).catch((err) => ({ err }));
+  }
+  ok(typeof note === 'string' && /ctxls is off in Restricted Mode/.test(note), 'a restricted workspace says why ctxls is off', note.err ?? String(note));
+  const rstatus = await statusText(restricted);
+  ok(/Restricted Mode/.test(rstatus), 'the status bar says Restricted Mode', rstatus);
+  await restricted.close();
+} catch (err) {
+  failures++;
+  console.log(`FAIL ${err.stack ?? err}`);
+  if (server) console.log(`     code-server log:\n${server.log().split('\n').slice(-30).join('\n')}`);
+} finally {
+  await browser.close();
+  server?.proc.kill();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+if (failures > 0) {
+  console.log(`${failures} failed`);
+  process.exit(1);
+}
+console.log('all passed');

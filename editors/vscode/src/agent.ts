@@ -1,0 +1,98 @@
+// What the language-model tool, the @ctxls chat participant and the MCP
+// server definition need that does not touch `vscode`: the tool's input
+// turned into request params, the /explain answer, the chat history, and
+// the command line of `ctxls mcp`.
+
+import type { ContextItem, ContextSelectParams, ContextSelectResult } from './protocol';
+import { formatScore, lineSpan } from './render';
+import { describe } from './settings';
+
+/** The id of the language-model tool (package.json languageModelTools). */
+export const TOOL_NAME = 'ctxls_selectContext';
+
+/** The input of the language-model tool, as its inputSchema declares it. */
+export interface ToolInput {
+  query: string;
+  history?: string[];
+  limit?: number;
+  maxChars?: number;
+  paths?: string[];
+  kinds?: string[];
+}
+
+/** The fields of ToolInput, the only ones passed on. */
+const toolFields = ['query', 'history', 'limit', 'maxChars', 'paths', 'kinds'] as const;
+
+/**
+ * The request params for a tool call: the declared fields of input, and
+ * nothing else (a model may add fields of its own). The types are checked
+ * by buildSelectParams, and the values by the server, each naming the
+ * field.
+ */
+export function toolParams(input: unknown): ContextSelectParams {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw new TypeError(`ctxls: the tool input must be an object with a query, got ${describe(input)}`);
+  }
+  const src = input as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of toolFields) {
+    if (src[key] !== undefined) out[key] = src[key];
+  }
+  return out as unknown as ContextSelectParams;
+}
+
+/** One item's place: `path` (lines a-b): kind `symbol`. */
+function place(item: ContextItem): string {
+  const { first, last } = lineSpan(item.range);
+  const lines = first === last ? `line ${first}` : `lines ${first}-${last}`;
+  const what = item.symbol !== '' ? `: ${item.kind} \`${item.symbol}\`` : '';
+  return `\`${item.path}\` (${lines})${what}`;
+}
+
+/** An item's per-source ranks, best first: "lexical #1 (0.35), file #2 (0.1)". */
+export function signalList(item: ContextItem): string {
+  const entries = Object.entries(item.signals ?? {});
+  entries.sort(([a, x], [b, y]) => x.rank - y.rank || a.localeCompare(b));
+  if (entries.length === 0) return `no ranking source (${item.reason})`;
+  return entries.map(([name, s]) => `${name} #${s.rank} (${formatScore(s.score)})`).join(', ');
+}
+
+/**
+ * The answer of `@ctxls /explain`: for each item, where it is, its score
+ * and reason, and its rank in every source that ranked it.
+ */
+export function explainMarkdown(query: string, result: ContextSelectResult): string {
+  const lines = [`**Why these items for:** ${query.trim().replace(/\s+/g, ' ')}`, ''];
+  if (result.items.length === 0) {
+    lines.push(result.stats.ready ? 'Nothing matched.' : 'Nothing matched yet: the workspace is still being indexed.');
+    return lines.join('\n');
+  }
+  result.items.forEach((item, i) => {
+    lines.push(`${i + 1}. ${place(item)}, score ${formatScore(item.score)}, ${item.reason}`);
+    lines.push(`   - ${signalList(item)}`);
+  });
+  if (result.lowConfidence) lines.push('', '_Low confidence: nothing matched the request well._');
+  if (!result.stats.ready) lines.push('', '_The workspace is still being indexed; the answer may be incomplete._');
+  return lines.join('\n');
+}
+
+/** A chat turn as the participant sees it: the user's prompt, if it is one. */
+export interface Turn {
+  prompt?: string;
+}
+
+/** The earlier prompts of a chat with @ctxls, oldest first, for history. */
+export function chatHistory(turns: readonly Turn[]): string[] {
+  const out: string[] = [];
+  for (const t of turns) {
+    if (typeof t.prompt === 'string' && t.prompt.trim() !== '') out.push(t.prompt.trim());
+  }
+  return out.slice(-8);
+}
+
+/** The arguments of `ctxls mcp` over the workspace folders. */
+export function mcpArgs(folders: readonly string[]): string[] {
+  const args = ['mcp'];
+  for (const f of folders) args.push('--root', f);
+  return args;
+}

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { chatHistory, explainMarkdown, mcpArgs, signalList, toolParams } from '../src/agent';
+import type { ContextItem, ContextSelectResult } from '../src/protocol';
+import { buildSelectParams, DEFAULT_SETTINGS } from '../src/settings';
+
+function item(over: Partial<ContextItem>): ContextItem {
+  return {
+    id: 'sym:internal/cart/pricing.go::ApplyCoupon',
+    uri: 'file:///w/internal/cart/pricing.go',
+    path: 'internal/cart/pricing.go',
+    symbol: 'ApplyCoupon',
+    kind: 'function',
+    language: 'go',
+    range: { start: { line: 40, character: 0 }, end: { line: 61, character: 1 } },
+    text: 'func ApplyCoupon() {}',
+    truncated: false,
+    score: 0.0481234,
+    reason: 'retrieved',
+    signals: { file: { rank: 2, score: 0.12 }, lexical: { rank: 1, score: 3.5 } },
+    ...over,
+  };
+}
+
+function result(items: ContextItem[], ready = true): ContextSelectResult {
+  return {
+    items,
+    usedChars: 10,
+    lowConfidence: false,
+    stats: { ready, files: 3, symbols: 40, candidates: 10, elapsedMs: 1, embedder: 'hash-384', merkleRoot: 'ab' },
+  };
+}
+
+describe('toolParams', () => {
+  test('passes the declared fields and drops the rest', () => {
+    const p = toolParams({ query: 'coupon expiry', limit: 3, kinds: ['function'], explainYourself: true, activeUri: 'file:///etc/passwd' });
+    assert.deepEqual(p, { query: 'coupon expiry', limit: 3, kinds: ['function'] });
+  });
+  test('refuses what is not an object', () => {
+    assert.throws(() => toolParams('coupon'), /tool input must be an object with a query, got "coupon"/);
+    assert.throws(() => toolParams(null), /tool input must be an object/);
+    assert.throws(() => toolParams([]), /tool input must be an object/);
+  });
+  test('a bad field is named by the one validation of the params', () => {
+    assert.throws(() => buildSelectParams(toolParams({ query: 'x', limit: 'ten' }), DEFAULT_SETTINGS), /params\.limit must be a number/);
+    assert.throws(() => buildSelectParams(toolParams({ limit: 3 }), DEFAULT_SETTINGS), /params\.query must be a non-empty string/);
+    assert.throws(() => buildSelectParams(toolParams({ query: 'x', kinds: 'function' }), DEFAULT_SETTINGS), /params\.kinds must be a list of strings/);
+  });
+});
+
+describe('explainMarkdown', () => {
+  test('lists each item with its sources, best rank first', () => {
+    const md = explainMarkdown('  expired   coupons ', result([item({})]));
+    assert.match(md, /^\*\*Why these items for:\*\* expired coupons\n/);
+    assert.match(md, /1\. `internal\/cart\/pricing\.go` \(lines 41-62\): function `ApplyCoupon`, score 0\.04812, retrieved/);
+    assert.match(md, /- lexical #1 \(3\.5\), file #2 \(0\.12\)/);
+  });
+  test('says when nothing matched, and why', () => {
+    assert.match(explainMarkdown('q', result([])), /Nothing matched\./);
+    assert.match(explainMarkdown('q', result([], false)), /still being indexed/);
+  });
+  test('an item no source ranked says its reason', () => {
+    assert.equal(signalList(item({ signals: undefined, reason: 'pinned' })), 'no ranking source (pinned)');
+  });
+});
+
+test('chatHistory keeps the prompts, oldest first, at most 8', () => {
+  const turns = [{ prompt: ' one ' }, {}, { prompt: '' }, ...Array.from({ length: 9 }, (_, i) => ({ prompt: `p${i}` }))];
+  const h = chatHistory(turns);
+  assert.equal(h.length, 8);
+  assert.deepEqual(h.slice(0, 2), ['p1', 'p2']);
+  assert.equal(chatHistory([{ prompt: ' one ' }])[0], 'one');
+});
+
+test('mcpArgs names every folder as a root', () => {
+  assert.deepEqual(mcpArgs(['/a', '/b c']), ['mcp', '--root', '/a', '--root', '/b c']);
+  assert.deepEqual(mcpArgs([]), ['mcp']);
+});

@@ -1,0 +1,303 @@
+// Package mcp serves ctxls over the Model Context Protocol, for agents
+// (Claude Code, Cursor, Codex, Cline, Continue, Copilot agent mode) that
+// call tools rather than speak LSP. It is an adapter: the requests become
+// the wire's (lsp/wire), validated once by the workspace as for the LSP
+// server and the command line, and the answers are the wire's result plus
+// text a model reads well.
+//
+// Tools:
+//
+//   - select_context: ranked, budgeted code for a task;
+//   - explain_selection: the same selection with why each item was picked;
+//   - index_status: whether the index is ready, and what it holds.
+//
+// An MCP client sends no document or file notifications, so the server
+// watches the folders itself (workspace.Watch).
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/lsp/wire"
+	"github.com/ctxls/ctxls/workspace"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Version is reported to the client in serverInfo.
+	Version string
+	// Roots are the workspace folders; at least one.
+	Roots []string
+	// Config is the index configuration.
+	Config workspace.Config
+	// Log receives the server's log (stderr for ctxls mcp); nil discards it.
+	Log *slog.Logger
+	// Warn is told the problems a user must act on; nil logs them.
+	Warn func(msg string)
+	// Debounce is how long the file watcher waits for the disk to be
+	// quiet; 0 is workspace.DefaultWatchDebounce.
+	Debounce time.Duration
+}
+
+// Server is an MCP server over one workspace.
+type Server struct {
+	opts Options
+	ws   *workspace.Workspace
+	log  *slog.Logger
+	sdk  *sdk.Server
+
+	mu       sync.Mutex
+	progress map[string]workspace.Progress // by folder root, during indexing
+	stats    []workspace.IndexStats        // the last complete index
+	indexErr error                         // the last index failure
+	watchErr error                         // why files are not watched
+}
+
+// New builds the workspace over opts.Roots and the MCP server; nothing is
+// indexed until Run. A root that is not a directory is an error naming it.
+func New(opts Options) (*Server, error) {
+	if len(opts.Roots) == 0 {
+		return nil, fmt.Errorf("no workspace root")
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ws, err := workspace.New(opts.Config, workspace.Options{Logger: log, Warn: opts.Warn})
+	if err != nil {
+		return nil, err
+	}
+	for _, root := range opts.Roots {
+		if _, err := ws.AddFolder(root); err != nil {
+			return nil, err
+		}
+	}
+	s := &Server{opts: opts, ws: ws, log: log, progress: map[string]workspace.Progress{}}
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "ctxls", Title: "ctxls context selection", Version: opts.Version},
+		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
+	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
+	sdk.AddTool(s.sdk, &sdk.Tool{
+		Name:        "select_context",
+		Title:       "Select code context",
+		Description: selectDescription,
+		Annotations: readOnly,
+	}, s.selectContext)
+	sdk.AddTool(s.sdk, &sdk.Tool{
+		Name:        "explain_selection",
+		Title:       "Explain a context selection",
+		Description: explainDescription,
+		Annotations: readOnly,
+	}, s.explainSelection)
+	sdk.AddTool(s.sdk, &sdk.Tool{
+		Name:        "index_status",
+		Title:       "ctxls index status",
+		Description: statusDescription,
+		Annotations: readOnly,
+	}, s.indexStatus)
+	return s, nil
+}
+
+const instructions = `ctxls indexes this workspace's code as symbols and selects the slices relevant to a task. ` +
+	`Call select_context with the user's request (and the file they are in, if you know it) before reading files one by one: ` +
+	`it returns ranked, budgeted code with the path and lines of each slice.`
+
+const selectDescription = `Select the code most relevant to a task from the workspace: functions, methods, types, ` +
+	`doc sections and config keys, ranked by a local index (BM25 over symbols and files, embeddings, names and paths ` +
+	`in the request, the active file and cursor, recent edits, and the repository's history) and packed into a character budget. ` +
+	`Returns one text block per item (path, lines, symbol, why it was picked, then the code) and the structured result. ` +
+	`Use it before reading files one by one. Offline, read-only, answers in milliseconds.`
+
+// explainDescription names the ranking sources as items' signals do.
+var explainDescription = `The same selection as select_context, with each item's rank and score in every ranking source ` +
+	`(` + strings.Join(heuristics.SourceNames[:], ", ") + `), to see why an item was or was not picked.`
+
+const statusDescription = `Whether the workspace index is ready (or how far indexing has got), and per folder: files, symbols, ` +
+	`languages, skipped and refused files, the embedder, the repository history read, and whether files are watched.`
+
+// SelectInput are the arguments of select_context and explain_selection.
+type SelectInput struct {
+	Query      string   `json:"query" jsonschema:"the task or question in plain words, e.g. the user's request; names of functions, types or files in it count most"`
+	History    []string `json:"history,omitempty" jsonschema:"earlier user messages of the conversation, oldest first, so that a follow-up like 'now fix that' finds what was discussed"`
+	ActiveFile string   `json:"activeFile,omitempty" jsonschema:"the file the user is looking at: a path relative to the (first) workspace root, an absolute path, or a file:// URI"`
+	CursorLine int      `json:"cursorLine,omitempty" jsonschema:"1-based line of the cursor in activeFile; the symbol there ranks first"`
+	Limit      int      `json:"limit,omitempty" jsonschema:"maximum number of items, 1 to 100 (default 8)"`
+	MaxChars   int      `json:"maxChars,omitempty" jsonschema:"character budget over the text of all items (default 12000)"`
+	Paths      []string `json:"paths,omitempty" jsonschema:"only select from paths matching these globs, relative to the root, e.g. internal/** or **/*.go"`
+	Kinds      []string `json:"kinds,omitempty" jsonschema:"only select symbols of these kinds: function, method, class, struct, interface, type, enum, const, var, module or file"`
+}
+
+// SelectOutput is the structured result: the wire's, with a note while the
+// index is incomplete.
+type SelectOutput struct {
+	wire.Result
+	// Indexing is set while the first index is being built: what share of
+	// the files the result could see.
+	Indexing string `json:"indexing,omitempty"`
+}
+
+// argFields maps the wire's field names, which the workspace's errors
+// name, to the tool's arguments.
+var argFields = map[string]string{"activeUri": "activeFile"}
+
+// selectContext is the select_context tool.
+func (s *Server) selectContext(ctx context.Context, _ *sdk.CallToolRequest, in SelectInput) (*sdk.CallToolResult, *SelectOutput, error) {
+	out, err := s.run(ctx, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := &sdk.CallToolResult{}
+	if out.Indexing != "" {
+		res.Content = append(res.Content, &sdk.TextContent{Text: out.Indexing})
+	}
+	for i, it := range out.Items {
+		res.Content = append(res.Content, &sdk.TextContent{Text: itemText(i, &it)})
+	}
+	res.Content = append(res.Content, &sdk.TextContent{Text: summary(&out.Result)})
+	return res, out, nil
+}
+
+// explainSelection is the explain_selection tool.
+func (s *Server) explainSelection(ctx context.Context, _ *sdk.CallToolRequest, in SelectInput) (*sdk.CallToolResult, *SelectOutput, error) {
+	out, err := s.run(ctx, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	var b strings.Builder
+	if out.Indexing != "" {
+		b.WriteString(out.Indexing + "\n\n")
+	}
+	for i, it := range out.Items {
+		fmt.Fprintf(&b, "%s\n   why: %s\n", header(i, &it), signals(&it))
+	}
+	b.WriteString(summary(&out.Result))
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}, out, nil
+}
+
+// run is one selection: the arguments become a wire request, converted
+// and validated as the LSP server's are.
+func (s *Server) run(ctx context.Context, in SelectInput) (*SelectOutput, error) {
+	if in.CursorLine < 0 {
+		return nil, fmt.Errorf("invalid argument cursorLine: must be 1 or more, got %d", in.CursorLine)
+	}
+	req := &wire.Request{Query: in.Query, History: in.History, Limit: in.Limit, MaxChars: in.MaxChars, Paths: in.Paths, Kinds: in.Kinds}
+	if in.ActiveFile != "" {
+		req.ActiveURI = s.fileURI(in.ActiveFile)
+		if in.CursorLine > 0 {
+			req.Position = &wire.Position{Line: uint32(in.CursorLine - 1)}
+		}
+	}
+	sreq, err := wire.SelectRequest(req)
+	var sel *workspace.Selection
+	if err == nil {
+		sel, err = s.ws.Select(ctx, sreq)
+	}
+	if err != nil {
+		if pe, ok := wire.ParamError(err).(*workspace.ParamError); ok {
+			return nil, fmt.Errorf("invalid argument %s: %s", argName(pe.Field), pe.Msg)
+		}
+		return nil, err
+	}
+	out := &SelectOutput{Result: *wire.FromSelection(sel, false)}
+	if !out.Stats.Ready {
+		out.Indexing = fmt.Sprintf("ctxls is still indexing (%d%% of files); this answer covers only the files indexed so far. Call again shortly for a complete one.", s.percent())
+	}
+	return out, nil
+}
+
+// fileURI turns an activeFile argument into a file URI: a relative path is
+// relative to the first root.
+func (s *Server) fileURI(ref string) string {
+	if strings.Contains(ref, "://") {
+		return ref
+	}
+	if !filepath.IsAbs(ref) {
+		ref = filepath.Join(s.ws.Folders()[0].Root, ref)
+	}
+	return wire.URIFromPath(filepath.Clean(ref))
+}
+
+// argName is the tool argument a wire field came from ("kinds[1]" stays).
+func argName(field string) string {
+	name, index, indexed := strings.Cut(field, "[")
+	if a, ok := argFields[name]; ok {
+		name = a
+	}
+	if indexed {
+		return name + "[" + index
+	}
+	return name
+}
+
+// header is an item's first line: rank, path and lines, symbol, kind,
+// score and reason.
+func header(i int, it *wire.Item) string {
+	name := it.Symbol
+	if name == "" {
+		name = "(whole file)"
+	}
+	return fmt.Sprintf("%d. %s:%d-%d  %s (%s, %s)  score %.4f, %s", i+1, it.Path,
+		it.Range.Start.Line+1, it.Range.End.Line+1, name, it.Kind, it.Language, it.Score, it.Reason)
+}
+
+// itemText is one item as a model reads it: the header, then the code
+// fenced with its language.
+func itemText(i int, it *wire.Item) string {
+	var b strings.Builder
+	b.WriteString(header(i, it))
+	b.WriteString("\n```" + it.Language + "\n")
+	b.WriteString(strings.TrimRight(it.Text, "\n"))
+	if it.Truncated {
+		b.WriteString("\n…")
+	}
+	b.WriteString("\n```")
+	return b.String()
+}
+
+// signals lists an item's per-source ranks, best rank first.
+func signals(it *wire.Item) string {
+	names := make([]string, 0, len(it.Signals))
+	for n := range it.Signals {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if d := it.Signals[a].Rank - it.Signals[b].Rank; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s #%d (%.3f)", n, it.Signals[n].Rank, it.Signals[n].Score))
+	}
+	if len(parts) == 0 {
+		return "no ranking source (" + it.Reason + ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// summary is the closing line of a selection.
+func summary(r *wire.Result) string {
+	conf := ""
+	if r.LowConfidence {
+		conf = "; low confidence: nothing matched the request well, so treat these as guesses"
+	}
+	if len(r.Items) == 0 {
+		return "No code matched the request." + conf
+	}
+	noun := "items"
+	if len(r.Items) == 1 {
+		noun = "item"
+	}
+	return fmt.Sprintf("%d %s, %d characters, from %d files and %d symbols indexed%s.",
+		len(r.Items), noun, r.UsedChars, r.Stats.Files, r.Stats.Symbols, conf)
+}
