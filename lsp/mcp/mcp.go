@@ -134,6 +134,9 @@ type SelectInput struct {
 	MaxChars   int      `json:"maxChars,omitempty" jsonschema:"character budget over the text of all items (default 12000)"`
 	Paths      []string `json:"paths,omitempty" jsonschema:"only select from paths matching these globs, relative to the root, e.g. internal/** or **/*.go"`
 	Kinds      []string `json:"kinds,omitempty" jsonschema:"only select symbols of these kinds: function, method, class, struct, interface, type, enum, const, var, module or file"`
+	Items      []string `json:"items,omitempty" jsonschema:"names of rules or tools of the workspace to include whatever their include mode, as @name in the query does (e.g. release-checklist)"`
+	// IncludeItems is a pointer so that an absent argument means the default.
+	IncludeItems *bool `json:"includeItems,omitempty" jsonschema:"false leaves out the workspace's rules, notes and tools and returns code only (default true)"`
 }
 
 // SelectOutput is the structured result: the wire's, with a note while the
@@ -189,7 +192,10 @@ func (s *Server) run(ctx context.Context, in SelectInput) (*SelectOutput, error)
 	if in.CursorLine < 0 {
 		return nil, fmt.Errorf("invalid argument cursorLine: must be 1 or more, got %d", in.CursorLine)
 	}
-	req := &wire.Request{Query: in.Query, History: in.History, Limit: in.Limit, MaxChars: in.MaxChars, Paths: in.Paths, Kinds: in.Kinds}
+	req := &wire.Request{Query: in.Query, History: in.History, Limit: in.Limit, MaxChars: in.MaxChars, Paths: in.Paths, Kinds: in.Kinds, Items: in.Items}
+	if in.IncludeItems != nil {
+		req.IncludeItems = &wire.IncludeItems{All: in.IncludeItems}
+	}
 	if in.ActiveFile != "" {
 		req.ActiveURI = s.fileURI(in.ActiveFile)
 		if in.CursorLine > 0 {

@@ -20,7 +20,13 @@ const testTimeout = 60 * time.Second
 // fixture writes testdata/workspaces/name.txtar into a fresh directory.
 func fixture(t *testing.T, name string) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "workspaces", name+".txtar"))
+	return fixtureFile(t, filepath.Join("..", "..", "testdata", "workspaces", name+".txtar"))
+}
+
+// fixtureFile writes the txtar archive at path into a fresh directory.
+func fixtureFile(t *testing.T, path string) string {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,5 +362,36 @@ func TestSeveralRoots(t *testing.T) {
 	res := call(t, cs, "select_context", map[string]any{"query": "coupon", "activeFile": "internal/cart/pricing.go"})
 	if res.IsError {
 		t.Errorf("a path relative to the first root was refused: %s", text(res))
+	}
+}
+
+// TestContextItems: the workspace's rules come with the code; a manual
+// rule comes only when the call names it; includeItems false is code only.
+func TestContextItems(t *testing.T) {
+	cs := connect(t, fixtureFile(t, filepath.Join("..", "..", "testdata", "items", "workspace.txtar")))
+	waitReady(t, cs)
+	ids := func(args map[string]any) map[string]bool {
+		var out SelectOutput
+		decode(t, call(t, cs, "select_context", args), &out)
+		got := map[string]bool{}
+		for _, it := range out.Items {
+			got[it.ID] = true
+		}
+		return got
+	}
+	const query = "prepare the next release of the billing service"
+	plain := ids(map[string]any{"query": query})
+	if !plain["rule:AGENTS"] || plain["rule:release-checklist"] {
+		t.Errorf("without items: want the always rule AGENTS and not the manual release-checklist, got %v", plain)
+	}
+	named := ids(map[string]any{"query": query, "items": []string{"release-checklist"}})
+	if !named["rule:release-checklist"] {
+		t.Errorf("items [release-checklist]: the manual rule is missing from %v", named)
+	}
+	code := ids(map[string]any{"query": query, "includeItems": false})
+	for id := range code {
+		if strings.HasPrefix(id, "rule:") || strings.HasPrefix(id, "memory:") || strings.HasPrefix(id, "tool:") {
+			t.Errorf("includeItems false returned %s", id)
+		}
 	}
 }
