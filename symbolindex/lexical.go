@@ -80,10 +80,19 @@ func lexValidWeight(w float32) bool {
 // lexPostings are the documents holding one term, sorted by doc id, with
 // the term's frequency per field packed as four saturating 8-bit counters
 // (field f in bits 8f..8f+7): 8 bytes per posting.
+//
+// A loaded index keeps most postings in its mapped segments (parts, read
+// in place): the postings of a term are then docs (added since the load)
+// and its parts, nbase of whose documents are still live.
 type lexPostings struct {
-	docs []uint32
-	tfs  []uint32
+	docs  []uint32
+	tfs   []uint32
+	parts []lexPart
+	nbase uint32
 }
+
+// df is the number of live documents holding the term.
+func (p *lexPostings) df() int { return len(p.docs) + int(p.nbase) }
 
 // lexAcc is one distinct term of the document being added.
 type lexAcc struct {
@@ -126,6 +135,13 @@ type Lexical struct {
 	// term id seen in the document being checked.
 	seenAt []uint32
 	epoch  uint32
+
+	// Mapped segments (see lexbase.go). inBase[doc] says doc's current
+	// content is the one its segment holds; ndead counts the documents of
+	// segments removed since, whose postings Search must skip.
+	segs   []lexSeg
+	inBase []bool
+	ndead  int
 }
 
 // NewLexical returns an empty index scoring with p. Parameters that fail
@@ -227,13 +243,18 @@ func (l *Lexical) prepare(doc uint32) error {
 		return fmt.Errorf("lexical: document id %d out of range (max %d)", doc, lexMaxDocs-1)
 	}
 	l.Remove(doc)
-	if n := int(doc) + 1; n > len(l.live) {
+	l.growDocs(int(doc) + 1)
+	l.acc = l.acc[:0]
+	return nil
+}
+
+// growDocs makes room for documents below n.
+func (l *Lexical) growDocs(n int) {
+	if n > len(l.live) {
 		l.live = slices.Grow(l.live, n-len(l.live))[:n]
 		l.lens = slices.Grow(l.lens, n-len(l.lens))[:n]
 		l.docTerms = slices.Grow(l.docTerms, n-len(l.docTerms))[:n]
 	}
-	l.acc = l.acc[:0]
-	return nil
 }
 
 // commit inserts the accumulated terms of doc into the postings.
@@ -268,25 +289,37 @@ func (l *Lexical) Remove(doc uint32) {
 	if !l.Has(doc) {
 		return
 	}
-	for _, id := range l.docTerms[doc] {
-		p := &l.post[id]
-		if i, ok := slices.BinarySearch(p.docs, doc); ok {
-			p.docs = slices.Delete(p.docs, i, i+1)
-			p.tfs = slices.Delete(p.tfs, i, i+1)
+	if l.isBase(doc) {
+		l.removeBase(doc)
+	} else {
+		for _, id := range l.docTerms[doc] {
+			p := &l.post[id]
+			if i, ok := slices.BinarySearch(p.docs, doc); ok {
+				p.docs = slices.Delete(p.docs, i, i+1)
+				p.tfs = slices.Delete(p.tfs, i, i+1)
+			}
+			l.freeIfEmpty(id)
 		}
-		if len(p.docs) == 0 {
-			delete(l.dict, l.strs[id])
-			l.strs[id] = ""
-			l.free = append(l.free, id)
-		}
+		l.docTerms[doc] = l.docTerms[doc][:0]
 	}
-	l.docTerms[doc] = l.docTerms[doc][:0]
 	for f := range NumFields {
 		l.sum[f] -= uint64(l.lens[doc][f])
 	}
 	l.lens[doc] = [NumFields]uint16{}
 	l.live[doc] = false
 	l.n--
+}
+
+// freeIfEmpty releases term id once no live document holds it.
+func (l *Lexical) freeIfEmpty(id uint32) {
+	p := &l.post[id]
+	if p.df() > 0 {
+		return
+	}
+	*p = lexPostings{}
+	delete(l.dict, l.strs[id])
+	l.strs[id] = ""
+	l.free = append(l.free, id)
 }
 
 // DocTerms is the indexed form of one document, for persisting an index and
@@ -305,14 +338,11 @@ func (l *Lexical) Export(doc uint32) DocTerms {
 	if !l.Has(doc) {
 		return DocTerms{}
 	}
-	ids := l.docTerms[doc]
-	dt := DocTerms{Terms: make([]string, len(ids)), TFs: make([]uint32, len(ids)), Lens: l.lens[doc]}
-	for i, id := range ids {
-		p := &l.post[id]
-		j, _ := slices.BinarySearch(p.docs, doc)
-		dt.Terms[i] = l.strs[id]
-		dt.TFs[i] = p.tfs[j]
-	}
+	dt := DocTerms{Lens: l.lens[doc]}
+	l.eachTerm(doc, func(id, tf uint32) {
+		dt.Terms = append(dt.Terms, l.strs[id])
+		dt.TFs = append(dt.TFs, tf)
+	})
 	return dt
 }
 
@@ -426,7 +456,7 @@ func (l *Lexical) IDF(term string) float32 {
 	if !ok {
 		return 0
 	}
-	return lexIDF(l.n, len(l.post[id].docs))
+	return lexIDF(l.n, l.post[id].df())
 }
 
 // Search returns the k documents with the highest BM25F score for q, best
@@ -482,7 +512,16 @@ func (l *Lexical) Search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 	}
 	for _, qt := range buf.q {
 		p := &l.post[qt.id]
-		l.accumulate(p, qt.w*lexIDF(l.n, len(p.docs)), &norm, buf)
+		wq := qt.w * lexIDF(l.n, p.df())
+		l.accumulate(p.docs, p.tfs, wq, &norm, buf, nil)
+		var skip []bool // documents no longer as their segment holds them
+		if l.ndead > 0 {
+			skip = l.inBase
+		}
+		for _, pt := range p.parts {
+			sg := &l.segs[pt.seg]
+			l.accumulate(sg.docs[pt.off:pt.off+pt.n], sg.tfs[pt.off:pt.off+pt.n], wq, &norm, buf, skip)
+		}
 	}
 	l.selectTop(k, filter, buf)
 	return buf.hits
@@ -495,16 +534,19 @@ type lexNorm struct {
 }
 
 // accumulate adds the contribution of one term (already multiplied into wq =
-// weight · idf) to every document of its postings.
-func (l *Lexical) accumulate(p *lexPostings, wq float32, nm *lexNorm, buf *SearchBuffer) {
+// weight · idf) to every document of one run of its postings, skipping the
+// documents d with inBase[d] false when inBase is not nil.
+func (l *Lexical) accumulate(docs, tfs []uint32, wq float32, nm *lexNorm, buf *SearchBuffer, inBase []bool) {
 	k1 := l.p.K1
 	k1p1 := wq * (k1 + 1)
-	docs := p.docs
-	tfs := p.tfs[:len(docs)]
+	tfs = tfs[:len(docs)]
 	lens := l.lens
 	score := buf.score[:len(lens)]
 	matched := buf.matched[:len(lens)]
 	for j, d := range docs {
+		if inBase != nil && !inBase[d] {
+			continue
+		}
 		t := tfs[j]
 		ln := &lens[d]
 		var x float32

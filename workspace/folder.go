@@ -116,6 +116,11 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 			switch cached, err := symbolindex.LoadIndex(cfile, emb); {
 			case err == nil:
 				base = cached
+			case cached != nil:
+				// Some segments were damaged: their files are indexed
+				// again below, as new files.
+				base = cached
+				log.Warn("index cache partly damaged; re-indexing the files it lost", "root", f.Root, "err", err)
 			case errors.Is(err, os.ErrNotExist):
 			case errors.Is(err, symbolindex.ErrCacheMismatch):
 				log.Info("rebuilding index", "root", f.Root, "reason", err)

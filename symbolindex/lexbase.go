@@ -1,0 +1,181 @@
+package symbolindex
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// lexPart is one run of a term's postings in a mapped segment:
+// segs[seg].docs[off:off+n] and the same range of its tfs.
+type lexPart struct {
+	seg, off, n uint32
+}
+
+// lexSeg is the lexical part of one mapped segment (segment.go): the
+// postings of documents lo..lo+n-1, read in place. docs and tfs hold every
+// term's postings one after the other; dtOff and dtTerms list each
+// document's distinct terms (local term ids, dtTerms[dtOff[i]:dtOff[i+1]]
+// for document lo+i), which gid maps to the index's term ids. A segment is
+// never modified: removing one of its documents clears inBase and lowers
+// the term counts.
+type lexSeg struct {
+	lo, n   uint32
+	docs    []uint32
+	tfs     []uint32
+	dtOff   []uint32
+	dtTerms []uint32
+	gid     []uint32 // local term id → term id
+	// part[local term] is the index of the segment's part in that term's
+	// postings.parts, for finding a document's frequency.
+	part []uint32
+}
+
+// lexSegData is a segment's lexical data as segment.go reads it. Terms are
+// sorted and distinct; termOff (len(Terms)+1 offsets) delimits each term's
+// postings in Docs and TFs; Live says which of the n documents exist.
+type lexSegData struct {
+	Lo      uint32
+	Terms   []string
+	TermOff []uint32
+	Docs    []uint32
+	TFs     []uint32
+	Lens    [][NumFields]uint16
+	Live    []byte
+	DTOff   []uint32
+	DTTerms []uint32
+}
+
+// check reports the first inconsistency that would make the segment unsafe
+// to read: offsets out of order or out of range, unsorted terms or
+// postings, documents outside the segment.
+func (d *lexSegData) check() error {
+	n := len(d.Live)
+	if len(d.Lens) != n || len(d.DTOff) != n+1 || len(d.TermOff) != len(d.Terms)+1 || len(d.Docs) != len(d.TFs) {
+		return fmt.Errorf("lexical segment: section lengths disagree")
+	}
+	if uint64(d.Lo)+uint64(n) > lexMaxDocs {
+		return fmt.Errorf("lexical segment: documents %d..%d out of range", d.Lo, uint64(d.Lo)+uint64(n))
+	}
+	if d.TermOff[0] != 0 || d.TermOff[len(d.Terms)] != uint32(len(d.Docs)) {
+		return fmt.Errorf("lexical segment: postings offsets do not cover the postings")
+	}
+	for i, t := range d.Terms {
+		if t == "" || i > 0 && d.Terms[i-1] >= t {
+			return fmt.Errorf("lexical segment: terms not sorted and distinct at %d", i)
+		}
+		a, b := d.TermOff[i], d.TermOff[i+1]
+		if a >= b || b > uint32(len(d.Docs)) {
+			return fmt.Errorf("lexical segment: term %q: bad postings range", t)
+		}
+		prev := int64(d.Lo) - 1
+		for j := a; j < b; j++ {
+			doc := d.Docs[j]
+			if int64(doc) <= prev || doc >= d.Lo+uint32(n) || d.Live[doc-d.Lo] != 1 || d.TFs[j] == 0 {
+				return fmt.Errorf("lexical segment: term %q: bad posting %d", t, doc)
+			}
+			prev = int64(doc)
+		}
+	}
+	if d.DTOff[0] != 0 || d.DTOff[n] != uint32(len(d.DTTerms)) || len(d.DTTerms) != len(d.Docs) {
+		return fmt.Errorf("lexical segment: document terms do not match the postings")
+	}
+	for i := 0; i < n; i++ {
+		if d.DTOff[i] > d.DTOff[i+1] || d.Live[i] > 1 || d.Live[i] == 0 && d.DTOff[i] != d.DTOff[i+1] {
+			return fmt.Errorf("lexical segment: document %d: bad term list", d.Lo+uint32(i))
+		}
+	}
+	for _, t := range d.DTTerms {
+		if int(t) >= len(d.Terms) {
+			return fmt.Errorf("lexical segment: term id %d out of range", t)
+		}
+	}
+	return nil
+}
+
+// addSegment adds the documents of a checked segment, reading its postings
+// in place. Its documents must all be absent.
+func (l *Lexical) addSegment(d *lexSegData) {
+	si := uint32(len(l.segs))
+	n := uint32(len(d.Live))
+	sg := lexSeg{lo: d.Lo, n: n, docs: d.Docs, tfs: d.TFs, dtOff: d.DTOff, dtTerms: d.DTTerms,
+		gid: make([]uint32, len(d.Terms)), part: make([]uint32, len(d.Terms))}
+	for i, t := range d.Terms {
+		id, ok := l.dict[t]
+		if !ok {
+			id = l.newTerm(t)
+		}
+		p := &l.post[id]
+		a, b := d.TermOff[i], d.TermOff[i+1]
+		sg.gid[i] = id
+		sg.part[i] = uint32(len(p.parts))
+		p.parts = append(p.parts, lexPart{seg: si, off: a, n: b - a})
+		p.nbase += b - a
+	}
+	l.segs = append(l.segs, sg)
+	end := int(d.Lo + n)
+	l.growDocs(end)
+	if end > len(l.inBase) {
+		l.inBase = slices.Grow(l.inBase, end-len(l.inBase))[:end]
+	}
+	for i := uint32(0); i < n; i++ {
+		if d.Live[i] == 0 {
+			continue
+		}
+		doc := d.Lo + i
+		l.live[doc] = true
+		l.inBase[doc] = true
+		l.lens[doc] = d.Lens[i]
+		l.n++
+		for f := range NumFields {
+			l.sum[f] += uint64(d.Lens[i][f])
+		}
+	}
+}
+
+// isBase reports whether doc is live as its segment holds it.
+func (l *Lexical) isBase(doc uint32) bool {
+	return int(doc) < len(l.inBase) && l.inBase[doc]
+}
+
+// segOf returns the segment holding doc.
+func (l *Lexical) segOf(doc uint32) *lexSeg {
+	i := sort.Search(len(l.segs), func(i int) bool { return l.segs[i].lo+l.segs[i].n > doc })
+	return &l.segs[i]
+}
+
+// removeBase takes a segment's document out of the counts; its postings
+// stay in the segment and Search skips them.
+func (l *Lexical) removeBase(doc uint32) {
+	sg := l.segOf(doc)
+	i := doc - sg.lo
+	for _, lt := range sg.dtTerms[sg.dtOff[i]:sg.dtOff[i+1]] {
+		id := sg.gid[lt]
+		l.post[id].nbase--
+		l.freeIfEmpty(id)
+	}
+	l.inBase[doc] = false
+	l.ndead++
+}
+
+// eachTerm calls fn with each distinct term of a live doc and its packed
+// frequencies.
+func (l *Lexical) eachTerm(doc uint32, fn func(id, tf uint32)) {
+	if l.isBase(doc) {
+		sg := l.segOf(doc)
+		i := doc - sg.lo
+		for _, lt := range sg.dtTerms[sg.dtOff[i]:sg.dtOff[i+1]] {
+			id := sg.gid[lt]
+			pt := l.post[id].parts[sg.part[lt]]
+			run := sg.docs[pt.off : pt.off+pt.n]
+			j, _ := slices.BinarySearch(run, doc)
+			fn(id, sg.tfs[pt.off+uint32(j)])
+		}
+		return
+	}
+	for _, id := range l.docTerms[doc] {
+		p := &l.post[id]
+		j, _ := slices.BinarySearch(p.docs, doc)
+		fn(id, p.tfs[j])
+	}
+}
