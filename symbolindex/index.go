@@ -62,6 +62,10 @@ type fileEntry struct {
 	Slots    []uint32
 	Refs     []string
 	Sum      []float32 // sum of the symbol vectors, for the Merkle aggregate
+	// mapped holds the references of a file loaded from a cache segment
+	// (Refs is then nil): they are read from the mapping when asked for.
+	mapped []segRef
+	strs   []byte // the segment's text section
 }
 
 // symEntry is one symbol in its slot.
@@ -344,7 +348,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		ix.nsyms--
 	}
 	if exists {
-		ix.unref(fslot, ix.fileTab[fslot].Refs)
+		ix.unref(fslot, ix.FileRefs(fslot))
 	}
 	ix.addRefs(fslot, d.Parsed.Refs)
 	ix.fileTab[fslot] = fileEntry{
@@ -484,7 +488,7 @@ func (ix *Index) Remove(relPath string) bool {
 		ix.nsyms--
 	}
 	ix.flex.Remove(fslot)
-	ix.unref(fslot, fe.Refs)
+	ix.unref(fslot, ix.FileRefs(fslot))
 	b := path.Base(relPath)
 	ix.byBase[b] = removeSlot(ix.byBase[b], fslot)
 	if len(ix.byBase[b]) == 0 {
@@ -574,7 +578,17 @@ func (ix *Index) FilePath(f uint32) string { return ix.fileTab[f].Path }
 func (ix *Index) FileSymbols(f uint32) []uint32 { return ix.fileTab[f].Slots }
 
 // FileRefs returns the identifiers the file in slot f references.
-func (ix *Index) FileRefs(f uint32) []string { return ix.fileTab[f].Refs }
+func (ix *Index) FileRefs(f uint32) []string {
+	fe := &ix.fileTab[f]
+	if fe.mapped == nil {
+		return fe.Refs
+	}
+	refs := make([]string, len(fe.mapped))
+	for i, r := range fe.mapped {
+		refs[i] = mappedStr(fe.strs, r.Ref)
+	}
+	return refs
+}
 
 // FileLanguage returns the language of the file in slot f.
 func (ix *Index) FileLanguage(f uint32) string { return ix.fileTab[f].Language }

@@ -12,9 +12,13 @@ type lexPart struct {
 	seg, off, n uint32
 }
 
-// lexSeg is the lexical part of one mapped segment (segment.go): the
+// lexSeg is the lexical part of one mapped segment (persist.go): the
 // postings of documents lo..lo+n-1, read in place. docs and tfs hold every
-// term's postings one after the other; dtOff and dtTerms list each
+// term's postings one after the other, in one of two forms: wide (doc ids
+// and packed frequencies as uint32) or, when the segment has at most 65,536
+// documents and as many distinct packed frequencies, narrow: docs16 the
+// doc id minus lo, tf16 an index into tfTab, 4 bytes a posting instead of
+// 8. dtOff and dtTerms list each
 // document's distinct terms (local term ids, dtTerms[dtOff[i]:dtOff[i+1]]
 // for document lo+i), which gid maps to the index's term ids. A segment is
 // never modified: removing one of its documents clears inBase and lowers
@@ -23,6 +27,9 @@ type lexSeg struct {
 	lo, n   uint32
 	docs    []uint32
 	tfs     []uint32
+	docs16  []uint16
+	tf16    []uint16
+	tfTab   []uint32
 	dtOff   []uint32
 	dtTerms []uint32
 	gid     []uint32 // local term id → term id
@@ -31,15 +38,19 @@ type lexSeg struct {
 	part []uint32
 }
 
-// lexSegData is a segment's lexical data as segment.go reads it. Terms are
+// lexSegData is a segment's lexical data as persist.go reads it. Terms are
 // sorted and distinct; termOff (len(Terms)+1 offsets) delimits each term's
-// postings in Docs and TFs; Live says which of the n documents exist.
+// postings in Docs and TFs (wide) or Docs16 and TF16 (narrow, with TFTab);
+// Live says which of the n documents exist.
 type lexSegData struct {
 	Lo      uint32
 	Terms   []string
 	TermOff []uint32
 	Docs    []uint32
 	TFs     []uint32
+	Docs16  []uint16
+	TF16    []uint16
+	TFTab   []uint32
 	Lens    [][NumFields]uint16
 	Live    []byte
 	DTOff   []uint32
@@ -51,13 +62,33 @@ type lexSegData struct {
 // postings, documents outside the segment.
 func (d *lexSegData) check() error {
 	n := len(d.Live)
-	if len(d.Lens) != n || len(d.DTOff) != n+1 || len(d.TermOff) != len(d.Terms)+1 || len(d.Docs) != len(d.TFs) {
+	np := len(d.Docs)
+	narrow := d.TFTab != nil
+	if narrow {
+		np = len(d.Docs16)
+		if len(d.Docs) != 0 || len(d.TFs) != 0 || len(d.TF16) != np || n > 1<<16 {
+			return fmt.Errorf("lexical segment: narrow postings malformed")
+		}
+		for _, tf := range d.TFTab {
+			if tf == 0 {
+				return fmt.Errorf("lexical segment: zero frequency in the table")
+			}
+		}
+		for _, t := range d.TF16 {
+			if int(t) >= len(d.TFTab) {
+				return fmt.Errorf("lexical segment: frequency index %d out of range", t)
+			}
+		}
+	} else if len(d.Docs16) != 0 || len(d.TF16) != 0 || len(d.TFs) != np {
+		return fmt.Errorf("lexical segment: wide postings malformed")
+	}
+	if len(d.Lens) != n || len(d.DTOff) != n+1 || len(d.TermOff) != len(d.Terms)+1 {
 		return fmt.Errorf("lexical segment: section lengths disagree")
 	}
 	if uint64(d.Lo)+uint64(n) > lexMaxDocs {
 		return fmt.Errorf("lexical segment: documents %d..%d out of range", d.Lo, uint64(d.Lo)+uint64(n))
 	}
-	if d.TermOff[0] != 0 || d.TermOff[len(d.Terms)] != uint32(len(d.Docs)) {
+	if d.TermOff[0] != 0 || d.TermOff[len(d.Terms)] != uint32(np) {
 		return fmt.Errorf("lexical segment: postings offsets do not cover the postings")
 	}
 	for i, t := range d.Terms {
@@ -65,19 +96,24 @@ func (d *lexSegData) check() error {
 			return fmt.Errorf("lexical segment: terms not sorted and distinct at %d", i)
 		}
 		a, b := d.TermOff[i], d.TermOff[i+1]
-		if a >= b || b > uint32(len(d.Docs)) {
+		if a >= b || b > uint32(np) {
 			return fmt.Errorf("lexical segment: term %q: bad postings range", t)
 		}
 		prev := int64(d.Lo) - 1
 		for j := a; j < b; j++ {
-			doc := d.Docs[j]
-			if int64(doc) <= prev || doc >= d.Lo+uint32(n) || d.Live[doc-d.Lo] != 1 || d.TFs[j] == 0 {
+			var doc, tf uint32
+			if narrow {
+				doc, tf = d.Lo+uint32(d.Docs16[j]), 1
+			} else {
+				doc, tf = d.Docs[j], d.TFs[j]
+			}
+			if int64(doc) <= prev || doc >= d.Lo+uint32(n) || d.Live[doc-d.Lo] != 1 || tf == 0 {
 				return fmt.Errorf("lexical segment: term %q: bad posting %d", t, doc)
 			}
 			prev = int64(doc)
 		}
 	}
-	if d.DTOff[0] != 0 || d.DTOff[n] != uint32(len(d.DTTerms)) || len(d.DTTerms) != len(d.Docs) {
+	if d.DTOff[0] != 0 || d.DTOff[n] != uint32(len(d.DTTerms)) || len(d.DTTerms) != np {
 		return fmt.Errorf("lexical segment: document terms do not match the postings")
 	}
 	for i := 0; i < n; i++ {
@@ -98,7 +134,7 @@ func (d *lexSegData) check() error {
 func (l *Lexical) addSegment(d *lexSegData) {
 	si := uint32(len(l.segs))
 	n := uint32(len(d.Live))
-	sg := lexSeg{lo: d.Lo, n: n, docs: d.Docs, tfs: d.TFs, dtOff: d.DTOff, dtTerms: d.DTTerms,
+	sg := lexSeg{lo: d.Lo, n: n, docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab, dtOff: d.DTOff, dtTerms: d.DTTerms,
 		gid: make([]uint32, len(d.Terms)), part: make([]uint32, len(d.Terms))}
 	for i, t := range d.Terms {
 		id, ok := l.dict[t]
@@ -166,10 +202,7 @@ func (l *Lexical) eachTerm(doc uint32, fn func(id, tf uint32)) {
 		i := doc - sg.lo
 		for _, lt := range sg.dtTerms[sg.dtOff[i]:sg.dtOff[i+1]] {
 			id := sg.gid[lt]
-			pt := l.post[id].parts[sg.part[lt]]
-			run := sg.docs[pt.off : pt.off+pt.n]
-			j, _ := slices.BinarySearch(run, doc)
-			fn(id, sg.tfs[pt.off+uint32(j)])
+			fn(id, sg.tf(l.post[id].parts[sg.part[lt]], doc))
 		}
 		return
 	}
@@ -178,4 +211,62 @@ func (l *Lexical) eachTerm(doc uint32, fn func(id, tf uint32)) {
 		j, _ := slices.BinarySearch(p.docs, doc)
 		fn(id, p.tfs[j])
 	}
+}
+
+// tf returns the packed frequencies of doc in the run pt, which holds it.
+func (sg *lexSeg) tf(pt lexPart, doc uint32) uint32 {
+	if sg.tfTab != nil {
+		j, _ := slices.BinarySearch(sg.docs16[pt.off:pt.off+pt.n], uint16(doc-sg.lo))
+		return sg.tfTab[sg.tf16[pt.off+uint32(j)]]
+	}
+	j, _ := slices.BinarySearch(sg.docs[pt.off:pt.off+pt.n], doc)
+	return sg.tfs[pt.off+uint32(j)]
+}
+
+// accumulate16 is accumulate for a run of narrow postings.
+func (l *Lexical) accumulate16(sg *lexSeg, pt lexPart, wq float32, nm *lexNorm, buf *SearchBuffer, inBase []bool) {
+	k1 := l.p.K1
+	k1p1 := wq * (k1 + 1)
+	docs := sg.docs16[pt.off : pt.off+pt.n]
+	tfi := sg.tf16[pt.off : pt.off+pt.n]
+	tfi = tfi[:len(docs)]
+	tab := sg.tfTab
+	lo := sg.lo
+	lens := l.lens
+	score := buf.score[:len(lens)]
+	matched := buf.matched[:len(lens)]
+	for j, d16 := range docs {
+		d := lo + uint32(d16)
+		if inBase != nil && !inBase[d] {
+			continue
+		}
+		t := tab[tfi[j]]
+		ln := &lens[d]
+		var x float32
+		if c := t & 0xff; c != 0 {
+			x += nm.w[0] * float32(c) / (nm.a[0] + nm.b[0]*float32(ln[0]))
+		}
+		if c := t >> 8 & 0xff; c != 0 {
+			x += nm.w[1] * float32(c) / (nm.a[1] + nm.b[1]*float32(ln[1]))
+		}
+		if c := t >> 16 & 0xff; c != 0 {
+			x += nm.w[2] * float32(c) / (nm.a[2] + nm.b[2]*float32(ln[2]))
+		}
+		if c := t >> 24; c != 0 {
+			x += nm.w[3] * float32(c) / (nm.a[3] + nm.b[3]*float32(ln[3]))
+		}
+		if matched[d] == 0 {
+			buf.touched = append(buf.touched, d)
+		}
+		matched[d]++
+		score[d] += x * k1p1 / (x + k1)
+	}
+}
+
+// trim drops the spare capacity that adding segments term by term leaves
+// in the per-term arrays: call it once the last segment is added.
+func (l *Lexical) trim() {
+	l.post = slices.Clone(l.post)
+	l.strs = slices.Clone(l.strs)
+	l.mark = slices.Clone(l.mark)
 }

@@ -520,7 +520,11 @@ func (l *Lexical) Search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 		}
 		for _, pt := range p.parts {
 			sg := &l.segs[pt.seg]
-			l.accumulate(sg.docs[pt.off:pt.off+pt.n], sg.tfs[pt.off:pt.off+pt.n], wq, &norm, buf, skip)
+			if sg.tfTab != nil {
+				l.accumulate16(sg, pt, wq, &norm, buf, skip)
+			} else {
+				l.accumulate(sg.docs[pt.off:pt.off+pt.n], sg.tfs[pt.off:pt.off+pt.n], wq, &norm, buf, skip)
+			}
 		}
 	}
 	l.selectTop(k, filter, buf)

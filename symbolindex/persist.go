@@ -1,11 +1,13 @@
 package symbolindex
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,7 +39,7 @@ import (
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 3
+const cacheVersion = 5
 
 // segMagic starts every cache file.
 const segMagic = "ctxlsidx"
@@ -51,6 +53,9 @@ const cacheMagic = "ctxls-index"
 var (
 	segMaxFiles = 2048
 	segMaxSyms  = 16384
+	// segNarrow allows the narrow postings form; tests turn it off to
+	// exercise the wide one.
+	segNarrow = true
 )
 
 // ErrCacheMismatch says a cache file was written by another version of
@@ -100,11 +105,13 @@ type segFile struct {
 	_pad0, _pad1, _pad uint32
 }
 
-// segRef is one referenced identifier, as written and lowercased.
+// segRef is one referenced identifier, as written (in the text section)
+// and lowercased.
 type segRef struct{ Ref, Lower strRef }
 
 // segSym is one symbol's record; LName and LQual are the lowercased name
-// and qualified name, the keys of the name table.
+// and qualified name, the keys of the name table. Sig and Doc are in the
+// text section, the others in the strings section.
 type segSym struct {
 	Name, Qual, LName, LQual, Sig, Doc, Key strRef
 	Hash                                    uint64
@@ -125,6 +132,7 @@ const (
 	secVecs
 	secScales
 	secSums
+	secText // signatures, doc comments and references as written: strings requests do not read
 	secSymLex
 	secFileLex = secSymLex + lexSections
 	numSecs    = secFileLex + lexSections
@@ -140,10 +148,22 @@ const (
 	lexLive
 	lexDTOff
 	lexDTTerms
+	lexTFTab // narrow form only: the distinct packed frequencies
+	lexForm  // uint32: 1 narrow, 0 wide
 	lexSections
 )
 
 const pageSize = 4096
+
+// segCold are the sections a request never reads (the files' records,
+// references, sums and each document's term list serve loading, edits and
+// saving): they go at the end of a segment, away from the ones it reads,
+// so that the pages the kernel maps around a read hold data of use.
+var segCold = map[int]bool{
+	secFiles: true, secRefs: true, secSums: true, secText: true,
+	secSymLex + lexDTOff: true, secSymLex + lexDTTerms: true,
+	secFileLex + lexDTOff: true, secFileLex + lexDTTerms: true,
+}
 
 // hostLittleEndian: the arrays are written and read in the host's byte
 // order, which must be little-endian for the format to be portable.
@@ -229,14 +249,14 @@ func (ix *Index) writeSegments(f *os.File) error {
 	end := off
 	w := &segWriter{ix: ix}
 	for i, g := range groups {
-		seg := w.segment(g, fileBase, symBase)
-		table[i] = segEntry{Off: off, Len: uint64(len(seg)), Sum: xxhash.Sum64(seg),
-			FileBase: fileBase, NFiles: uint32(len(g.paths)), SymBase: symBase, NSyms: uint32(g.nsyms)}
-		if _, err := f.WriteAt(seg, int64(off)); err != nil {
+		n, sum, err := writeSegment(f, int64(off), w.segment(g, fileBase, symBase))
+		if err != nil {
 			return err
 		}
-		end = off + uint64(len(seg))
-		off += uint64(alignUp(len(seg), pageSize))
+		table[i] = segEntry{Off: off, Len: n, Sum: sum,
+			FileBase: fileBase, NFiles: uint32(len(g.paths)), SymBase: symBase, NSyms: uint32(g.nsyms)}
+		end = off + n
+		off += uint64(alignUp(int(n), pageSize))
 		fileBase += uint32(len(g.paths))
 		symBase = uint32(alignUp(int(symBase)+g.nsyms, vecChunk))
 	}
@@ -261,32 +281,43 @@ func alignUp(n, a int) int { return (n + a - 1) / a * a }
 
 // segWriter builds segments; its buffers are reused from one to the next.
 type segWriter struct {
-	ix    *Index
-	strs  []byte
-	seen  map[string]strRef
+	ix *Index
+	strBlob
+	text  strBlob
 	local []uint32 // term id → 1 + local id in the segment being written
 }
 
-func (w *segWriter) str(s string) strRef {
+// strBlob is a string section being written: each distinct string once.
+type strBlob struct {
+	strs []byte
+	seen map[string]strRef
+}
+
+func (b *strBlob) reset() {
+	b.strs = b.strs[:0]
+	b.seen = make(map[string]strRef)
+}
+
+func (b *strBlob) str(s string) strRef {
 	if s == "" {
 		return strRef{}
 	}
-	if r, ok := w.seen[s]; ok {
+	if r, ok := b.seen[s]; ok {
 		return r
 	}
-	r := strRef{Off: uint32(len(w.strs)), Len: uint32(len(s))}
-	w.strs = append(w.strs, s...)
-	w.seen[s] = r
+	r := strRef{Off: uint32(len(b.strs)), Len: uint32(len(s))}
+	b.strs = append(b.strs, s...)
+	b.seen[s] = r
 	return r
 }
 
-// segment returns the bytes of the segment of group g, whose files take the
+// segment returns the sections of the segment of group g, whose files take the
 // slots from fileBase and symbols those from symBase on.
-func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) []byte {
+func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]byte {
 	ix := w.ix
 	dim := ix.emb.Dim()
-	w.strs = w.strs[:0]
-	w.seen = make(map[string]strRef)
+	w.reset()
+	w.text.reset()
 	files := make([]segFile, len(g.paths))
 	syms := make([]segSym, 0, g.nsyms)
 	slots := make([]uint32, 0, g.nsyms)
@@ -301,16 +332,18 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) []byte {
 		oldFiles[i] = fslot
 		fe := &ix.fileTab[fslot]
 		files[i] = segFile{Path: w.str(fe.Path), Lang: w.str(fe.Language), Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime,
-			FirstSym: uint32(len(syms)), NSyms: uint32(len(fe.Slots)), FirstRef: uint32(len(refs)), NRefs: uint32(len(fe.Refs))}
-		for _, r := range fe.Refs {
-			refs = append(refs, segRef{Ref: w.str(r), Lower: w.str(strings.ToLower(r))})
+			FirstSym: uint32(len(syms)), NSyms: uint32(len(fe.Slots)), FirstRef: uint32(len(refs))}
+		frefs := ix.FileRefs(fslot)
+		files[i].NRefs = uint32(len(frefs))
+		for _, r := range frefs {
+			refs = append(refs, segRef{Ref: w.text.str(r), Lower: w.str(strings.ToLower(r))})
 		}
 		for _, s := range fe.Slots {
 			e := &ix.syms[s]
 			sym := &e.Sym
 			syms = append(syms, segSym{Name: w.str(sym.Name), Qual: w.str(sym.Qualified),
 				LName: w.str(strings.ToLower(sym.Name)), LQual: w.str(strings.ToLower(sym.Qualified)),
-				Sig: w.str(sym.Signature), Doc: w.str(sym.Doc), Key: w.str(e.Key), Hash: e.Hash,
+				Sig: w.text.str(sym.Signature), Doc: w.text.str(sym.Doc), Key: w.str(e.Key), Hash: e.Hash,
 				Range: sym.Range, StartByte: sym.StartByte, EndByte: sym.EndByte, Kind: sym.Kind})
 			slots = append(slots, symBase+uint32(len(oldSyms)))
 			oldSyms = append(oldSyms, s)
@@ -328,7 +361,7 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) []byte {
 			sums = append(sums, make([]float32, dim)...)
 		}
 	}
-	var secs [numSecs][]byte
+	secs := new([numSecs][]byte)
 	secs[secFiles] = asBytes(files)
 	secs[secRefs] = asBytes(refs)
 	secs[secSlots] = asBytes(slots)
@@ -339,20 +372,45 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) []byte {
 	w.lexical(ix.lex, oldSyms, symBase, secs[secSymLex:secSymLex+lexSections])
 	w.lexical(ix.flex, oldFiles, fileBase, secs[secFileLex:secFileLex+lexSections])
 	secs[secStrs] = w.strs
+	secs[secText] = w.text.strs
 
-	tab := 16 * numSecs
-	size := tab
-	for _, s := range secs {
-		size = alignUp(size, 8) + len(s)
+	return secs
+}
+
+// writeSegment writes a segment's section table and sections at off in f,
+// hot sections first, and returns its length and checksum.
+func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (uint64, uint64, error) {
+	tab := make([]byte, 16*numSecs)
+	pos := uint64(len(tab))
+	for _, cold := range []bool{false, true} {
+		for i, s := range secs {
+			if segCold[i] == cold {
+				pos = uint64(alignUp(int(pos), 8))
+				binary.LittleEndian.PutUint64(tab[16*i:], pos)
+				binary.LittleEndian.PutUint64(tab[16*i+8:], uint64(len(s)))
+				pos += uint64(len(s))
+			}
+		}
 	}
-	out := make([]byte, tab, size)
-	for i, s := range secs {
-		out = append(out, make([]byte, alignUp(len(out), 8)-len(out))...)
-		binary.LittleEndian.PutUint64(out[16*i:], uint64(len(out)))
-		binary.LittleEndian.PutUint64(out[16*i+8:], uint64(len(s)))
-		out = append(out, s...)
+	sum := xxhash.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(io.NewOffsetWriter(f, off), sum), 1<<20)
+	bw.Write(tab)
+	n := uint64(len(tab))
+	var pad [8]byte
+	for _, cold := range []bool{false, true} {
+		for i, s := range secs {
+			if segCold[i] == cold {
+				p := uint64(alignUp(int(n), 8))
+				bw.Write(pad[:p-n])
+				bw.Write(s)
+				n = p + uint64(len(s))
+			}
+		}
 	}
-	return out
+	if err := bw.Flush(); err != nil {
+		return 0, 0, err
+	}
+	return n, sum.Sum64(), nil
 }
 
 // lexical writes the postings of the documents olds (the index's doc ids;
@@ -399,24 +457,59 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 		count[i+1] += count[i]
 	}
 	termOff := slices.Clone(count)
-	docs := make([]uint32, len(all))
-	tfs := make([]uint32, len(all))
-	for i := 0; i < n; i++ {
-		for j := dtOff[i]; j < dtOff[i+1]; j++ {
-			lt := dtTerms[j]
-			k := count[lt]
-			count[lt]++
-			docs[k] = lo + uint32(i)
-			tfs[k] = all[j].tf
-		}
-	}
 	for _, id := range ids {
 		w.local[id] = 0
 	}
+	// Narrow postings when the documents and the distinct frequencies fit
+	// in 16 bits, which is the rule.
+	tabIdx := map[uint32]uint16{}
+	var tab []uint32
+	narrow := segNarrow && n <= 1<<16
+	for j := 0; narrow && j < len(all); j++ {
+		tf := all[j].tf
+		if _, ok := tabIdx[tf]; !ok {
+			if len(tab) == 1<<16 {
+				narrow = false
+				break
+			}
+			tabIdx[tf] = uint16(len(tab))
+			tab = append(tab, tf)
+		}
+	}
+	if narrow {
+		docs := make([]uint16, len(all))
+		tfs := make([]uint16, len(all))
+		for i := 0; i < n; i++ {
+			for j := dtOff[i]; j < dtOff[i+1]; j++ {
+				lt := dtTerms[j]
+				k := count[lt]
+				count[lt]++
+				docs[k] = uint16(i)
+				tfs[k] = tabIdx[all[j].tf]
+			}
+		}
+		out[lexDocs] = asBytes(docs)
+		out[lexTFs] = asBytes(tfs)
+		out[lexTFTab] = asBytes(tab)
+		out[lexForm] = binary.LittleEndian.AppendUint32(nil, 1)
+	} else {
+		docs := make([]uint32, len(all))
+		tfs := make([]uint32, len(all))
+		for i := 0; i < n; i++ {
+			for j := dtOff[i]; j < dtOff[i+1]; j++ {
+				lt := dtTerms[j]
+				k := count[lt]
+				count[lt]++
+				docs[k] = lo + uint32(i)
+				tfs[k] = all[j].tf
+			}
+		}
+		out[lexDocs] = asBytes(docs)
+		out[lexTFs] = asBytes(tfs)
+		out[lexForm] = binary.LittleEndian.AppendUint32(nil, 0)
+	}
 	out[lexTerms] = asBytes(terms)
 	out[lexTermOff] = asBytes(termOff)
-	out[lexDocs] = asBytes(docs)
-	out[lexTFs] = asBytes(tfs)
 	out[lexLens] = asBytes(lens)
 	out[lexLive] = live
 	out[lexDTOff] = asBytes(dtOff)
@@ -448,6 +541,7 @@ func LoadIndex(path string, emb Embedder) (*Index, error) {
 type segView struct {
 	e       segEntry
 	strs    []byte
+	text    []byte
 	files   []segFile
 	refs    []segRef
 	slots   []uint32
@@ -459,11 +553,14 @@ type segView struct {
 	fileLex lexSegData
 }
 
-func (v *segView) str(r strRef) string {
+func (v *segView) str(r strRef) string { return mappedStr(v.strs, r) }
+
+// mappedStr is the string r of a segment's strings, in place.
+func mappedStr(strs []byte, r strRef) string {
 	if r.Len == 0 {
 		return ""
 	}
-	return unsafe.String(&v.strs[r.Off], int(r.Len))
+	return unsafe.String(&strs[r.Off], int(r.Len))
 }
 
 // decodeIndex reads a mapped cache. On error it returns no index, except
@@ -551,6 +648,8 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	for _, v := range views {
 		ix.mapSegment(v)
 	}
+	ix.lex.trim()
+	ix.flex.trim()
 	for s := len(ix.syms) - 1; s >= 0; s-- {
 		if ix.syms[s].file == noFile {
 			ix.freeSym = append(ix.freeSym, uint32(s))
@@ -600,7 +699,7 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 		}
 		secs[i] = seg[off : off+n : off+n]
 	}
-	v := &segView{e: e, strs: secs[secStrs], vecs: viewInt8(secs[secVecs])}
+	v := &segView{e: e, strs: secs[secStrs], text: secs[secText], vecs: viewInt8(secs[secVecs])}
 	var errs []error
 	collect := func(err error) {
 		if err != nil {
@@ -631,6 +730,7 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 		return nil, errors.New("section sizes disagree with the segment table")
 	}
 	okStr := func(r strRef) bool { return uint64(r.Off)+uint64(r.Len) <= uint64(len(v.strs)) }
+	okText := func(r strRef) bool { return uint64(r.Off)+uint64(r.Len) <= uint64(len(v.text)) }
 	next, nextRef := uint32(0), uint32(0)
 	for i := range v.files {
 		f := &v.files[i]
@@ -647,16 +747,19 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 		return nil, errors.New("files do not cover the symbols")
 	}
 	for i := range v.refs {
-		if !okStr(v.refs[i].Ref) || !okStr(v.refs[i].Lower) {
+		if !okText(v.refs[i].Ref) || !okStr(v.refs[i].Lower) {
 			return nil, fmt.Errorf("reference %d: bad string", i)
 		}
 	}
 	for i := range v.syms {
 		s := &v.syms[i]
-		for _, r := range [...]strRef{s.Name, s.Qual, s.LName, s.LQual, s.Sig, s.Doc, s.Key} {
+		for _, r := range [...]strRef{s.Name, s.Qual, s.LName, s.LQual, s.Key} {
 			if !okStr(r) {
 				return nil, fmt.Errorf("symbol %d: bad string", i)
 			}
+		}
+		if !okText(s.Sig) || !okText(s.Doc) {
+			return nil, fmt.Errorf("symbol %d: bad text", i)
 		}
 		if v.slots[i] != e.SymBase+uint32(i) {
 			return nil, fmt.Errorf("symbol %d: bad slot", i)
@@ -691,10 +794,28 @@ func (v *segView) readLex(secs [][]byte, lo uint32, d *lexSegData) error {
 	var e error
 	d.TermOff, e = viewAs[uint32](secs[lexTermOff])
 	errs = append(errs, e)
-	d.Docs, e = viewAs[uint32](secs[lexDocs])
-	errs = append(errs, e)
-	d.TFs, e = viewAs[uint32](secs[lexTFs])
-	errs = append(errs, e)
+	if len(secs[lexForm]) != 4 {
+		return errors.New("lexical form missing")
+	}
+	switch binary.LittleEndian.Uint32(secs[lexForm]) {
+	case 0:
+		d.Docs, e = viewAs[uint32](secs[lexDocs])
+		errs = append(errs, e)
+		d.TFs, e = viewAs[uint32](secs[lexTFs])
+		errs = append(errs, e)
+	case 1:
+		d.Docs16, e = viewAs[uint16](secs[lexDocs])
+		errs = append(errs, e)
+		d.TF16, e = viewAs[uint16](secs[lexTFs])
+		errs = append(errs, e)
+		d.TFTab, e = viewAs[uint32](secs[lexTFTab])
+		errs = append(errs, e)
+		if d.TFTab == nil {
+			d.TFTab = []uint32{}
+		}
+	default:
+		return errors.New("unknown lexical form")
+	}
 	d.Lens, e = viewAs[[NumFields]uint16](secs[lexLens])
 	errs = append(errs, e)
 	d.Live = secs[lexLive]
@@ -714,23 +835,18 @@ func (v *segView) readLex(secs [][]byte, lo uint32, d *lexSegData) error {
 func (ix *Index) mapSegment(v *segView) {
 	dim := ix.emb.Dim()
 	e := v.e
-	refs := make([]string, len(v.refs))
-	for i := range v.refs {
-		refs[i] = v.str(v.refs[i].Ref)
-	}
 	for i := range v.files {
 		f := &v.files[i]
 		fslot := e.FileBase + uint32(i)
 		p := v.str(f.Path)
 		slots := v.slots[f.FirstSym : f.FirstSym+f.NSyms : f.FirstSym+f.NSyms]
 		fe := fileEntry{Path: p, Language: v.str(f.Lang), Hash: f.Hash, Size: f.Size, ModTime: f.ModTime,
-			Slots: slots, Refs: refs[f.FirstRef : f.FirstRef+f.NRefs : f.FirstRef+f.NRefs],
-			Sum: v.sums[i*dim : (i+1)*dim : (i+1)*dim]}
+			Slots: slots, Sum: v.sums[i*dim : (i+1)*dim : (i+1)*dim]}
 		if len(fe.Slots) == 0 {
 			fe.Slots = nil
 		}
-		if len(fe.Refs) == 0 {
-			fe.Refs = nil
+		if f.NRefs > 0 {
+			fe.mapped, fe.strs = v.refs[f.FirstRef:f.FirstRef+f.NRefs:f.FirstRef+f.NRefs], v.text
 		}
 		ix.fileTab[fslot] = fe
 		ix.files[p] = fslot
@@ -747,7 +863,7 @@ func (ix *Index) mapSegment(v *segView) {
 			leaves[j] = merkle.Leaf{Key: v.str(s.Key), Hash: s.Hash}
 			ix.syms[slot] = symEntry{file: fslot, Key: leaves[j].Key, Hash: s.Hash, Sym: Symbol{
 				Name: v.str(s.Name), Qualified: v.str(s.Qual), Kind: s.Kind, Range: s.Range,
-				StartByte: s.StartByte, EndByte: s.EndByte, Signature: v.str(s.Sig), Doc: v.str(s.Doc)}}
+				StartByte: s.StartByte, EndByte: s.EndByte, Signature: mappedStr(v.text, s.Sig), Doc: mappedStr(v.text, s.Doc)}}
 			name := v.str(s.LName)
 			ix.names[name] = append(ix.names[name], slot)
 			if q := v.str(s.LQual); q != name {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/gob"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -294,6 +295,16 @@ func segTable(t *testing.T, data []byte) []segEntry {
 // index that was saved: same symbols, same scores (document frequencies
 // and lengths included), same vectors, same Merkle root.
 func TestLoadedIndexEditsLikeTheOriginal(t *testing.T) {
+	for _, narrow := range []bool{true, false} {
+		t.Run(fmt.Sprintf("narrow=%v", narrow), func(t *testing.T) {
+			defer func(n bool) { segNarrow = n }(segNarrow)
+			segNarrow = narrow
+			testLoadedIndexEdits(t)
+		})
+	}
+}
+
+func testLoadedIndexEdits(t *testing.T) {
 	ix := persistBuild(t)
 	path := filepath.Join(t.TempDir(), "index.idx")
 	persistSegmented(t, ix, path)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"time"
@@ -154,12 +155,19 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 
 	f.mu.RLock()
 	describe(idx, &stats)
+	saved := false
 	if persist && (st.parsed > 0 || st.removed > 0 || st.touched > 0) {
 		if err := idx.Save(cfile); err != nil {
 			log.Warn("could not save the index cache", "err", err)
+		} else {
+			saved = true
 		}
 	}
 	f.mu.RUnlock()
+	mapped := saved && !live
+	if mapped {
+		idx = serveMapped(idx, cfile, emb, stats.MerkleRoot, log)
+	}
 	stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 
 	f.mu.Lock()
@@ -167,7 +175,28 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 	f.ready = true
 	f.refused = refused
 	f.mu.Unlock()
+	if mapped {
+		// The heap the build used is garbage now: give it back.
+		debug.FreeOSMemory()
+	}
 	return stats, nil
+}
+
+// serveMapped returns the index just saved to cfile, mapped, in place of
+// idx, which a build holds in the Go heap: the same files, symbols and
+// answers (Merkle root checked) in a fraction of the memory, the rest of
+// goes back to the system once the caller lets idx go. idx must not be shared yet (a fresh
+// build, not a re-scan of the live index); it is returned as it is if the
+// file cannot be mapped.
+func serveMapped(idx *symbolindex.Index, cfile string, emb symbolindex.Embedder, root string, log *slog.Logger) *symbolindex.Index {
+	runtime.GC() // the save's garbage, before the mapped index adds its own
+	m, err := symbolindex.LoadIndex(cfile, emb)
+	if err != nil || m.Tree().RootHex() != root {
+		log.Warn("could not map the index cache just written; serving from memory", "err", err)
+		return idx
+	}
+	m.Reembedded = idx.Reembedded
+	return m
 }
 
 // describe fills in the statistics of an index.
