@@ -361,7 +361,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		Refs:     d.Parsed.Refs,
 		Sum:      sum,
 	}
-	ix.flex.AddTerms(fslot, d.FileTerms)
+	ix.flex.addTokenized(fslot, d.FileTerms)
 	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum})
 	ix.Reembedded += len(fresh)
 	return fresh
@@ -418,7 +418,7 @@ func addTo(sum, v []float32) {
 
 func (ix *Index) fillSymbol(s, fslot uint32, sym Symbol, key string, h uint64, terms DocTerms, vec []float32) {
 	ix.syms[s] = symEntry{file: fslot, Sym: sym, Key: key, Hash: h}
-	ix.lex.AddTerms(s, terms)
+	ix.lex.addTokenized(s, terms)
 	ix.vecs.Set(s, vec)
 	name := strings.ToLower(sym.Name)
 	ix.names[name] = append(ix.names[name], s)

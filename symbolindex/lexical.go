@@ -365,6 +365,14 @@ func (l *Lexical) AddTerms(doc uint32, dt DocTerms) error {
 	if t, dup := l.repeatedTerm(dt.Terms); dup {
 		return fmt.Errorf("lexical: document %d: term %q appears twice", doc, t)
 	}
+	return l.addTokenized(doc, dt)
+}
+
+// addTokenized is AddTerms for a document TokenizeDoc produced, whose terms
+// are distinct and not empty by construction: the index's own writes skip
+// the checks, which cost a map lookup per term on the serial path of a
+// build.
+func (l *Lexical) addTokenized(doc uint32, dt DocTerms) error {
 	if err := l.prepare(doc); err != nil {
 		return err
 	}
