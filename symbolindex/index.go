@@ -47,6 +47,28 @@ type Index struct {
 	// Reembedded counts symbols tokenized and embedded since the index was
 	// created: the work an edit really caused.
 	Reembedded int
+
+	gen     uint64 // bumped by every change
+	overlay int    // files put or removed since the index was created or loaded
+	mapped  []byte // the cache file the index reads in place, if loaded
+}
+
+// Generation changes whenever the index does: a caller that saved the
+// index can tell whether it changed since.
+func (ix *Index) Generation() uint64 { return ix.gen }
+
+// Overlay is the number of files put or removed since the index was
+// created or loaded: what the next save merges into new segments.
+func (ix *Index) Overlay() int { return ix.overlay }
+
+// Release drops the resident pages of the cache file a replaced index was
+// loaded from. Strings read from the index stay valid (their pages are
+// read again from the file when touched); the index itself must not be
+// used any more.
+func (ix *Index) Release() {
+	if ix.mapped != nil {
+		dropPages(ix.mapped)
+	}
 }
 
 const noFile = ^uint32(0)
@@ -292,6 +314,8 @@ func pathText(relPath string) string {
 // index and take the vectors Prepare computed. It returns the slots of the
 // symbols that were added or changed.
 func (ix *Index) Put(d *FileDoc) []uint32 {
+	ix.gen++
+	ix.overlay++
 	fslot, exists := ix.files[d.Path]
 	var old map[string]uint32 // leaf key → slot, for reuse
 	if exists {
@@ -480,6 +504,8 @@ func (ix *Index) Remove(relPath string) bool {
 	if !ok {
 		return false
 	}
+	ix.gen++
+	ix.overlay++
 	fe := &ix.fileTab[fslot]
 	for _, s := range fe.Slots {
 		ix.dropSymbol(s)
@@ -663,6 +689,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 // the next start can skip reading it.
 func (ix *Index) Touch(relPath string, size, modTime int64) {
 	if f, ok := ix.files[relPath]; ok {
+		ix.gen++
 		ix.fileTab[f].Size = size
 		ix.fileTab[f].ModTime = modTime
 	}

@@ -528,10 +528,12 @@ func LoadIndex(path string, emb Embedder) (*Index, error) {
 		return nil, err
 	}
 	ix, err := decodeIndex(data, emb, dropPages)
+	if ix == nil {
+		unmapFile(data)
+		return nil, fmt.Errorf("load index %s: %w", path, err)
+	}
+	ix.mapped = data
 	if err != nil {
-		if ix == nil {
-			unmapFile(data)
-		}
 		return ix, fmt.Errorf("load index %s: %w", path, err)
 	}
 	return ix, nil
@@ -668,7 +670,7 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 		// go too, and comes back from the page cache when needed.
 		drop(data)
 	}
-	ix.Reembedded = 0
+	ix.Reembedded, ix.gen, ix.overlay = 0, 0, 0
 	if len(bad) > 0 {
 		return ix, &SegmentsError{Bad: len(bad), Total: len(table), Err: bad[0]}
 	}

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -30,6 +31,7 @@ type Folder struct {
 	ready   bool
 	refused map[SkipReason]int // what the last build's gate refused, by reason
 	hist    *history.History   // the repository's past, once read; nil without one
+	merging atomic.Bool        // a background merge of the overlay is running
 	// histReason says why hist is nil; histDone: history was looked for.
 	histReason string
 	histDone   bool
@@ -155,48 +157,93 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 
 	f.mu.RLock()
 	describe(idx, &stats)
-	saved := false
+	gen := idx.Generation()
+	var m *symbolindex.Index
 	if persist && (st.parsed > 0 || st.removed > 0 || st.touched > 0) {
-		if err := idx.Save(cfile); err != nil {
-			log.Warn("could not save the index cache", "err", err)
-		} else {
-			saved = true
-		}
+		m = saveAndMap(idx, cfile, emb, log)
 	}
 	f.mu.RUnlock()
-	mapped := saved && !live
-	if mapped {
-		idx = serveMapped(idx, cfile, emb, stats.MerkleRoot, log)
-	}
 	stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 
 	f.mu.Lock()
+	old := f.idx
+	// Serve the saved segments unless an edit changed the live index since
+	// the save (a re-scan's index is the live one).
+	swapped := m != nil && idx.Generation() == gen
+	if swapped {
+		m.Reembedded = idx.Reembedded
+		idx = m
+	}
 	f.idx = idx
 	f.ready = true
 	f.refused = refused
 	f.mu.Unlock()
-	if mapped {
+	if swapped {
+		old.Release()
 		// The heap the build used is garbage now: give it back.
 		debug.FreeOSMemory()
 	}
 	return stats, nil
 }
 
-// serveMapped returns the index just saved to cfile, mapped, in place of
-// idx, which a build holds in the Go heap: the same files, symbols and
-// answers (Merkle root checked) in a fraction of the memory, the rest of
-// goes back to the system once the caller lets idx go. idx must not be shared yet (a fresh
-// build, not a re-scan of the live index); it is returned as it is if the
-// file cannot be mapped.
-func serveMapped(idx *symbolindex.Index, cfile string, emb symbolindex.Embedder, root string, log *slog.Logger) *symbolindex.Index {
+// saveAndMap saves idx to cfile and returns the saved file mapped: the
+// same files, symbols and answers (Merkle root checked) with postings,
+// vectors and strings read in place instead of held in the Go heap. It
+// returns nil, with a warning, when the save or the load fails. Caller
+// holds idx's lock for reading.
+func saveAndMap(idx *symbolindex.Index, cfile string, emb symbolindex.Embedder, log *slog.Logger) *symbolindex.Index {
+	if err := idx.Save(cfile); err != nil {
+		log.Warn("could not save the index cache", "err", err)
+		return nil
+	}
 	runtime.GC() // the save's garbage, before the mapped index adds its own
 	m, err := symbolindex.LoadIndex(cfile, emb)
-	if err != nil || m.Tree().RootHex() != root {
+	if err != nil || m.Tree().RootHex() != idx.Tree().RootHex() {
 		log.Warn("could not map the index cache just written; serving from memory", "err", err)
-		return idx
+		return nil
 	}
-	m.Reembedded = idx.Reembedded
 	return m
+}
+
+// mergeOverlayAt is how many files an index may have had put or removed
+// since it was loaded before the workspace saves it in the background and
+// serves the new segments: the overlay (edits, open documents, watched
+// changes) is merged, and its heap given back. A variable for tests.
+var mergeOverlayAt = 500
+
+// maybeMerge starts a background merge of f's overlay when it has grown
+// past mergeOverlayAt and persistence is on. Caller holds f.mu.
+func (f *Folder) maybeMerge(cfg Config, log *slog.Logger) {
+	dir, persist := cfg.ResolvedCacheDir()
+	if !persist || !f.ready || f.idx.Overlay() < mergeOverlayAt || !f.merging.CompareAndSwap(false, true) {
+		return
+	}
+	go f.merge(cachePath(dir, f.Root), f.idx.Embedder(), log)
+}
+
+// merge saves the live index and serves the saved segments in its place
+// unless it changed meanwhile (the next merge then tries again).
+func (f *Folder) merge(cfile string, emb symbolindex.Embedder, log *slog.Logger) {
+	defer f.merging.Store(false)
+	f.mu.RLock()
+	idx := f.idx
+	gen := idx.Generation()
+	m := saveAndMap(idx, cfile, emb, log)
+	f.mu.RUnlock()
+	if m == nil {
+		return
+	}
+	f.mu.Lock()
+	swapped := f.idx == idx && idx.Generation() == gen
+	if swapped {
+		m.Reembedded = idx.Reembedded
+		f.idx = m
+	}
+	f.mu.Unlock()
+	if swapped {
+		idx.Release()
+		debug.FreeOSMemory()
+	}
 }
 
 // describe fills in the statistics of an index.
