@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -536,5 +537,23 @@ func TestIndexReadsHistory(t *testing.T) {
 	_, stdout, _ = cliRun(t, "index", "--root", root, "--cache-dir", "off", "--history-commits", "0")
 	if !strings.Contains(stdout, "history     none (historyCommits is 0)") {
 		t.Errorf("index with --history-commits 0:\n%s", stdout)
+	}
+}
+
+func TestMemoryLimitIsHalfTheMachineWithAFloor(t *testing.T) {
+	for _, c := range []struct {
+		total uint64
+		want  int64
+	}{
+		{24 << 30, 12 << 30},
+		{1 << 30, 2 << 30}, // small machines keep 2 GiB
+		{0, 2 << 30},       // unknown
+	} {
+		if got := memoryLimit(c.total); got != c.want {
+			t.Errorf("memoryLimit(%d) = %d, want %d", c.total, got, c.want)
+		}
+	}
+	if runtime.GOOS == "linux" && totalMemory() == 0 {
+		t.Error("totalMemory found no memory on linux")
 	}
 }
