@@ -386,7 +386,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		Sum:      sum,
 	}
 	ix.flex.addTokenized(fslot, d.FileTerms)
-	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum})
+	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum, SharedSum: true}) // sum is never modified
 	ix.Reembedded += len(fresh)
 	return fresh
 }

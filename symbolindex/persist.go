@@ -156,11 +156,12 @@ const (
 const pageSize = 4096
 
 // segCold are the sections a request never reads (the files' records,
-// references, sums and each document's term list serve loading, edits and
+// references and each document's term list serve loading, edits and
 // saving): they go at the end of a segment, away from the ones it reads,
-// so that the pages the kernel maps around a read hold data of use.
+// so that the pages the kernel maps around a read hold data of use. (The
+// sums are read: they are the Merkle tree's file rows.)
 var segCold = map[int]bool{
-	secFiles: true, secRefs: true, secSums: true, secText: true,
+	secFiles: true, secRefs: true, secText: true,
 	secSymLex + lexDTOff: true, secSymLex + lexDTTerms: true,
 	secFileLex + lexDTOff: true, secFileLex + lexDTTerms: true,
 }
@@ -872,7 +873,7 @@ func (ix *Index) mapSegment(v *segView) {
 				ix.names[q] = append(ix.names[q], slot)
 			}
 		}
-		ix.stage(merkle.Update{Path: p, Leaves: leaves, Sum: fe.Sum})
+		ix.stage(merkle.Update{Path: p, Leaves: leaves, Sum: fe.Sum, SharedSum: true}) // the tree reads it in place
 	}
 	ix.nsyms += int(e.NSyms)
 	ix.vecs.mapChunks(e.SymBase, v.vecs, v.scales)
