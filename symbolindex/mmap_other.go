@@ -10,3 +10,5 @@ func mapFile(path string) ([]byte, error) { return os.ReadFile(path) }
 func dropPages([]byte) {}
 
 func unmapFile([]byte) {}
+
+func adviseRandom([]byte) {}

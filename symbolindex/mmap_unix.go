@@ -39,11 +39,8 @@ func mapFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mmap %s: %w", path, err)
 	}
-	// Reads are scattered (a term's postings, a few files' vectors): no
-	// readahead, and no mapping of neighbouring pages on a fault, which
-	// would make the resident set grow with what is near what a request
-	// reads rather than with what it reads.
-	_ = syscall.Madvise(b, syscall.MADV_RANDOM)
+	// The load reads every segment once, front to back.
+	_ = syscall.Madvise(b, syscall.MADV_SEQUENTIAL)
 	return b, nil
 }
 
@@ -57,6 +54,16 @@ func dropPages(b []byte) {
 		return
 	}
 	_ = syscall.Madvise(b[:len(b)/page*page], syscall.MADV_DONTNEED)
+}
+
+// adviseRandom tells the kernel that reads of b are scattered from now on
+// (a term's postings, a few files' vectors): no readahead, which would make
+// the resident set grow with what is near what a request reads rather
+// than with what it reads.
+func adviseRandom(b []byte) {
+	if len(b) > 0 {
+		_ = syscall.Madvise(b, syscall.MADV_RANDOM)
+	}
 }
 
 // unmapFile releases a mapping nothing points into (a cache that failed to

@@ -10,8 +10,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
@@ -529,6 +531,9 @@ func LoadIndex(path string, emb Embedder) (*Index, error) {
 		return nil, err
 	}
 	ix, err := decodeIndex(data, emb, dropPages)
+	// The checks read the file front to back; requests read it here and
+	// there.
+	adviseRandom(data)
 	if ix == nil {
 		unmapFile(data)
 		return nil, fmt.Errorf("load index %s: %w", path, err)
@@ -617,9 +622,6 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	table := make([]segEntry, nseg)
 	copy(asBytes(table), data[32+embLen:hdrLen])
 
-	var views []*segView
-	var bad []error
-	lastPath := ""
 	var nextFile, nextSym uint32
 	for i, e := range table {
 		if e.FileBase < nextFile || e.SymBase < nextSym || e.SymBase%vecChunk != 0 ||
@@ -627,7 +629,31 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 			return nil, fmt.Errorf("corrupt cache: segment %d: slots out of order", i)
 		}
 		nextFile, nextSym = e.FileBase+e.NFiles, e.SymBase+e.NSyms
-		v, err := checkSegment(data, e, int(dim), drop)
+	}
+	// Checksums and checks, one segment per worker at a time.
+	checked := make([]*segView, len(table))
+	errs := make([]error, len(table))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(table)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				checked[i], errs[i] = checkSegmentSafe(data, table[i], int(dim), drop)
+			}
+		}()
+	}
+	for i := range table {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var views []*segView
+	var bad []error
+	lastPath := ""
+	for i, v := range checked {
+		err := errs[i]
 		if err == nil && v.str(v.files[0].Path) <= lastPath {
 			err = errors.New("paths out of order")
 		}
@@ -676,6 +702,17 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 		return ix, &SegmentsError{Bad: len(bad), Total: len(table), Err: bad[0]}
 	}
 	return ix, nil
+}
+
+// checkSegmentSafe is checkSegment on a worker goroutine: a panic on
+// absurd data is an error, as on the loading goroutine.
+func checkSegmentSafe(data []byte, e segEntry, dim int, drop func([]byte)) (v *segView, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = nil, fmt.Errorf("corrupt segment: %v", p)
+		}
+	}()
+	return checkSegment(data, e, dim, drop)
 }
 
 // checkSegment verifies segment e's checksum and structure and returns its
