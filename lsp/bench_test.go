@@ -129,16 +129,7 @@ func BenchmarkContextSelect(b *testing.B) {
 // also 1M with CTXLS_BENCH_1M=1 (about 10 minutes on 2 shared cores);
 // CTXLS_BENCH_SYMBOLS=N runs N instead of 100k.
 func BenchmarkServeMapped(b *testing.B) {
-	queries := []string{
-		"retry the payment webhook when the gateway times out",
-		"validate coupon expiry before applying the discount",
-		"flush stale cache entries on shutdown",
-		"parseToken should reject expired session credentials",
-		"add rate limit to the upload endpoint",
-		"fix race in snapshot restore when replica is locked",
-		"export invoice report as csv",
-		"schedule ledger compaction for idle partitions",
-	}
+	queries := synth.Queries
 	sizes := []int{100_000}
 	if v, err := strconv.Atoi(os.Getenv("CTXLS_BENCH_SYMBOLS")); err == nil && v > 0 {
 		sizes = []int{v} // a quick look at another size

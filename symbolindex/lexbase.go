@@ -240,21 +240,7 @@ func (l *Lexical) accumulate16(sg *lexSeg, pt lexPart, wq float32, nm *lexNorm, 
 		if inBase != nil && !inBase[d] {
 			continue
 		}
-		t := tab[tfi[j]]
-		ln := &lens[d]
-		var x float32
-		if c := t & 0xff; c != 0 {
-			x += nm.w[0] * float32(c) / (nm.a[0] + nm.b[0]*float32(ln[0]))
-		}
-		if c := t >> 8 & 0xff; c != 0 {
-			x += nm.w[1] * float32(c) / (nm.a[1] + nm.b[1]*float32(ln[1]))
-		}
-		if c := t >> 16 & 0xff; c != 0 {
-			x += nm.w[2] * float32(c) / (nm.a[2] + nm.b[2]*float32(ln[2]))
-		}
-		if c := t >> 24; c != 0 {
-			x += nm.w[3] * float32(c) / (nm.a[3] + nm.b[3]*float32(ln[3]))
-		}
+		x := nm.mix(tab[tfi[j]], &lens[d])
 		if matched[d] == 0 {
 			buf.touched = append(buf.touched, d)
 		}

@@ -545,6 +545,25 @@ type lexNorm struct {
 	w, a, b [NumFields]float32
 }
 
+// mix is tf~, the weighted and length-normalized frequency of a term in a
+// document whose packed per-field frequencies are t and lengths ln.
+func (nm *lexNorm) mix(t uint32, ln *[NumFields]uint16) float32 {
+	var x float32
+	if c := t & 0xff; c != 0 {
+		x += nm.w[0] * float32(c) / (nm.a[0] + nm.b[0]*float32(ln[0]))
+	}
+	if c := t >> 8 & 0xff; c != 0 {
+		x += nm.w[1] * float32(c) / (nm.a[1] + nm.b[1]*float32(ln[1]))
+	}
+	if c := t >> 16 & 0xff; c != 0 {
+		x += nm.w[2] * float32(c) / (nm.a[2] + nm.b[2]*float32(ln[2]))
+	}
+	if c := t >> 24; c != 0 {
+		x += nm.w[3] * float32(c) / (nm.a[3] + nm.b[3]*float32(ln[3]))
+	}
+	return x
+}
+
 // accumulate adds the contribution of one term (already multiplied into wq =
 // weight · idf) to every document of one run of its postings, skipping the
 // documents d with inBase[d] false when inBase is not nil.
@@ -559,21 +578,7 @@ func (l *Lexical) accumulate(docs, tfs []uint32, wq float32, nm *lexNorm, buf *S
 		if inBase != nil && !inBase[d] {
 			continue
 		}
-		t := tfs[j]
-		ln := &lens[d]
-		var x float32
-		if c := t & 0xff; c != 0 {
-			x += nm.w[0] * float32(c) / (nm.a[0] + nm.b[0]*float32(ln[0]))
-		}
-		if c := t >> 8 & 0xff; c != 0 {
-			x += nm.w[1] * float32(c) / (nm.a[1] + nm.b[1]*float32(ln[1]))
-		}
-		if c := t >> 16 & 0xff; c != 0 {
-			x += nm.w[2] * float32(c) / (nm.a[2] + nm.b[2]*float32(ln[2]))
-		}
-		if c := t >> 24; c != 0 {
-			x += nm.w[3] * float32(c) / (nm.a[3] + nm.b[3]*float32(ln[3]))
-		}
+		x := nm.mix(tfs[j], &lens[d])
 		if matched[d] == 0 {
 			buf.touched = append(buf.touched, d)
 		}

@@ -480,33 +480,15 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 		}
 	}
 	if narrow {
-		docs := make([]uint16, len(all))
-		tfs := make([]uint16, len(all))
-		for i := 0; i < n; i++ {
-			for j := dtOff[i]; j < dtOff[i+1]; j++ {
-				lt := dtTerms[j]
-				k := count[lt]
-				count[lt]++
-				docs[k] = uint16(i)
-				tfs[k] = tabIdx[all[j].tf]
-			}
-		}
+		docs, tfs := invert(dtOff, dtTerms, count,
+			func(i int) uint16 { return uint16(i) }, func(j uint32) uint16 { return tabIdx[all[j].tf] })
 		out[lexDocs] = asBytes(docs)
 		out[lexTFs] = asBytes(tfs)
 		out[lexTFTab] = asBytes(tab)
 		out[lexForm] = binary.LittleEndian.AppendUint32(nil, 1)
 	} else {
-		docs := make([]uint32, len(all))
-		tfs := make([]uint32, len(all))
-		for i := 0; i < n; i++ {
-			for j := dtOff[i]; j < dtOff[i+1]; j++ {
-				lt := dtTerms[j]
-				k := count[lt]
-				count[lt]++
-				docs[k] = lo + uint32(i)
-				tfs[k] = all[j].tf
-			}
-		}
+		docs, tfs := invert(dtOff, dtTerms, count,
+			func(i int) uint32 { return lo + uint32(i) }, func(j uint32) uint32 { return all[j].tf })
 		out[lexDocs] = asBytes(docs)
 		out[lexTFs] = asBytes(tfs)
 		out[lexForm] = binary.LittleEndian.AppendUint32(nil, 0)
@@ -517,6 +499,25 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 	out[lexLive] = live
 	out[lexDTOff] = asBytes(dtOff)
 	out[lexDTTerms] = asBytes(dtTerms)
+}
+
+// invert turns per-document term lists (document i's terms are
+// dtTerms[dtOff[i]:dtOff[i+1]]) into postings grouped by term, count[t]
+// being where term t's postings start (advanced as they are filled): each
+// posting is doc(i) and tf(j) for the term list entry j.
+func invert[D, T uint16 | uint32](dtOff, dtTerms, count []uint32, doc func(i int) D, tf func(j uint32) T) ([]D, []T) {
+	docs := make([]D, len(dtTerms))
+	tfs := make([]T, len(dtTerms))
+	for i := 0; i+1 < len(dtOff); i++ {
+		for j := dtOff[i]; j < dtOff[i+1]; j++ {
+			lt := dtTerms[j]
+			k := count[lt]
+			count[lt]++
+			docs[k] = doc(i)
+			tfs[k] = tf(j)
+		}
+	}
+	return docs, tfs
 }
 
 // LoadIndex maps an index saved by Save. It returns ErrCacheMismatch

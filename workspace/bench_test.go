@@ -206,16 +206,7 @@ func BenchmarkRestartFromCache(b *testing.B) {
 
 // benchQueries are commit-message-like queries over the synthetic
 // vocabulary.
-var benchQueries = []string{
-	"retry the payment webhook when the gateway times out",
-	"validate coupon expiry before applying the discount",
-	"flush stale cache entries on shutdown",
-	"parseToken should reject expired session credentials",
-	"add rate limit to the upload endpoint",
-	"fix race in snapshot restore when replica is locked",
-	"export invoice report as csv",
-	"schedule ledger compaction for idle partitions",
-}
+var benchQueries = synth.Queries
 
 // BenchmarkSelect measures contextSelect latency (default limit and
 // budget, no active file) at each size and reports p50 and p95 over the
