@@ -61,6 +61,18 @@ func (ix *Index) Generation() uint64 { return ix.gen }
 // created or loaded: what the next save merges into new segments.
 func (ix *Index) Overlay() int { return ix.overlay }
 
+// Mapped reports whether the index reads a cache file in place.
+func (ix *Index) Mapped() bool { return ix.mapped != nil }
+
+// Discard unmaps the cache file of an index that was loaded but never
+// used: nothing may point into it.
+func (ix *Index) Discard() {
+	if ix.mapped != nil {
+		unmapFile(ix.mapped)
+		ix.mapped = nil
+	}
+}
+
 // Release drops the resident pages of the cache file a replaced index was
 // loaded from. Strings read from the index stay valid (their pages are
 // read again from the file when touched); the index itself must not be

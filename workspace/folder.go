@@ -26,12 +26,13 @@ import (
 type Folder struct {
 	Root string // absolute, cleaned
 
-	mu      sync.RWMutex
-	idx     *symbolindex.Index
-	ready   bool
-	refused map[SkipReason]int // what the last build's gate refused, by reason
-	hist    *history.History   // the repository's past, once read; nil without one
-	merging atomic.Bool        // a background merge of the overlay is running
+	mu       sync.RWMutex
+	idx      *symbolindex.Index
+	ready    bool
+	refused  map[SkipReason]int // what the last build's gate refused, by reason
+	hist     *history.History   // the repository's past, once read; nil without one
+	merging  atomic.Bool        // a background merge of the overlay is running
+	mappings int                // cache files mapped and served so far (maxMappings)
 	// histReason says why hist is nil; histDone: history was looked for.
 	histReason string
 	histDone   bool
@@ -169,15 +170,21 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 	old := f.idx
 	// Serve the saved segments unless an edit changed the live index since
 	// the save (a re-scan's index is the live one).
-	swapped := m != nil && idx.Generation() == gen
+	swapped := m != nil && idx.Generation() == gen && f.mappings < maxMappings
 	if swapped {
 		m.Reembedded = idx.Reembedded
 		idx = m
+	}
+	if idx != old && idx.Mapped() {
+		f.mappings++
 	}
 	f.idx = idx
 	f.ready = true
 	f.refused = refused
 	f.mu.Unlock()
+	if m != nil && !swapped {
+		m.Discard()
+	}
 	if swapped {
 		old.Release()
 		// The heap the build used is garbage now: give it back.
@@ -185,6 +192,14 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 	}
 	return stats, nil
 }
+
+// maxMappings bounds the cache files a folder maps in one process. A
+// replaced index's file cannot be unmapped (strings read from it may
+// still be in use: a response being written, a recent edit's key), so it
+// keeps its disk blocks, though not its memory, until the process exits;
+// past the bound, saves still happen but the folder goes on serving the
+// index it has.
+const maxMappings = 4
 
 // saveAndMap saves idx to cfile and returns the saved file mapped: the
 // same files, symbols and answers (Merkle root checked) with postings,
@@ -215,7 +230,7 @@ var mergeOverlayAt = 500
 // past mergeOverlayAt and persistence is on. Caller holds f.mu.
 func (f *Folder) maybeMerge(cfg Config, log *slog.Logger) {
 	dir, persist := cfg.ResolvedCacheDir()
-	if !persist || !f.ready || f.idx.Overlay() < mergeOverlayAt || !f.merging.CompareAndSwap(false, true) {
+	if !persist || !f.ready || f.idx.Overlay() < mergeOverlayAt || f.mappings >= maxMappings || !f.merging.CompareAndSwap(false, true) {
 		return
 	}
 	go f.merge(cachePath(dir, f.Root), f.idx.Embedder(), log)
@@ -234,16 +249,19 @@ func (f *Folder) merge(cfile string, emb symbolindex.Embedder, log *slog.Logger)
 		return
 	}
 	f.mu.Lock()
-	swapped := f.idx == idx && idx.Generation() == gen
+	swapped := f.idx == idx && idx.Generation() == gen && f.mappings < maxMappings
 	if swapped {
 		m.Reembedded = idx.Reembedded
 		f.idx = m
+		f.mappings++
 	}
 	f.mu.Unlock()
-	if swapped {
-		idx.Release()
-		debug.FreeOSMemory()
+	if !swapped {
+		m.Discard()
+		return
 	}
+	idx.Release()
+	debug.FreeOSMemory()
 }
 
 // describe fills in the statistics of an index.
