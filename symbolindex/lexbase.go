@@ -33,9 +33,6 @@ type lexSeg struct {
 	dtOff   []uint32
 	dtTerms []uint32
 	gid     []uint32 // local term id → term id
-	// part[local term] is the index of the segment's part in that term's
-	// postings.parts, for finding a document's frequency.
-	part []uint32
 }
 
 // lexSegData is a segment's lexical data as persist.go reads it. Terms are
@@ -129,42 +126,65 @@ func (d *lexSegData) check() error {
 	return nil
 }
 
-// addSegment adds the documents of a checked segment, reading its postings
-// in place. Its documents must all be absent.
-func (l *Lexical) addSegment(d *lexSegData) {
-	si := uint32(len(l.segs))
-	n := uint32(len(d.Live))
-	sg := lexSeg{lo: d.Lo, n: n, docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab, dtOff: d.DTOff, dtTerms: d.DTTerms,
-		gid: make([]uint32, len(d.Terms)), part: make([]uint32, len(d.Terms))}
-	for i, t := range d.Terms {
-		id, ok := l.dict[t]
-		if !ok {
-			id = l.newTerm(t)
+// addSegments adds the documents of checked segments, reading their
+// postings in place. Their documents must all be absent, and it is called
+// once, on an empty index: each term's parts are laid out contiguously.
+func (l *Lexical) addSegments(ds []*lexSegData) {
+	base := uint32(len(l.segs))
+	count := make([]uint32, len(l.post)) // parts per term id
+	for _, d := range ds {
+		sg := lexSeg{lo: d.Lo, n: uint32(len(d.Live)), docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab,
+			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: make([]uint32, len(d.Terms))}
+		for i, t := range d.Terms {
+			id, ok := l.dict[t]
+			if !ok {
+				id = l.newTerm(t)
+			}
+			sg.gid[i] = id
+			for int(id) >= len(count) {
+				count = append(count, 0)
+			}
+			count[id]++
 		}
-		p := &l.post[id]
-		a, b := d.TermOff[i], d.TermOff[i+1]
-		sg.gid[i] = id
-		sg.part[i] = uint32(len(p.parts))
-		p.parts = append(p.parts, lexPart{seg: si, off: a, n: b - a})
-		p.nbase += b - a
+		l.segs = append(l.segs, sg)
 	}
-	l.segs = append(l.segs, sg)
-	end := int(d.Lo + n)
-	l.growDocs(end)
-	if end > len(l.inBase) {
-		l.inBase = slices.Grow(l.inBase, end-len(l.inBase))[:end]
-	}
-	for i := uint32(0); i < n; i++ {
-		if d.Live[i] == 0 {
-			continue
+	// Lay the parts out term by term, in segment order.
+	total := uint32(len(l.parts))
+	for id, c := range count {
+		if c > 0 {
+			l.post[id].first, l.post[id].nparts = total, 0
+			total += c
 		}
-		doc := d.Lo + i
-		l.live[doc] = true
-		l.inBase[doc] = true
-		l.lens[doc] = d.Lens[i]
-		l.n++
-		for f := range NumFields {
-			l.sum[f] += uint64(d.Lens[i][f])
+	}
+	l.parts = slices.Grow(l.parts, int(total)-len(l.parts))[:total]
+	for k, d := range ds {
+		si := base + uint32(k)
+		sg := &l.segs[si]
+		for i, id := range sg.gid {
+			p := &l.post[id]
+			a, b := d.TermOff[i], d.TermOff[i+1]
+			l.parts[p.first+p.nparts] = lexPart{seg: si, off: a, n: b - a}
+			p.nparts++
+			p.nbase += b - a
+		}
+		n := uint32(len(d.Live))
+		end := int(d.Lo + n)
+		l.growDocs(end)
+		if end > len(l.inBase) {
+			l.inBase = slices.Grow(l.inBase, end-len(l.inBase))[:end]
+		}
+		for i := uint32(0); i < n; i++ {
+			if d.Live[i] == 0 {
+				continue
+			}
+			doc := d.Lo + i
+			l.live[doc] = true
+			l.inBase[doc] = true
+			l.lens[doc] = d.Lens[i]
+			l.n++
+			for f := range NumFields {
+				l.sum[f] += uint64(d.Lens[i][f])
+			}
 		}
 	}
 }
@@ -174,16 +194,16 @@ func (l *Lexical) isBase(doc uint32) bool {
 	return int(doc) < len(l.inBase) && l.inBase[doc]
 }
 
-// segOf returns the segment holding doc.
-func (l *Lexical) segOf(doc uint32) *lexSeg {
+// segOf returns the segment holding doc and its index.
+func (l *Lexical) segOf(doc uint32) (*lexSeg, uint32) {
 	i := sort.Search(len(l.segs), func(i int) bool { return l.segs[i].lo+l.segs[i].n > doc })
-	return &l.segs[i]
+	return &l.segs[i], uint32(i)
 }
 
 // removeBase takes a segment's document out of the counts; its postings
 // stay in the segment and Search skips them.
 func (l *Lexical) removeBase(doc uint32) {
-	sg := l.segOf(doc)
+	sg, _ := l.segOf(doc)
 	i := doc - sg.lo
 	for _, lt := range sg.dtTerms[sg.dtOff[i]:sg.dtOff[i+1]] {
 		id := sg.gid[lt]
@@ -198,16 +218,22 @@ func (l *Lexical) removeBase(doc uint32) {
 // frequencies.
 func (l *Lexical) eachTerm(doc uint32, fn func(id, tf uint32)) {
 	if l.isBase(doc) {
-		sg := l.segOf(doc)
+		sg, si := l.segOf(doc)
 		i := doc - sg.lo
 		for _, lt := range sg.dtTerms[sg.dtOff[i]:sg.dtOff[i+1]] {
 			id := sg.gid[lt]
-			fn(id, sg.tf(l.post[id].parts[sg.part[lt]], doc))
+			p := &l.post[id]
+			for _, pt := range l.parts[p.first : p.first+p.nparts] {
+				if pt.seg == si {
+					fn(id, sg.tf(pt, doc))
+					break
+				}
+			}
 		}
 		return
 	}
 	for _, id := range l.docTerms[doc] {
-		p := &l.post[id]
+		p := l.heapOf(id)
 		j, _ := slices.BinarySearch(p.docs, doc)
 		fn(id, p.tfs[j])
 	}
@@ -253,6 +279,7 @@ func (l *Lexical) accumulate16(sg *lexSeg, pt lexPart, wq float32, nm *lexNorm, 
 // in the per-term arrays: call it once the last segment is added.
 func (l *Lexical) trim() {
 	l.post = slices.Clone(l.post)
+	l.parts = slices.Clip(l.parts)
 	l.strs = slices.Clone(l.strs)
 	l.mark = slices.Clone(l.mark)
 }

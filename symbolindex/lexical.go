@@ -80,19 +80,20 @@ func lexValidWeight(w float32) bool {
 // lexPostings are the documents holding one term, sorted by doc id, with
 // the term's frequency per field packed as four saturating 8-bit counters
 // (field f in bits 8f..8f+7): 8 bytes per posting.
-//
-// A loaded index keeps most postings in its mapped segments (parts, read
-// in place): the postings of a term are then docs (added since the load)
-// and its parts, nbase of whose documents are still live.
-type lexPostings struct {
-	docs  []uint32
-	tfs   []uint32
-	parts []lexPart
-	nbase uint32
+// They are kept in Lexical.heap, apart from the per-term record below, so
+// that a loaded index, whose postings are mostly in its mapped segments,
+// spends 16 bytes a term on them.
+type lexHeap struct {
+	docs []uint32
+	tfs  []uint32
 }
 
-// df is the number of live documents holding the term.
-func (p *lexPostings) df() int { return len(p.docs) + int(p.nbase) }
+// lexPostings is where a term's postings are: heap[h-1] (documents added
+// since the load; h 0: none) and parts[first:first+nparts] (runs in mapped
+// segments), nbase of whose documents are still live.
+type lexPostings struct {
+	h, first, nparts, nbase uint32
+}
 
 // lexAcc is one distinct term of the document being added.
 type lexAcc struct {
@@ -115,7 +116,7 @@ type Lexical struct {
 	strs []string          // by term id; "" marks a free id
 	free []uint32          // term ids whose postings emptied, for reuse
 
-	docTerms [][]uint32          // by doc: its distinct term ids
+	docTerms [][]uint32          // by doc added in memory: its distinct term ids
 	lens     [][NumFields]uint16 // by doc: terms per field, saturating
 	live     []bool              // by doc
 	n        int                 // live documents
@@ -136,12 +137,49 @@ type Lexical struct {
 	seenAt []uint32
 	epoch  uint32
 
+	heap     []lexHeap // postings added in memory, by lexPostings.h-1
+	freeHeap []uint32  // heap entries free for reuse
+
 	// Mapped segments (see lexbase.go). inBase[doc] says doc's current
 	// content is the one its segment holds; ndead counts the documents of
 	// segments removed since, whose postings Search must skip.
 	segs   []lexSeg
+	parts  []lexPart // by term: lexPostings.first, nparts
 	inBase []bool
 	ndead  int
+}
+
+// heapOf returns the in-memory postings of term id (nil if none).
+func (l *Lexical) heapOf(id uint32) *lexHeap {
+	if h := l.post[id].h; h != 0 {
+		return &l.heap[h-1]
+	}
+	return nil
+}
+
+// heapFor returns the in-memory postings of term id, making them if need be.
+func (l *Lexical) heapFor(id uint32) *lexHeap {
+	p := &l.post[id]
+	if p.h == 0 {
+		if n := len(l.freeHeap); n > 0 {
+			p.h = l.freeHeap[n-1] + 1
+			l.freeHeap = l.freeHeap[:n-1]
+		} else {
+			l.heap = append(l.heap, lexHeap{})
+			p.h = uint32(len(l.heap))
+		}
+	}
+	return &l.heap[p.h-1]
+}
+
+// df is the number of live documents holding term id.
+func (l *Lexical) df(id uint32) int {
+	p := &l.post[id]
+	n := int(p.nbase)
+	if p.h != 0 {
+		n += len(l.heap[p.h-1].docs)
+	}
+	return n
 }
 
 // NewLexical returns an empty index scoring with p. Parameters that fail
@@ -253,17 +291,21 @@ func (l *Lexical) growDocs(n int) {
 	if n > len(l.live) {
 		l.live = slices.Grow(l.live, n-len(l.live))[:n]
 		l.lens = slices.Grow(l.lens, n-len(l.lens))[:n]
-		l.docTerms = slices.Grow(l.docTerms, n-len(l.docTerms))[:n]
 	}
 }
 
 // commit inserts the accumulated terms of doc into the postings.
 func (l *Lexical) commit(doc uint32, lens [NumFields]uint16) {
+	// docTerms covers the documents added in memory only: a loaded index's
+	// documents list their terms in their segments.
+	if n := int(doc) + 1; n > len(l.docTerms) {
+		l.docTerms = slices.Grow(l.docTerms, n-len(l.docTerms))[:n]
+	}
 	terms := l.docTerms[doc][:0]
 	for _, a := range l.acc {
 		l.mark[a.term] = 0
 		terms = append(terms, a.term)
-		p := &l.post[a.term]
+		p := l.heapFor(a.term)
 		if n := len(p.docs); n == 0 || p.docs[n-1] < doc {
 			p.docs = append(p.docs, doc)
 			p.tfs = append(p.tfs, a.tfs)
@@ -293,10 +335,11 @@ func (l *Lexical) Remove(doc uint32) {
 		l.removeBase(doc)
 	} else {
 		for _, id := range l.docTerms[doc] {
-			p := &l.post[id]
-			if i, ok := slices.BinarySearch(p.docs, doc); ok {
-				p.docs = slices.Delete(p.docs, i, i+1)
-				p.tfs = slices.Delete(p.tfs, i, i+1)
+			if p := l.heapOf(id); p != nil {
+				if i, ok := slices.BinarySearch(p.docs, doc); ok {
+					p.docs = slices.Delete(p.docs, i, i+1)
+					p.tfs = slices.Delete(p.tfs, i, i+1)
+				}
 			}
 			l.freeIfEmpty(id)
 		}
@@ -312,11 +355,14 @@ func (l *Lexical) Remove(doc uint32) {
 
 // freeIfEmpty releases term id once no live document holds it.
 func (l *Lexical) freeIfEmpty(id uint32) {
-	p := &l.post[id]
-	if p.df() > 0 {
+	if l.df(id) > 0 {
 		return
 	}
-	*p = lexPostings{}
+	if h := l.post[id].h; h != 0 {
+		l.heap[h-1] = lexHeap{}
+		l.freeHeap = append(l.freeHeap, h-1)
+	}
+	l.post[id] = lexPostings{}
 	delete(l.dict, l.strs[id])
 	l.strs[id] = ""
 	l.free = append(l.free, id)
@@ -464,7 +510,7 @@ func (l *Lexical) IDF(term string) float32 {
 	if !ok {
 		return 0
 	}
-	return lexIDF(l.n, l.post[id].df())
+	return lexIDF(l.n, l.df(id))
 }
 
 // Search returns the k documents with the highest BM25F score for q, best
@@ -520,13 +566,15 @@ func (l *Lexical) Search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 	}
 	for _, qt := range buf.q {
 		p := &l.post[qt.id]
-		wq := qt.w * lexIDF(l.n, p.df())
-		l.accumulate(p.docs, p.tfs, wq, &norm, buf, nil)
+		wq := qt.w * lexIDF(l.n, l.df(qt.id))
+		if hp := l.heapOf(qt.id); hp != nil {
+			l.accumulate(hp.docs, hp.tfs, wq, &norm, buf, nil)
+		}
 		var skip []bool // documents no longer as their segment holds them
 		if l.ndead > 0 {
 			skip = l.inBase
 		}
-		for _, pt := range p.parts {
+		for _, pt := range l.parts[p.first : p.first+p.nparts] {
 			sg := &l.segs[pt.seg]
 			if sg.tfTab != nil {
 				l.accumulate16(sg, pt, wq, &norm, buf, skip)
@@ -658,8 +706,8 @@ func lexSat16(n int) uint16 {
 // postings (up to half of each list), to be called once a bulk build is
 // done. Later adds grow the lists again as needed.
 func (l *Lexical) Compact() {
-	for i := range l.post {
-		p := &l.post[i]
+	for i := range l.heap {
+		p := &l.heap[i]
 		if cap(p.docs) > len(p.docs) {
 			p.docs = slices.Clip(slices.Clone(p.docs))
 			p.tfs = slices.Clip(slices.Clone(p.tfs))

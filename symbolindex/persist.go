@@ -675,9 +675,14 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 		ix.syms[s].file = noFile
 	}
 	ix.BeginBatch()
-	for _, v := range views {
+	symLex := make([]*lexSegData, len(views))
+	fileLex := make([]*lexSegData, len(views))
+	for i, v := range views {
 		ix.mapSegment(v)
+		symLex[i], fileLex[i] = &v.symLex, &v.fileLex
 	}
+	ix.lex.addSegments(symLex)
+	ix.flex.addSegments(fileLex)
 	ix.lex.trim()
 	ix.flex.trim()
 	for s := len(ix.syms) - 1; s >= 0; s-- {
@@ -915,8 +920,6 @@ func (ix *Index) mapSegment(v *segView) {
 	}
 	ix.nsyms += int(e.NSyms)
 	ix.vecs.mapChunks(e.SymBase, v.vecs, v.scales)
-	ix.lex.addSegment(&v.symLex)
-	ix.flex.addSegment(&v.fileLex)
 }
 
 // baseName is path.Base for the clean slash paths of the index.
