@@ -207,6 +207,7 @@ const maxMappings = 4
 // returns nil, with a warning, when the save or the load fails. Caller
 // holds idx's lock for reading.
 func saveAndMap(idx *symbolindex.Index, cfile string, emb symbolindex.Embedder, log *slog.Logger) *symbolindex.Index {
+	runtime.GC() // the build's garbage, before the save adds its own
 	if err := idx.Save(cfile); err != nil {
 		log.Warn("could not save the index cache", "err", err)
 		return nil
