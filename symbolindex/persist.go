@@ -123,8 +123,9 @@ type segSym struct {
 	_                                       [7]byte
 }
 
-// The sections of a segment, in order. The two lexical indexes (symbols,
-// whole files) have the same eight sections each.
+// The sections of a segment, by id (written the hot ones first: segCold).
+// The two lexical indexes (symbols, whole files) have lexSections sections
+// each.
 const (
 	secStrs = iota
 	secFiles
@@ -417,7 +418,7 @@ func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (uint64, uint64,
 }
 
 // lexical writes the postings of the documents olds (the index's doc ids;
-// olds[i] becomes document lo+i) into the eight sections of out.
+// olds[i] becomes document lo+i) into the lexical sections of out.
 func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) {
 	if len(w.local) < len(l.strs) {
 		w.local = make([]uint32, len(l.strs))
@@ -821,7 +822,7 @@ func viewInt8(b []byte) []int8 {
 	return unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
 }
 
-// readLex reads the eight lexical sections of a segment whose documents
+// readLex reads the lexical sections of a segment whose documents
 // start at lo, and checks them.
 func (v *segView) readLex(secs [][]byte, lo uint32, d *lexSegData) error {
 	terms, err := viewAs[strRef](secs[lexTerms])
