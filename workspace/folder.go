@@ -171,6 +171,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 	// Serve the saved segments unless an edit changed the live index since
 	// the save (a re-scan's index is the live one).
 	swapped := m != nil && idx.Generation() == gen && f.mappings < maxMappings
+	built := idx
 	if swapped {
 		m.Reembedded = idx.Reembedded
 		idx = m
@@ -186,8 +187,11 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 		m.Discard()
 	}
 	if swapped {
+		// The index served until now and the one the build produced (it
+		// may have started from the cache) are replaced: drop their mapped
+		// pages; their heap is garbage now, give it back.
 		old.Release()
-		// The heap the build used is garbage now: give it back.
+		built.Release()
 		debug.FreeOSMemory()
 	}
 	return stats, nil
