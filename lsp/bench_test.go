@@ -2,8 +2,11 @@ package lsp
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -114,4 +117,79 @@ func BenchmarkContextSelect(b *testing.B) {
 			reportLatency(b, samples)
 		})
 	}
+}
+
+// BenchmarkServeMapped runs the ctxls binary as an editor does (a
+// subprocess speaking LSP over its stdin and stdout) on a synthetic
+// workspace with a cache dir, twice: the first start builds the index,
+// saves it and serves it mapped from the cache; the second (a restart)
+// maps the cache. Each reports how long the start took, select p50 and p95
+// over the pipe, and the server's resident set from /proc after the
+// selects: VmRSS (now) and VmHWM (peak, the build included). 100k symbols;
+// also 1M with CTXLS_BENCH_1M=1 (about 10 minutes on 2 shared cores);
+// CTXLS_BENCH_SYMBOLS=N runs N instead of 100k.
+func BenchmarkServeMapped(b *testing.B) {
+	queries := synth.Queries
+	sizes := []int{100_000}
+	if v, err := strconv.Atoi(os.Getenv("CTXLS_BENCH_SYMBOLS")); err == nil && v > 0 {
+		sizes = []int{v} // a quick look at another size
+	}
+	if os.Getenv("CTXLS_BENCH_1M") != "" {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, n := range sizes {
+		root := b.TempDir()
+		if _, err := synth.Generate(root, synth.Options{Symbols: n}); err != nil {
+			b.Fatal(err)
+		}
+		cache := b.TempDir()
+		for _, phase := range []string{"build", "restart"} {
+			b.Run(fmt.Sprintf("symbols=%d/%s", n, phase), func(b *testing.B) {
+				c := processClient(b, io.Discard, "serve")
+				c.readyTimeout = 60 * time.Minute
+				start := time.Now()
+				c.start(root, caps{cacheDir: cache})
+				ready := time.Since(start)
+				res := c.mustSelect(map[string]any{"query": "warm up"})
+				if res.Stats.Symbols < n {
+					b.Fatalf("served %d symbols, want %d", res.Stats.Symbols, n)
+				}
+				var samples []time.Duration
+				for i := 0; b.Loop(); i++ {
+					t0 := time.Now()
+					c.mustSelect(map[string]any{"query": queries[i%len(queries)]})
+					samples = append(samples, time.Since(t0))
+				}
+				b.StopTimer()
+				reportLatency(b, samples)
+				b.ReportMetric(ready.Seconds(), "start-s")
+				rss, hwm := procMemory(b, c.pid)
+				b.ReportMetric(rss, "rss-MB")
+				b.ReportMetric(hwm, "peak-rss-MB")
+				c.shutdownExit()
+			})
+		}
+	}
+}
+
+// procMemory reads a process's resident set now and at its peak, in MB.
+func procMemory(b *testing.B, pid int) (rss, hwm float64) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseFloat(f[1], 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = kb / 1000
+		case "VmHWM:":
+			hwm = kb / 1000
+		}
+	}
+	return rss, hwm
 }

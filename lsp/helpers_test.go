@@ -115,6 +115,7 @@ type client struct {
 	done chan struct{} // closed when the server ends
 	err  error         // the server's outcome (pipe) once done is closed
 	code int           // the process's exit code (subprocess) once done is closed
+	pid  int           // the subprocess's id (processClient)
 }
 
 func newClient(t testing.TB, rwc io.ReadWriteCloser) *client {
@@ -173,6 +174,7 @@ func processClient(t testing.TB, stderr io.Writer, args ...string) *client {
 		t.Fatal(err)
 	}
 	c := newClient(t, procPipes{stdout, stdin})
+	c.pid = cmd.Process.Pid
 	go func() {
 		err := cmd.Wait()
 		c.code = cmd.ProcessState.ExitCode()
@@ -319,6 +321,7 @@ type caps struct {
 	progress  bool // window.workDoneProgress
 	watch     bool // workspace.didChangeWatchedFiles.dynamicRegistration
 	encodings []string
+	cacheDir  string // initializationOptions.cacheDir; "" is "off"
 }
 
 func (k caps) json() map[string]any {
@@ -351,15 +354,20 @@ type initResult struct {
 	} `json:"serverInfo"`
 }
 
-// initialize runs initialize for one folder with persistence off.
+// initialize runs initialize for one folder, with persistence off unless
+// k names a cache dir.
 func (c *client) initialize(root string, k caps) initResult {
 	c.t.Helper()
 	var res initResult
+	cache := k.cacheDir
+	if cache == "" {
+		cache = "off"
+	}
 	c.mustCall("initialize", map[string]any{
 		"processId":             nil,
 		"rootUri":               wire.URIFromPath(root),
 		"capabilities":          k.json(),
-		"initializationOptions": map[string]any{"cacheDir": "off"},
+		"initializationOptions": map[string]any{"cacheDir": cache},
 	}, &res)
 	return res
 }

@@ -141,7 +141,7 @@ func (s *scratch) expand(d *folder, q []float32, qn float32, dim, k int) int {
 	for i := 0; i < n; i++ {
 		score := noVector
 		if nr := d.norms[i]; nr > 0 {
-			score = dot(q, d.vecs[i*dim:(i+1)*dim]) / (qn * nr)
+			score = dot(q, d.rows[i][:dim]) / (qn * nr)
 		}
 		e := &d.entries[i]
 		s.heap = append(s.heap, cand{score: score, dir: e.dir, file: e.file})

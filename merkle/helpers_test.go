@@ -82,8 +82,13 @@ func checkInvariants(t *testing.T, tr *Tree) {
 		if d.hash != hashEntries(d.entries) {
 			t.Fatalf("folder %q: stale hash", prefix)
 		}
-		if tr.dim > 0 && (len(d.vecs) != len(d.entries)*tr.dim || len(d.norms) != len(d.entries)) {
-			t.Fatalf("folder %q: %d vector floats, %d norms for %d entries", prefix, len(d.vecs), len(d.norms), len(d.entries))
+		if tr.dim > 0 && (len(d.rows) != len(d.entries) || len(d.norms) != len(d.entries)) {
+			t.Fatalf("folder %q: %d rows, %d norms for %d entries", prefix, len(d.rows), len(d.norms), len(d.entries))
+		}
+		for i, row := range d.rows {
+			if len(row) != tr.dim {
+				t.Fatalf("folder %q: row %d has %d floats, want %d", prefix, i, len(row), tr.dim)
+			}
 		}
 		files := 0
 		for i := range d.entries {
@@ -112,7 +117,7 @@ func checkInvariants(t *testing.T, tr *Tree) {
 					t.Fatalf("folder %q: entry hash differs from the node's", prefix+e.name)
 				}
 				if tr.dim > 0 {
-					want := b.appendAggregate(nil, e.dir)
+					want := b.aggregate(e.dir)
 					if !slices.Equal(want, d.row(i, tr.dim)) {
 						t.Fatalf("folder %q: aggregate %v, sum of children %v", prefix+e.name, d.row(i, tr.dim), want)
 					}
@@ -138,7 +143,7 @@ func sameTree(t *testing.T, a, b *Tree) {
 		if x.hash != y.hash || x.files != y.files || len(x.entries) != len(y.entries) {
 			t.Fatalf("folder %q differs: hash %x/%x files %d/%d entries %d/%d", prefix, x.hash, y.hash, x.files, y.files, len(x.entries), len(y.entries))
 		}
-		if !slices.Equal(x.vecs, y.vecs) || !slices.Equal(x.norms, y.norms) {
+		if !slices.EqualFunc(x.rows, y.rows, slices.Equal) || !slices.Equal(x.norms, y.norms) {
 			t.Fatalf("folder %q: vectors differ", prefix)
 		}
 		for i := range x.entries {

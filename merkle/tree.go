@@ -30,13 +30,15 @@ type Tree struct {
 	scratch *sync.Pool
 }
 
-// folder is an interior node. Its entries are sorted by name; row i of vecs
+// folder is an interior node. Its entries are sorted by name; rows[i]
 // (dim floats) is the aggregate vector of entries[i] and norms[i] its
-// Euclidean length, so scoring the children of a folder is one pass over a
-// contiguous slice. A folder other than the root is never empty.
+// Euclidean length. A file's row is its sum as the update gave it (copied,
+// or kept when the update says it is shared); a folder's row is computed.
+// Rows are never written once built. A folder other than the root is never
+// empty.
 type folder struct {
 	entries []entry
-	vecs    []float32
+	rows    [][]float32
 	norms   []float32
 	hash    uint64
 	files   int
@@ -167,5 +169,8 @@ func (d *folder) find(name string) (int, bool) {
 
 // row is the aggregate vector of entries[i] (nil when dim is 0).
 func (d *folder) row(i, dim int) []float32 {
-	return d.vecs[i*dim : (i+1)*dim : (i+1)*dim]
+	if dim == 0 {
+		return nil
+	}
+	return d.rows[i]
 }

@@ -262,3 +262,22 @@ func TestReplaceFileByFolderInBatch(t *testing.T) {
 	}
 	sameTree(t, back, tr)
 }
+
+func TestSharedSumIsKeptOthersCopied(t *testing.T) {
+	copied, shared := []float32{1, 2}, []float32{3, 4}
+	tr, err := New(2).Apply([]Update{{Path: "a.go", Sum: copied}, {Path: "b.go", Sum: shared, SharedSum: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := tr.top()
+	if &root.row(0, 2)[0] == &copied[0] {
+		t.Error("a sum not marked shared is kept, not copied")
+	}
+	if &root.row(1, 2)[0] != &shared[0] {
+		t.Error("a shared sum is copied")
+	}
+	copied[0] = 9
+	if got := root.row(0, 2); !slices.Equal(got, []float32{1, 2}) {
+		t.Errorf("the caller's change of its sum reached the tree: %v", got)
+	}
+}

@@ -40,6 +40,9 @@ type Update struct {
 	// Sum is the unnormalized sum of the file's symbol vectors: Dim floats,
 	// or nil for a file without vectors (it counts as a zero vector).
 	Sum []float32
+	// SharedSum says Sum is never modified by the caller: the tree keeps
+	// it instead of a copy (a sum read in place from a mapped file).
+	SharedSum bool
 }
 
 // WithFile returns a tree in which the file at path has exactly the given
@@ -94,7 +97,7 @@ func (t *Tree) Apply(updates []Update) (*Tree, error) {
 			if o.file, err = newFile(u.Path, u.Leaves); err != nil {
 				return nil, err
 			}
-			o.vec = u.Sum
+			o.vec, o.shared = u.Sum, u.SharedSum
 		}
 		ops = append(ops, o)
 	}
@@ -199,24 +202,27 @@ func newFile(path string, leaves []Leaf) (*file, error) {
 
 // op is one validated update, sorted by path segments.
 type op struct {
-	segs []string
-	path string
-	file *file     // nil for a removal
-	vec  []float32 // the caller's sum; copied when the folder is built
+	segs   []string
+	path   string
+	file   *file     // nil for a removal
+	vec    []float32 // the caller's sum; copied when the folder is built unless shared
+	shared bool
 }
 
 // edit is the new state of one entry of a folder being copied.
 type edit struct {
-	name string
-	del  bool
-	e    entry
-	vec  []float32 // a file's sum (nil = zero); folders are aggregated
+	name   string
+	del    bool
+	e      entry
+	vec    []float32 // a file's sum (nil = zero); folders are aggregated
+	shared bool      // vec may be kept as the row
 }
 
 // builder copies the folders on the paths of one batch.
 type builder struct {
-	dim int
-	acc []float64 // dim accumulators for folder aggregates
+	dim  int
+	acc  []float64 // dim accumulators for folder aggregates
+	zero []float32 // the row of every file without a sum
 }
 
 // groupEnd is the end of the run of ops sharing ops[j].segs[depth].
@@ -293,7 +299,7 @@ func (b *builder) write(d *folder, ops []op, depth int) (*folder, error) {
 			if ok && b.sameFile(d, i, o) {
 				continue
 			}
-			edits = append(edits, edit{name: name, e: entry{name: name, hash: o.file.hash, file: o.file}, vec: o.vec})
+			edits = append(edits, edit{name: name, e: entry{name: name, hash: o.file.hash, file: o.file}, vec: o.vec, shared: o.shared})
 			continue
 		}
 		child := &folder{hash: emptyHash}
@@ -349,7 +355,7 @@ func (b *builder) merge(d *folder, edits []edit) *folder {
 	dim := b.dim
 	g := &folder{entries: make([]entry, 0, n)}
 	if dim > 0 {
-		g.vecs = make([]float32, 0, n*dim)
+		g.rows = make([][]float32, 0, n)
 		g.norms = make([]float32, 0, n)
 	}
 	i, j := 0, 0
@@ -357,7 +363,7 @@ func (b *builder) merge(d *folder, edits []edit) *folder {
 		if j == len(edits) || (i < len(d.entries) && d.entries[i].name < edits[j].name) {
 			g.entries = append(g.entries, d.entries[i])
 			if dim > 0 {
-				g.vecs = append(g.vecs, d.row(i, dim)...)
+				g.rows = append(g.rows, d.rows[i])
 				g.norms = append(g.norms, d.norms[i])
 			}
 			i++
@@ -375,17 +381,22 @@ func (b *builder) merge(d *folder, edits []edit) *folder {
 		if dim == 0 {
 			continue
 		}
-		start := len(g.vecs)
+		var row []float32
 		switch {
 		case ed.e.dir != nil:
-			g.vecs = b.appendAggregate(g.vecs, ed.e.dir)
+			row = b.aggregate(ed.e.dir)
+		case len(ed.vec) > 0 && ed.shared:
+			row = ed.vec[:dim:dim]
 		case len(ed.vec) > 0:
-			g.vecs = append(g.vecs, ed.vec...)
+			row = slices.Clone(ed.vec)
 		default:
-			g.vecs = g.vecs[:start+dim]
-			clear(g.vecs[start:])
+			if b.zero == nil {
+				b.zero = make([]float32, dim)
+			}
+			row = b.zero
 		}
-		g.norms = append(g.norms, norm(g.vecs[start:]))
+		g.rows = append(g.rows, row)
+		g.norms = append(g.norms, norm(row))
 	}
 	g.hash = hashEntries(g.entries)
 	for k := range g.entries {
@@ -398,21 +409,21 @@ func (b *builder) merge(d *folder, edits []edit) *folder {
 	return g
 }
 
-// appendAggregate appends the sum of d's rows, accumulated in float64 in
-// entry order. It is a pure function of d's content, so a folder's
-// aggregate does not depend on the history of updates.
-func (b *builder) appendAggregate(dst []float32, d *folder) []float32 {
+// aggregate returns the sum of d's rows, accumulated in float64 in entry
+// order. It is a pure function of d's content, so a folder's aggregate
+// does not depend on the history of updates.
+func (b *builder) aggregate(d *folder) []float32 {
 	acc := b.acc
 	clear(acc)
-	for r := range d.entries {
-		row := d.vecs[r*b.dim : (r+1)*b.dim]
+	for _, row := range d.rows {
 		row = row[:len(acc)]
 		for k, v := range row {
 			acc[k] += float64(v)
 		}
 	}
-	for _, v := range acc {
-		dst = append(dst, float32(v))
+	dst := make([]float32, len(acc))
+	for k, v := range acc {
+		dst[k] = float32(v)
 	}
 	return dst
 }

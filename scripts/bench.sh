@@ -6,6 +6,8 @@
 #   BENCH_OUT=/tmp/b scripts/bench.sh
 #   BENCH_PROFILE=1 scripts/bench.sh # then CPU profiles of cold index, restart and
 #                                    # select, and a heap profile, at 100k
+#   BENCH_1M=1 scripts/bench.sh      # also 1M symbols (about 640 MB of source generated
+#                                    # in $BENCH_OUT; 5.5 GB peak RSS, ~25 minutes more)
 #
 # 1. the machine: CPU, cores, memory, Go version, load average;
 # 2. the ctxls binary on a 100k-symbol synthetic workspace: a cold index,
@@ -58,6 +60,7 @@ rm -rf "$out/cache"
 measure index-cold "$out/ctxls" index --root "$ws" --cache-dir off --json
 measure index-cache-write "$out/ctxls" index --root "$ws" --cache-dir "$out/cache" --json
 measure index-restart "$out/ctxls" index --root "$ws" --cache-dir "$out/cache" --json
+measure index-restart2 "$out/ctxls" index --root "$ws" --cache-dir "$out/cache" --json
 measure select-cold "$out/ctxls" select --root "$ws" --cache-dir off --json "$query"
 measure select-restart "$out/ctxls" select --root "$ws" --cache-dir "$out/cache" --json "$query"
 for n in index-cold index-restart; do
@@ -66,6 +69,21 @@ for n in index-cold index-restart; do
 		"$(tr -d ' \n' <"$out/$n.out" | grep -o '"elapsedMs":[0-9.]*')"
 done
 echo "select-restart: $(tr -d ' \n' <"$out/select-restart.out" | grep -o '"elapsedMs":[0-9.]*' | tail -1) (the select alone)"
+
+echo "== over LSP: the ctxls binary serving from its mapped cache (build, then restart)"
+load
+go test -run '^$' -bench 'ServeMapped' -benchtime 200x -timeout 90m ./lsp/ | tee "$out/bench-serve.txt"
+
+if [ -n "${BENCH_1M:-}" ]; then
+	echo "== ctxls binary, 1M symbols (BENCH_1M=1)"
+	ws1m="$out/synth1m"
+	[ -d "$ws1m" ] || go run ./workspace/synth/cmd/synthgen -symbols 1000000 -out "$ws1m"
+	rm -rf "$out/cache1m"
+	measure index-cold-1m "$out/ctxls" index --root "$ws1m" --cache-dir "$out/cache1m" --json
+	measure index-restart-1m "$out/ctxls" index --root "$ws1m" --cache-dir "$out/cache1m" --json
+	measure select-restart-1m "$out/ctxls" select --root "$ws1m" --cache-dir "$out/cache1m" --json "$query"
+	CTXLS_BENCH_1M=1 go test -run '^$' -bench 'ServeMapped/symbols=1000000' -benchtime 200x -timeout 90m ./lsp/ | tee "$out/bench-serve-1m.txt"
+fi
 
 echo "== go test -bench"
 load

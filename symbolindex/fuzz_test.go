@@ -1,8 +1,6 @@
 package symbolindex
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -102,7 +100,7 @@ func FuzzDecodeIndex(f *testing.F) {
 	f.Add(valid[:len(valid)/2])
 	f.Add(append(append([]byte(nil), valid[:40]...), 0xff, 0xff, 0xff, 0xff, 0x7f))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := decodeIndex(bufio.NewReader(bytes.NewReader(data)), emb)
+		got, err := decodeIndex(data, emb, nil)
 		if err != nil {
 			return
 		}

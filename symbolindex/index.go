@@ -47,6 +47,40 @@ type Index struct {
 	// Reembedded counts symbols tokenized and embedded since the index was
 	// created: the work an edit really caused.
 	Reembedded int
+
+	gen     uint64 // bumped by every change
+	overlay int    // files put or removed since the index was created or loaded
+	mapped  []byte // the cache file the index reads in place, if loaded
+}
+
+// Generation changes whenever the index does: a caller that saved the
+// index can tell whether it changed since.
+func (ix *Index) Generation() uint64 { return ix.gen }
+
+// Overlay is the number of files put or removed since the index was
+// created or loaded: what the next save merges into new segments.
+func (ix *Index) Overlay() int { return ix.overlay }
+
+// Mapped reports whether the index reads a cache file in place.
+func (ix *Index) Mapped() bool { return ix.mapped != nil }
+
+// Discard unmaps the cache file of an index that was loaded but never
+// used: nothing may point into it.
+func (ix *Index) Discard() {
+	if ix.mapped != nil {
+		unmapFile(ix.mapped)
+		ix.mapped = nil
+	}
+}
+
+// Release drops the resident pages of the cache file a replaced index was
+// loaded from. Strings read from the index stay valid (their pages are
+// read again from the file when touched); the index itself must not be
+// used any more.
+func (ix *Index) Release() {
+	if ix.mapped != nil {
+		dropPages(ix.mapped)
+	}
 }
 
 const noFile = ^uint32(0)
@@ -62,6 +96,10 @@ type fileEntry struct {
 	Slots    []uint32
 	Refs     []string
 	Sum      []float32 // sum of the symbol vectors, for the Merkle aggregate
+	// mapped holds the references of a file loaded from a cache segment
+	// (Refs is then nil): they are read from the mapping when asked for.
+	mapped []segRef
+	strs   []byte // the segment's text section
 }
 
 // symEntry is one symbol in its slot.
@@ -288,6 +326,8 @@ func pathText(relPath string) string {
 // index and take the vectors Prepare computed. It returns the slots of the
 // symbols that were added or changed.
 func (ix *Index) Put(d *FileDoc) []uint32 {
+	ix.gen++
+	ix.overlay++
 	fslot, exists := ix.files[d.Path]
 	var old map[string]uint32 // leaf key → slot, for reuse
 	if exists {
@@ -344,7 +384,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		ix.nsyms--
 	}
 	if exists {
-		ix.unref(fslot, ix.fileTab[fslot].Refs)
+		ix.unref(fslot, ix.FileRefs(fslot))
 	}
 	ix.addRefs(fslot, d.Parsed.Refs)
 	ix.fileTab[fslot] = fileEntry{
@@ -357,8 +397,8 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		Refs:     d.Parsed.Refs,
 		Sum:      sum,
 	}
-	ix.flex.AddTerms(fslot, d.FileTerms)
-	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum})
+	ix.flex.addTokenized(fslot, d.FileTerms)
+	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum, SharedSum: true}) // sum is never modified
 	ix.Reembedded += len(fresh)
 	return fresh
 }
@@ -414,7 +454,7 @@ func addTo(sum, v []float32) {
 
 func (ix *Index) fillSymbol(s, fslot uint32, sym Symbol, key string, h uint64, terms DocTerms, vec []float32) {
 	ix.syms[s] = symEntry{file: fslot, Sym: sym, Key: key, Hash: h}
-	ix.lex.AddTerms(s, terms)
+	ix.lex.addTokenized(s, terms)
 	ix.vecs.Set(s, vec)
 	name := strings.ToLower(sym.Name)
 	ix.names[name] = append(ix.names[name], s)
@@ -476,6 +516,8 @@ func (ix *Index) Remove(relPath string) bool {
 	if !ok {
 		return false
 	}
+	ix.gen++
+	ix.overlay++
 	fe := &ix.fileTab[fslot]
 	for _, s := range fe.Slots {
 		ix.dropSymbol(s)
@@ -484,7 +526,7 @@ func (ix *Index) Remove(relPath string) bool {
 		ix.nsyms--
 	}
 	ix.flex.Remove(fslot)
-	ix.unref(fslot, fe.Refs)
+	ix.unref(fslot, ix.FileRefs(fslot))
 	b := path.Base(relPath)
 	ix.byBase[b] = removeSlot(ix.byBase[b], fslot)
 	if len(ix.byBase[b]) == 0 {
@@ -574,7 +616,17 @@ func (ix *Index) FilePath(f uint32) string { return ix.fileTab[f].Path }
 func (ix *Index) FileSymbols(f uint32) []uint32 { return ix.fileTab[f].Slots }
 
 // FileRefs returns the identifiers the file in slot f references.
-func (ix *Index) FileRefs(f uint32) []string { return ix.fileTab[f].Refs }
+func (ix *Index) FileRefs(f uint32) []string {
+	fe := &ix.fileTab[f]
+	if fe.mapped == nil {
+		return fe.Refs
+	}
+	refs := make([]string, len(fe.mapped))
+	for i, r := range fe.mapped {
+		refs[i] = mappedStr(fe.strs, r.Ref)
+	}
+	return refs
+}
 
 // FileLanguage returns the language of the file in slot f.
 func (ix *Index) FileLanguage(f uint32) string { return ix.fileTab[f].Language }
@@ -649,6 +701,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 // the next start can skip reading it.
 func (ix *Index) Touch(relPath string, size, modTime int64) {
 	if f, ok := ix.files[relPath]; ok {
+		ix.gen++
 		ix.fileTab[f].Size = size
 		ix.fileTab[f].ModTime = modTime
 	}

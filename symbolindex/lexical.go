@@ -80,9 +80,19 @@ func lexValidWeight(w float32) bool {
 // lexPostings are the documents holding one term, sorted by doc id, with
 // the term's frequency per field packed as four saturating 8-bit counters
 // (field f in bits 8f..8f+7): 8 bytes per posting.
-type lexPostings struct {
+// They are kept in Lexical.heap, apart from the per-term record below, so
+// that a loaded index, whose postings are mostly in its mapped segments,
+// spends 16 bytes a term on them.
+type lexHeap struct {
 	docs []uint32
 	tfs  []uint32
+}
+
+// lexPostings is where a term's postings are: heap[h-1] (documents added
+// since the load; h 0: none) and parts[first:first+nparts] (runs in mapped
+// segments), nbase of whose documents are still live.
+type lexPostings struct {
+	h, first, nparts, nbase uint32
 }
 
 // lexAcc is one distinct term of the document being added.
@@ -106,7 +116,7 @@ type Lexical struct {
 	strs []string          // by term id; "" marks a free id
 	free []uint32          // term ids whose postings emptied, for reuse
 
-	docTerms [][]uint32          // by doc: its distinct term ids
+	docTerms [][]uint32          // by doc added in memory: its distinct term ids
 	lens     [][NumFields]uint16 // by doc: terms per field, saturating
 	live     []bool              // by doc
 	n        int                 // live documents
@@ -126,6 +136,50 @@ type Lexical struct {
 	// term id seen in the document being checked.
 	seenAt []uint32
 	epoch  uint32
+
+	heap     []lexHeap // postings added in memory, by lexPostings.h-1
+	freeHeap []uint32  // heap entries free for reuse
+
+	// Mapped segments (see lexbase.go). inBase[doc] says doc's current
+	// content is the one its segment holds; ndead counts the documents of
+	// segments removed since, whose postings Search must skip.
+	segs   []lexSeg
+	parts  []lexPart // by term: lexPostings.first, nparts
+	inBase []bool
+	ndead  int
+}
+
+// heapOf returns the in-memory postings of term id (nil if none).
+func (l *Lexical) heapOf(id uint32) *lexHeap {
+	if h := l.post[id].h; h != 0 {
+		return &l.heap[h-1]
+	}
+	return nil
+}
+
+// heapFor returns the in-memory postings of term id, making them if need be.
+func (l *Lexical) heapFor(id uint32) *lexHeap {
+	p := &l.post[id]
+	if p.h == 0 {
+		if n := len(l.freeHeap); n > 0 {
+			p.h = l.freeHeap[n-1] + 1
+			l.freeHeap = l.freeHeap[:n-1]
+		} else {
+			l.heap = append(l.heap, lexHeap{})
+			p.h = uint32(len(l.heap))
+		}
+	}
+	return &l.heap[p.h-1]
+}
+
+// df is the number of live documents holding term id.
+func (l *Lexical) df(id uint32) int {
+	p := &l.post[id]
+	n := int(p.nbase)
+	if p.h != 0 {
+		n += len(l.heap[p.h-1].docs)
+	}
+	return n
 }
 
 // NewLexical returns an empty index scoring with p. Parameters that fail
@@ -227,22 +281,31 @@ func (l *Lexical) prepare(doc uint32) error {
 		return fmt.Errorf("lexical: document id %d out of range (max %d)", doc, lexMaxDocs-1)
 	}
 	l.Remove(doc)
-	if n := int(doc) + 1; n > len(l.live) {
-		l.live = slices.Grow(l.live, n-len(l.live))[:n]
-		l.lens = slices.Grow(l.lens, n-len(l.lens))[:n]
-		l.docTerms = slices.Grow(l.docTerms, n-len(l.docTerms))[:n]
-	}
+	l.growDocs(int(doc) + 1)
 	l.acc = l.acc[:0]
 	return nil
 }
 
+// growDocs makes room for documents below n.
+func (l *Lexical) growDocs(n int) {
+	if n > len(l.live) {
+		l.live = slices.Grow(l.live, n-len(l.live))[:n]
+		l.lens = slices.Grow(l.lens, n-len(l.lens))[:n]
+	}
+}
+
 // commit inserts the accumulated terms of doc into the postings.
 func (l *Lexical) commit(doc uint32, lens [NumFields]uint16) {
+	// docTerms covers the documents added in memory only: a loaded index's
+	// documents list their terms in their segments.
+	if n := int(doc) + 1; n > len(l.docTerms) {
+		l.docTerms = slices.Grow(l.docTerms, n-len(l.docTerms))[:n]
+	}
 	terms := l.docTerms[doc][:0]
 	for _, a := range l.acc {
 		l.mark[a.term] = 0
 		terms = append(terms, a.term)
-		p := &l.post[a.term]
+		p := l.heapFor(a.term)
 		if n := len(p.docs); n == 0 || p.docs[n-1] < doc {
 			p.docs = append(p.docs, doc)
 			p.tfs = append(p.tfs, a.tfs)
@@ -268,25 +331,41 @@ func (l *Lexical) Remove(doc uint32) {
 	if !l.Has(doc) {
 		return
 	}
-	for _, id := range l.docTerms[doc] {
-		p := &l.post[id]
-		if i, ok := slices.BinarySearch(p.docs, doc); ok {
-			p.docs = slices.Delete(p.docs, i, i+1)
-			p.tfs = slices.Delete(p.tfs, i, i+1)
+	if l.isBase(doc) {
+		l.removeBase(doc)
+	} else {
+		for _, id := range l.docTerms[doc] {
+			if p := l.heapOf(id); p != nil {
+				if i, ok := slices.BinarySearch(p.docs, doc); ok {
+					p.docs = slices.Delete(p.docs, i, i+1)
+					p.tfs = slices.Delete(p.tfs, i, i+1)
+				}
+			}
+			l.freeIfEmpty(id)
 		}
-		if len(p.docs) == 0 {
-			delete(l.dict, l.strs[id])
-			l.strs[id] = ""
-			l.free = append(l.free, id)
-		}
+		l.docTerms[doc] = l.docTerms[doc][:0]
 	}
-	l.docTerms[doc] = l.docTerms[doc][:0]
 	for f := range NumFields {
 		l.sum[f] -= uint64(l.lens[doc][f])
 	}
 	l.lens[doc] = [NumFields]uint16{}
 	l.live[doc] = false
 	l.n--
+}
+
+// freeIfEmpty releases term id once no live document holds it.
+func (l *Lexical) freeIfEmpty(id uint32) {
+	if l.df(id) > 0 {
+		return
+	}
+	if h := l.post[id].h; h != 0 {
+		l.heap[h-1] = lexHeap{}
+		l.freeHeap = append(l.freeHeap, h-1)
+	}
+	l.post[id] = lexPostings{}
+	delete(l.dict, l.strs[id])
+	l.strs[id] = ""
+	l.free = append(l.free, id)
 }
 
 // DocTerms is the indexed form of one document, for persisting an index and
@@ -305,14 +384,11 @@ func (l *Lexical) Export(doc uint32) DocTerms {
 	if !l.Has(doc) {
 		return DocTerms{}
 	}
-	ids := l.docTerms[doc]
-	dt := DocTerms{Terms: make([]string, len(ids)), TFs: make([]uint32, len(ids)), Lens: l.lens[doc]}
-	for i, id := range ids {
-		p := &l.post[id]
-		j, _ := slices.BinarySearch(p.docs, doc)
-		dt.Terms[i] = l.strs[id]
-		dt.TFs[i] = p.tfs[j]
-	}
+	dt := DocTerms{Lens: l.lens[doc]}
+	l.eachTerm(doc, func(id, tf uint32) {
+		dt.Terms = append(dt.Terms, l.strs[id])
+		dt.TFs = append(dt.TFs, tf)
+	})
 	return dt
 }
 
@@ -335,6 +411,14 @@ func (l *Lexical) AddTerms(doc uint32, dt DocTerms) error {
 	if t, dup := l.repeatedTerm(dt.Terms); dup {
 		return fmt.Errorf("lexical: document %d: term %q appears twice", doc, t)
 	}
+	return l.addTokenized(doc, dt)
+}
+
+// addTokenized is AddTerms for a document TokenizeDoc produced, whose terms
+// are distinct and not empty by construction: the index's own writes skip
+// the checks, which cost a map lookup per term on the serial path of a
+// build.
+func (l *Lexical) addTokenized(doc uint32, dt DocTerms) error {
 	if err := l.prepare(doc); err != nil {
 		return err
 	}
@@ -426,7 +510,7 @@ func (l *Lexical) IDF(term string) float32 {
 	if !ok {
 		return 0
 	}
-	return lexIDF(l.n, len(l.post[id].docs))
+	return lexIDF(l.n, l.df(id))
 }
 
 // Search returns the k documents with the highest BM25F score for q, best
@@ -482,7 +566,22 @@ func (l *Lexical) Search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 	}
 	for _, qt := range buf.q {
 		p := &l.post[qt.id]
-		l.accumulate(p, qt.w*lexIDF(l.n, len(p.docs)), &norm, buf)
+		wq := qt.w * lexIDF(l.n, l.df(qt.id))
+		if hp := l.heapOf(qt.id); hp != nil {
+			l.accumulate(hp.docs, hp.tfs, wq, &norm, buf, nil)
+		}
+		var skip []bool // documents no longer as their segment holds them
+		if l.ndead > 0 {
+			skip = l.inBase
+		}
+		for _, pt := range l.parts[p.first : p.first+p.nparts] {
+			sg := &l.segs[pt.seg]
+			if sg.tfTab != nil {
+				l.accumulate16(sg, pt, wq, &norm, buf, skip)
+			} else {
+				l.accumulate(sg.docs[pt.off:pt.off+pt.n], sg.tfs[pt.off:pt.off+pt.n], wq, &norm, buf, skip)
+			}
+		}
 	}
 	l.selectTop(k, filter, buf)
 	return buf.hits
@@ -494,32 +593,40 @@ type lexNorm struct {
 	w, a, b [NumFields]float32
 }
 
+// mix is tf~, the weighted and length-normalized frequency of a term in a
+// document whose packed per-field frequencies are t and lengths ln.
+func (nm *lexNorm) mix(t uint32, ln *[NumFields]uint16) float32 {
+	var x float32
+	if c := t & 0xff; c != 0 {
+		x += nm.w[0] * float32(c) / (nm.a[0] + nm.b[0]*float32(ln[0]))
+	}
+	if c := t >> 8 & 0xff; c != 0 {
+		x += nm.w[1] * float32(c) / (nm.a[1] + nm.b[1]*float32(ln[1]))
+	}
+	if c := t >> 16 & 0xff; c != 0 {
+		x += nm.w[2] * float32(c) / (nm.a[2] + nm.b[2]*float32(ln[2]))
+	}
+	if c := t >> 24; c != 0 {
+		x += nm.w[3] * float32(c) / (nm.a[3] + nm.b[3]*float32(ln[3]))
+	}
+	return x
+}
+
 // accumulate adds the contribution of one term (already multiplied into wq =
-// weight · idf) to every document of its postings.
-func (l *Lexical) accumulate(p *lexPostings, wq float32, nm *lexNorm, buf *SearchBuffer) {
+// weight · idf) to every document of one run of its postings, skipping the
+// documents d with inBase[d] false when inBase is not nil.
+func (l *Lexical) accumulate(docs, tfs []uint32, wq float32, nm *lexNorm, buf *SearchBuffer, inBase []bool) {
 	k1 := l.p.K1
 	k1p1 := wq * (k1 + 1)
-	docs := p.docs
-	tfs := p.tfs[:len(docs)]
+	tfs = tfs[:len(docs)]
 	lens := l.lens
 	score := buf.score[:len(lens)]
 	matched := buf.matched[:len(lens)]
 	for j, d := range docs {
-		t := tfs[j]
-		ln := &lens[d]
-		var x float32
-		if c := t & 0xff; c != 0 {
-			x += nm.w[0] * float32(c) / (nm.a[0] + nm.b[0]*float32(ln[0]))
+		if inBase != nil && !inBase[d] {
+			continue
 		}
-		if c := t >> 8 & 0xff; c != 0 {
-			x += nm.w[1] * float32(c) / (nm.a[1] + nm.b[1]*float32(ln[1]))
-		}
-		if c := t >> 16 & 0xff; c != 0 {
-			x += nm.w[2] * float32(c) / (nm.a[2] + nm.b[2]*float32(ln[2]))
-		}
-		if c := t >> 24; c != 0 {
-			x += nm.w[3] * float32(c) / (nm.a[3] + nm.b[3]*float32(ln[3]))
-		}
+		x := nm.mix(tfs[j], &lens[d])
 		if matched[d] == 0 {
 			buf.touched = append(buf.touched, d)
 		}
@@ -599,8 +706,8 @@ func lexSat16(n int) uint16 {
 // postings (up to half of each list), to be called once a bulk build is
 // done. Later adds grow the lists again as needed.
 func (l *Lexical) Compact() {
-	for i := range l.post {
-		p := &l.post[i]
+	for i := range l.heap {
+		p := &l.heap[i]
 		if cap(p.docs) > len(p.docs) {
 			p.docs = slices.Clip(slices.Clone(p.docs))
 			p.tfs = slices.Clip(slices.Clone(p.tfs))

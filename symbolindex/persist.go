@@ -2,6 +2,7 @@ package symbolindex
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/gob"
 	"errors"
@@ -9,23 +10,76 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/ctxls/ctxls/merkle"
 )
+
+// The cache is one file of immutable segments, in the spirit of zoekt's
+// shards: each segment holds a run of files (in path order) with
+// everything the index keeps of them — file records, symbol records and
+// their strings, int8 vectors, the files' aggregate vectors and Merkle
+// leaves, and the lexical postings of their symbols and of the files
+// themselves — as flat little-endian arrays. LoadIndex maps the file and
+// reads the arrays in place: no decoding, no re-quantizing, no postings
+// rebuilt; only the hash tables (paths, names, terms) and the Merkle tree
+// are built, from the mapped strings. Each segment carries an xxhash64 of
+// its bytes: a damaged segment is left out, and its files are indexed
+// again as if new, while the other segments are used.
+//
+// Layout: a header (magic, version, dimension, embedder, the segment
+// table, then an xxhash64 of the header), then the segments, each at a
+// page boundary. A segment starts with a table of its sections (offset
+// and length from the segment's start); sections are 8-byte aligned.
 
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 2
+const cacheVersion = 5
 
-// cacheMagic starts every cache file.
+// segMagic starts every cache file.
+const segMagic = "ctxlsidx"
+
+// cacheMagic is the magic of the gob caches of cache versions 1 and 2,
+// recognised so that an old cache is reported as a mismatch.
 const cacheMagic = "ctxls-index"
+
+// Segments are cut after segMaxFiles files or segMaxSyms symbols, so that
+// a damaged one costs a few thousand files' parsing. Variables for tests.
+var (
+	segMaxFiles = 2048
+	segMaxSyms  = 16384
+	// segNarrow allows the narrow postings form; tests turn it off to
+	// exercise the wide one.
+	segNarrow = true
+)
 
 // ErrCacheMismatch says a cache file was written by another version of
 // ctxls or with another embedder. It is not corruption: the index is simply
 // rebuilt.
 var ErrCacheMismatch = errors.New("cache written by another version or embedder")
 
+// SegmentsError is returned (wrapped) with a usable index when some
+// segments of a cache are damaged: the index holds the files of the
+// others, and the caller indexes the missing files again.
+type SegmentsError struct {
+	Bad, Total int
+	Err        error // the first segment's problem
+}
+
+func (e *SegmentsError) Error() string {
+	return fmt.Sprintf("%d of %d cache segments damaged (first: %v)", e.Bad, e.Total, e.Err)
+}
+
+func (e *SegmentsError) Unwrap() error { return e.Err }
+
+// cacheHeader is the header of the old gob caches.
 type cacheHeader struct {
 	Magic    string
 	Version  int
@@ -33,31 +87,125 @@ type cacheHeader struct {
 	Dim      int
 }
 
-type cacheFile struct {
-	Path      string
-	Language  string
-	Hash      uint64
-	Size      int64
-	ModTime   int64
-	Refs      []string
-	FileTerms DocTerms
-	Symbols   []cacheSymbol
+// segEntry is one row of the header's segment table.
+type segEntry struct {
+	Off, Len, Sum    uint64
+	FileBase, NFiles uint32
+	SymBase, NSyms   uint32
 }
 
-type cacheSymbol struct {
-	Sym   Symbol
-	Key   string
-	Hash  uint64
-	Terms DocTerms
-	Vec   []int8
-	Scale float32
+// strRef is a string in the segment's string section.
+type strRef struct{ Off, Len uint32 }
+
+// segFile is one file's record.
+type segFile struct {
+	Path, Lang         strRef
+	Hash               uint64
+	Size, ModTime      int64
+	FirstSym, NSyms    uint32 // the file's symbols: syms[FirstSym:FirstSym+NSyms]
+	FirstRef, NRefs    uint32 // its references: refs[FirstRef:FirstRef+NRefs]
+	_pad0, _pad1, _pad uint32
+}
+
+// segRef is one referenced identifier, as written (in the text section)
+// and lowercased.
+type segRef struct{ Ref, Lower strRef }
+
+// segSym is one symbol's record; LName and LQual are the lowercased name
+// and qualified name, the keys of the name table. Sig and Doc are in the
+// text section, the others in the strings section.
+type segSym struct {
+	Name, Qual, LName, LQual, Sig, Doc, Key strRef
+	Hash                                    uint64
+	Range                                   Range
+	StartByte, EndByte                      uint32
+	Kind                                    Kind
+	_                                       [7]byte
+}
+
+// The sections of a segment, by id (written the hot ones first: segCold).
+// The two lexical indexes (symbols, whole files) have lexSections sections
+// each.
+const (
+	secStrs = iota
+	secFiles
+	secRefs
+	secSlots // global symbol slot of each symbol: the backing of FileSymbols
+	secSyms
+	secVecs
+	secScales
+	secSums
+	secText // signatures, doc comments and references as written: strings requests do not read
+	secSymLex
+	secFileLex = secSymLex + lexSections
+	numSecs    = secFileLex + lexSections
+)
+
+// Lexical sections, from secSymLex or secFileLex.
+const (
+	lexTerms = iota
+	lexTermOff
+	lexDocs
+	lexTFs
+	lexLens
+	lexLive
+	lexDTOff
+	lexDTTerms
+	lexTFTab // narrow form only: the distinct packed frequencies
+	lexForm  // uint32: 1 narrow, 0 wide
+	lexSections
+)
+
+const pageSize = 4096
+
+// segCold are the sections a request never reads (the files' records,
+// references and each document's term list serve loading, edits and
+// saving): they go at the end of a segment, away from the ones it reads,
+// so that the pages the kernel maps around a read hold data of use. (The
+// sums are read: they are the Merkle tree's file rows.)
+var segCold = map[int]bool{
+	secFiles: true, secRefs: true, secText: true,
+	secSymLex + lexDTOff: true, secSymLex + lexDTTerms: true,
+	secFileLex + lexDTOff: true, secFileLex + lexDTTerms: true,
+}
+
+// hostLittleEndian: the arrays are written and read in the host's byte
+// order, which must be little-endian for the format to be portable.
+var hostLittleEndian = func() bool { x := uint16(1); return *(*byte)(unsafe.Pointer(&x)) == 1 }()
+
+// asBytes is the memory of s.
+func asBytes[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	var zero T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
+}
+
+// viewAs reads b in place as a []T; b's length must be a multiple of T's
+// size and its address aligned for T.
+func viewAs[T any](b []byte) ([]T, error) {
+	var zero T
+	size, align := int(unsafe.Sizeof(zero)), uintptr(unsafe.Alignof(zero))
+	if len(b)%size != 0 {
+		return nil, fmt.Errorf("section of %d bytes is not a whole number of %d-byte records", len(b), size)
+	}
+	if len(b) == 0 {
+		return nil, nil
+	}
+	if uintptr(unsafe.Pointer(unsafe.SliceData(b)))%align != 0 {
+		return nil, errors.New("misaligned section")
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size), nil
 }
 
 // Save writes the index to path atomically: it writes a temporary file in the
 // same directory and renames it over path, so a crash mid-write leaves the
-// previous cache intact. The file ends with an xxhash64 of everything before
-// it, so that a damaged cache is detected instead of trusted.
+// previous cache intact.
 func (ix *Index) Save(path string) error {
+	if !hostLittleEndian {
+		return errors.New("save index: the cache format needs a little-endian machine")
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
@@ -66,17 +214,7 @@ func (ix *Index) Save(path string) error {
 		return fmt.Errorf("save index: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	sum := xxhash.New()
-	if err := ix.encode(io.MultiWriter(w, sum)); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save index %s: %w", path, err)
-	}
-	if _, err := w.Write(binary.LittleEndian.AppendUint64(nil, sum.Sum64())); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save index %s: %w", path, err)
-	}
-	if err := w.Flush(); err != nil {
+	if err := ix.writeSegments(tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("save index %s: %w", path, err)
 	}
@@ -89,175 +227,706 @@ func (ix *Index) Save(path string) error {
 	return nil
 }
 
-func (ix *Index) encode(w io.Writer) error {
-	enc := gob.NewEncoder(w)
-	if err := enc.Encode(cacheHeader{Magic: cacheMagic, Version: cacheVersion, Embedder: ix.emb.ID(), Dim: ix.emb.Dim()}); err != nil {
-		return err
-	}
-	if err := enc.Encode(len(ix.files)); err != nil {
-		return err
-	}
-	vec := make([]float32, 0, ix.emb.Dim())
+// segGroup is the run of files (sorted paths) one segment holds.
+type segGroup struct {
+	paths []string
+	nsyms int
+}
+
+// writeSegments writes the header and the segments to f.
+func (ix *Index) writeSegments(f *os.File) error {
+	var groups []segGroup
 	for _, p := range ix.Paths() {
-		fe := &ix.fileTab[ix.files[p]]
-		cf := cacheFile{
-			Path: fe.Path, Language: fe.Language, Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime,
-			Refs:      fe.Refs,
-			FileTerms: ix.flex.Export(ix.files[p]),
-			Symbols:   make([]cacheSymbol, len(fe.Slots)),
+		n := len(ix.fileTab[ix.files[p]].Slots)
+		if len(groups) == 0 || len(groups[len(groups)-1].paths) >= segMaxFiles || groups[len(groups)-1].nsyms+n > segMaxSyms && len(groups[len(groups)-1].paths) > 0 {
+			groups = append(groups, segGroup{})
 		}
-		for i, s := range fe.Slots {
-			e := &ix.syms[s]
-			vec = ix.vecs.Get(s, vec[:0])
-			q, scale := quantize(vec)
-			cf.Symbols[i] = cacheSymbol{Sym: e.Sym, Key: e.Key, Hash: e.Hash, Terms: ix.lex.Export(s), Vec: q, Scale: scale}
-		}
-		if err := enc.Encode(&cf); err != nil {
+		g := &groups[len(groups)-1]
+		g.paths = append(g.paths, p)
+		g.nsyms += n
+	}
+	emb := ix.emb.ID()
+	hdrLen := 32 + len(emb) + len(groups)*int(unsafe.Sizeof(segEntry{})) + 8
+	off := uint64(alignUp(hdrLen, pageSize))
+	table := make([]segEntry, len(groups))
+	var fileBase, symBase uint32
+	end := off
+	w := &segWriter{ix: ix}
+	for i, g := range groups {
+		n, sum, err := writeSegment(f, int64(off), w.segment(g, fileBase, symBase))
+		if err != nil {
 			return err
 		}
+		table[i] = segEntry{Off: off, Len: n, Sum: sum,
+			FileBase: fileBase, NFiles: uint32(len(g.paths)), SymBase: symBase, NSyms: uint32(g.nsyms)}
+		end = off + n
+		off += uint64(alignUp(int(n), pageSize))
+		fileBase += uint32(len(g.paths))
+		symBase = uint32(alignUp(int(symBase)+g.nsyms, vecChunk))
 	}
-	return nil
+	hdr := make([]byte, 0, hdrLen)
+	hdr = append(hdr, segMagic...)
+	hdr = binary.LittleEndian.AppendUint32(hdr, cacheVersion)
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(ix.emb.Dim()))
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(groups)))
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(emb)))
+	hdr = binary.LittleEndian.AppendUint32(hdr, fileBase)
+	hdr = binary.LittleEndian.AppendUint32(hdr, symBase)
+	hdr = append(hdr, emb...)
+	hdr = append(hdr, asBytes(table)...)
+	hdr = binary.LittleEndian.AppendUint64(hdr, xxhash.Sum64(hdr))
+	if _, err := f.WriteAt(hdr, 0); err != nil {
+		return err
+	}
+	return f.Truncate(int64(end))
 }
 
-func quantize(v []float32) ([]int8, float32) {
-	var m float32
-	for _, x := range v {
-		if x < 0 {
-			x = -x
-		}
-		if x > m {
-			m = x
-		}
+func alignUp(n, a int) int { return (n + a - 1) / a * a }
+
+// segWriter builds segments; its buffers are reused from one to the next.
+type segWriter struct {
+	ix *Index
+	strBlob
+	text  strBlob
+	local []uint32 // term id → 1 + local id in the segment being written
+}
+
+// strBlob is a string section being written: each distinct string once.
+type strBlob struct {
+	strs []byte
+	seen map[string]strRef
+}
+
+func (b *strBlob) reset() {
+	b.strs = b.strs[:0]
+	b.seen = make(map[string]strRef)
+}
+
+func (b *strBlob) str(s string) strRef {
+	if s == "" {
+		return strRef{}
 	}
-	q := make([]int8, len(v))
-	if m == 0 {
-		return q, 0
+	if r, ok := b.seen[s]; ok {
+		return r
 	}
-	scale := m / 127
-	for i, x := range v {
-		r := x / scale
-		if r >= 0 {
-			r += 0.5
+	r := strRef{Off: uint32(len(b.strs)), Len: uint32(len(s))}
+	b.strs = append(b.strs, s...)
+	b.seen[s] = r
+	return r
+}
+
+// segment returns the sections of the segment of group g, whose files take the
+// slots from fileBase and symbols those from symBase on.
+func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]byte {
+	ix := w.ix
+	dim := ix.emb.Dim()
+	w.reset()
+	w.text.reset()
+	files := make([]segFile, len(g.paths))
+	syms := make([]segSym, 0, g.nsyms)
+	slots := make([]uint32, 0, g.nsyms)
+	oldSyms := make([]uint32, 0, g.nsyms)
+	oldFiles := make([]uint32, len(g.paths))
+	var refs []segRef
+	vecs := make([]int8, 0, g.nsyms*dim)
+	scales := make([]float32, 0, g.nsyms)
+	sums := make([]float32, 0, len(g.paths)*dim)
+	for i, p := range g.paths {
+		fslot := ix.files[p]
+		oldFiles[i] = fslot
+		fe := &ix.fileTab[fslot]
+		files[i] = segFile{Path: w.str(fe.Path), Lang: w.str(fe.Language), Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime,
+			FirstSym: uint32(len(syms)), NSyms: uint32(len(fe.Slots)), FirstRef: uint32(len(refs))}
+		frefs := ix.FileRefs(fslot)
+		files[i].NRefs = uint32(len(frefs))
+		for _, r := range frefs {
+			refs = append(refs, segRef{Ref: w.text.str(r), Lower: w.str(strings.ToLower(r))})
+		}
+		for _, s := range fe.Slots {
+			e := &ix.syms[s]
+			sym := &e.Sym
+			syms = append(syms, segSym{Name: w.str(sym.Name), Qual: w.str(sym.Qualified),
+				LName: w.str(strings.ToLower(sym.Name)), LQual: w.str(strings.ToLower(sym.Qualified)),
+				Sig: w.text.str(sym.Signature), Doc: w.text.str(sym.Doc), Key: w.str(e.Key), Hash: e.Hash,
+				Range: sym.Range, StartByte: sym.StartByte, EndByte: sym.EndByte, Kind: sym.Kind})
+			slots = append(slots, symBase+uint32(len(oldSyms)))
+			oldSyms = append(oldSyms, s)
+			if ix.vecs.Has(s) {
+				vecs = append(vecs, ix.vecs.row(s)...)
+				scales = append(scales, ix.vecs.scale(s))
+			} else {
+				vecs = append(vecs, make([]int8, dim)...)
+				scales = append(scales, 0)
+			}
+		}
+		if len(fe.Sum) == dim {
+			sums = append(sums, fe.Sum...)
 		} else {
-			r -= 0.5
+			sums = append(sums, make([]float32, dim)...)
 		}
-		q[i] = int8(r)
 	}
-	return q, scale
+	secs := new([numSecs][]byte)
+	secs[secFiles] = asBytes(files)
+	secs[secRefs] = asBytes(refs)
+	secs[secSlots] = asBytes(slots)
+	secs[secSyms] = asBytes(syms)
+	secs[secVecs] = asBytes(vecs)
+	secs[secScales] = asBytes(scales)
+	secs[secSums] = asBytes(sums)
+	w.lexical(ix.lex, oldSyms, symBase, secs[secSymLex:secSymLex+lexSections])
+	w.lexical(ix.flex, oldFiles, fileBase, secs[secFileLex:secFileLex+lexSections])
+	secs[secStrs] = w.strs
+	secs[secText] = w.text.strs
+
+	return secs
 }
 
-// LoadIndex reads an index saved by Save. It returns ErrCacheMismatch (wrapped)
-// when the file was written by another cache version or embedder, and another
-// error when it is unreadable or corrupt; either way the caller rebuilds.
+// writeSegment writes a segment's section table and sections at off in f,
+// hot sections first, and returns its length and checksum.
+func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (uint64, uint64, error) {
+	tab := make([]byte, 16*numSecs)
+	pos := uint64(len(tab))
+	for _, cold := range []bool{false, true} {
+		for i, s := range secs {
+			if segCold[i] == cold {
+				pos = uint64(alignUp(int(pos), 8))
+				binary.LittleEndian.PutUint64(tab[16*i:], pos)
+				binary.LittleEndian.PutUint64(tab[16*i+8:], uint64(len(s)))
+				pos += uint64(len(s))
+			}
+		}
+	}
+	sum := xxhash.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(io.NewOffsetWriter(f, off), sum), 1<<20)
+	bw.Write(tab)
+	n := uint64(len(tab))
+	var pad [8]byte
+	for _, cold := range []bool{false, true} {
+		for i, s := range secs {
+			if segCold[i] == cold {
+				p := uint64(alignUp(int(n), 8))
+				bw.Write(pad[:p-n])
+				bw.Write(s)
+				n = p + uint64(len(s))
+			}
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, 0, err
+	}
+	return n, sum.Sum64(), nil
+}
+
+// lexical writes the postings of the documents olds (the index's doc ids;
+// olds[i] becomes document lo+i) into the lexical sections of out.
+func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) {
+	if len(w.local) < len(l.strs) {
+		w.local = make([]uint32, len(l.strs))
+	}
+	n := len(olds)
+	live := make([]byte, n)
+	lens := make([][NumFields]uint16, n)
+	dtOff := make([]uint32, n+1)
+	type posting struct{ id, tf uint32 }
+	var all []posting // every document's terms, in document order
+	var ids []uint32  // the distinct term ids
+	for i, old := range olds {
+		if l.Has(old) {
+			live[i] = 1
+			lens[i] = l.lens[old]
+			l.eachTerm(old, func(id, tf uint32) {
+				if w.local[id] == 0 {
+					w.local[id] = 1
+					ids = append(ids, id)
+				}
+				all = append(all, posting{id, tf})
+			})
+		}
+		dtOff[i+1] = uint32(len(all))
+	}
+	slices.SortFunc(ids, func(a, b uint32) int { return strings.Compare(l.strs[a], l.strs[b]) })
+	terms := make([]strRef, len(ids))
+	count := make([]uint32, len(ids)+1)
+	for i, id := range ids {
+		w.local[id] = uint32(i) + 1
+		terms[i] = w.str(l.strs[id])
+	}
+	dtTerms := make([]uint32, len(all))
+	for j, p := range all {
+		lt := w.local[p.id] - 1
+		dtTerms[j] = lt
+		count[lt+1]++
+	}
+	for i := range ids {
+		count[i+1] += count[i]
+	}
+	termOff := slices.Clone(count)
+	for _, id := range ids {
+		w.local[id] = 0
+	}
+	// Narrow postings when the documents and the distinct frequencies fit
+	// in 16 bits, which is the rule.
+	tabIdx := map[uint32]uint16{}
+	var tab []uint32
+	narrow := segNarrow && n <= 1<<16
+	for j := 0; narrow && j < len(all); j++ {
+		tf := all[j].tf
+		if _, ok := tabIdx[tf]; !ok {
+			if len(tab) == 1<<16 {
+				narrow = false
+				break
+			}
+			tabIdx[tf] = uint16(len(tab))
+			tab = append(tab, tf)
+		}
+	}
+	if narrow {
+		docs, tfs := invert(dtOff, dtTerms, count,
+			func(i int) uint16 { return uint16(i) }, func(j uint32) uint16 { return tabIdx[all[j].tf] })
+		out[lexDocs] = asBytes(docs)
+		out[lexTFs] = asBytes(tfs)
+		out[lexTFTab] = asBytes(tab)
+		out[lexForm] = binary.LittleEndian.AppendUint32(nil, 1)
+	} else {
+		docs, tfs := invert(dtOff, dtTerms, count,
+			func(i int) uint32 { return lo + uint32(i) }, func(j uint32) uint32 { return all[j].tf })
+		out[lexDocs] = asBytes(docs)
+		out[lexTFs] = asBytes(tfs)
+		out[lexForm] = binary.LittleEndian.AppendUint32(nil, 0)
+	}
+	out[lexTerms] = asBytes(terms)
+	out[lexTermOff] = asBytes(termOff)
+	out[lexLens] = asBytes(lens)
+	out[lexLive] = live
+	out[lexDTOff] = asBytes(dtOff)
+	out[lexDTTerms] = asBytes(dtTerms)
+}
+
+// invert turns per-document term lists (document i's terms are
+// dtTerms[dtOff[i]:dtOff[i+1]]) into postings grouped by term, count[t]
+// being where term t's postings start (advanced as they are filled): each
+// posting is doc(i) and tf(j) for the term list entry j.
+func invert[D, T uint16 | uint32](dtOff, dtTerms, count []uint32, doc func(i int) D, tf func(j uint32) T) ([]D, []T) {
+	docs := make([]D, len(dtTerms))
+	tfs := make([]T, len(dtTerms))
+	for i := 0; i+1 < len(dtOff); i++ {
+		for j := dtOff[i]; j < dtOff[i+1]; j++ {
+			lt := dtTerms[j]
+			k := count[lt]
+			count[lt]++
+			docs[k] = doc(i)
+			tfs[k] = tf(j)
+		}
+	}
+	return docs, tfs
+}
+
+// LoadIndex maps an index saved by Save. It returns ErrCacheMismatch
+// (wrapped) when the file was written by another cache version or embedder,
+// and another error when it is unreadable or corrupt; either way the caller
+// rebuilds. When only some segments are damaged it returns the index of the
+// others with a *SegmentsError (wrapped): the caller uses the index and
+// indexes the missing files again.
 func LoadIndex(path string, emb Embedder) (*Index, error) {
-	f, err := os.Open(path)
+	data, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	ix, err := decodeIndex(bufio.NewReaderSize(f, 1<<20), emb)
-	if err != nil {
+	ix, err := decodeIndex(data, emb, dropPages)
+	// The checks read the file front to back; requests read it here and
+	// there.
+	adviseRandom(data)
+	if ix == nil {
+		unmapFile(data)
 		return nil, fmt.Errorf("load index %s: %w", path, err)
+	}
+	ix.mapped = data
+	if err != nil {
+		return ix, fmt.Errorf("load index %s: %w", path, err)
 	}
 	return ix, nil
 }
 
-// hashReader hands gob the bytes of r, hashing them on the way. It is an
-// io.ByteReader, so gob reads through it without buffering ahead: after the
-// last file, r is positioned exactly at the checksum.
-type hashReader struct {
-	r   *bufio.Reader
-	sum *xxhash.Digest
-	one [1]byte
+// segView is one checked segment of a mapped cache.
+type segView struct {
+	e       segEntry
+	strs    []byte
+	text    []byte
+	files   []segFile
+	refs    []segRef
+	slots   []uint32
+	syms    []segSym
+	vecs    []int8
+	scales  []float32
+	sums    []float32
+	symLex  lexSegData
+	fileLex lexSegData
 }
 
-func (h *hashReader) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	h.sum.Write(p[:n])
-	return n, err
-}
+func (v *segView) str(r strRef) string { return mappedStr(v.strs, r) }
 
-func (h *hashReader) ReadByte() (byte, error) {
-	b, err := h.r.ReadByte()
-	if err == nil {
-		h.one[0] = b
-		h.sum.Write(h.one[:])
+// mappedStr is the string r of a segment's strings, in place.
+func mappedStr(strs []byte, r strRef) string {
+	if r.Len == 0 {
+		return ""
 	}
-	return b, err
+	return unsafe.String(&strs[r.Off], int(r.Len))
 }
 
-func decodeIndex(br *bufio.Reader, emb Embedder) (ix *Index, err error) {
-	// A corrupt gob stream can make the decoder panic on absurd lengths;
-	// a cache must never take the process down.
+// decodeIndex reads a mapped cache. On error it returns no index, except
+// for a *SegmentsError, which comes with the index of the sound segments.
+// drop, if not nil, is called with each segment once its checksum has been
+// computed: the checksums read the whole file once, and only what the
+// index touches from then on should stay resident.
+func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err error) {
+	// A cache must never take the process down, whatever its bytes.
 	defer func() {
 		if p := recover(); p != nil {
 			ix, err = nil, fmt.Errorf("corrupt cache: %v", p)
 		}
 	}()
-	hr := &hashReader{r: br, sum: xxhash.New()}
-	dec := gob.NewDecoder(hr)
-	var h cacheHeader
-	if err := dec.Decode(&h); err != nil {
-		return nil, fmt.Errorf("corrupt cache header: %w", err)
-	}
-	if h.Magic != cacheMagic {
+	if !bytes.HasPrefix(data, []byte(segMagic)) {
+		var h cacheHeader
+		if gob.NewDecoder(bytes.NewReader(data)).Decode(&h) == nil && h.Magic == cacheMagic {
+			return nil, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
+				ErrCacheMismatch, h.Version, h.Embedder, cacheVersion, emb.ID())
+		}
 		return nil, errors.New("not a ctxls index")
 	}
-	if h.Version != cacheVersion || h.Embedder != emb.ID() || h.Dim != emb.Dim() {
-		return nil, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
-			ErrCacheMismatch, h.Version, h.Embedder, cacheVersion, emb.ID())
+	if !hostLittleEndian {
+		return nil, fmt.Errorf("%w (this machine is big-endian)", ErrCacheMismatch)
 	}
-	var n int
-	if err := dec.Decode(&n); err != nil {
-		return nil, fmt.Errorf("corrupt cache: %w", err)
+	if len(data) < 32 {
+		return nil, errors.New("corrupt cache: short header")
+	}
+	le := binary.LittleEndian
+	version, dim, nseg, embLen := le.Uint32(data[8:]), le.Uint32(data[12:]), le.Uint32(data[16:]), le.Uint32(data[20:])
+	fileSlots, symSlots := le.Uint32(data[24:]), le.Uint32(data[28:])
+	if embLen > 1<<10 || nseg > 1<<20 {
+		return nil, errors.New("corrupt cache header")
+	}
+	entSize := int(unsafe.Sizeof(segEntry{}))
+	hdrLen := 32 + int(embLen) + int(nseg)*entSize
+	if len(data) < hdrLen+8 {
+		return nil, errors.New("corrupt cache: short header")
+	}
+	if le.Uint64(data[hdrLen:]) != xxhash.Sum64(data[:hdrLen]) {
+		return nil, errors.New("corrupt cache: header checksum mismatch")
+	}
+	embID := string(data[32 : 32+embLen])
+	if version != cacheVersion || embID != emb.ID() || int(dim) != emb.Dim() {
+		return nil, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
+			ErrCacheMismatch, version, embID, cacheVersion, emb.ID())
+	}
+	if fileSlots > lexMaxDocs || symSlots > lexMaxDocs {
+		return nil, errors.New("corrupt cache: slot counts out of range")
+	}
+	table := make([]segEntry, nseg)
+	copy(asBytes(table), data[32+embLen:hdrLen])
+
+	var nextFile, nextSym uint32
+	for i, e := range table {
+		if e.FileBase < nextFile || e.SymBase < nextSym || e.SymBase%vecChunk != 0 ||
+			uint64(e.FileBase)+uint64(e.NFiles) > uint64(fileSlots) || uint64(e.SymBase)+uint64(e.NSyms) > uint64(symSlots) {
+			return nil, fmt.Errorf("corrupt cache: segment %d: slots out of order", i)
+		}
+		nextFile, nextSym = e.FileBase+e.NFiles, e.SymBase+e.NSyms
+	}
+	// Checksums and checks, one segment per worker at a time.
+	checked := make([]*segView, len(table))
+	errs := make([]error, len(table))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(table)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				checked[i], errs[i] = checkSegmentSafe(data, table[i], int(dim), drop)
+			}
+		}()
+	}
+	for i := range table {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var views []*segView
+	var bad []error
+	lastPath := ""
+	for i, v := range checked {
+		err := errs[i]
+		if err == nil && v.str(v.files[0].Path) <= lastPath {
+			err = errors.New("paths out of order")
+		}
+		if err != nil {
+			bad = append(bad, fmt.Errorf("segment %d: %w", i, err))
+			continue
+		}
+		lastPath = v.str(v.files[len(v.files)-1].Path)
+		views = append(views, v)
+	}
+	if len(views) == 0 && len(bad) > 0 {
+		return nil, fmt.Errorf("corrupt cache: %w", &SegmentsError{Bad: len(bad), Total: len(table), Err: bad[0]})
 	}
 	ix = NewIndex(emb)
+	ix.fileTab = make([]fileEntry, fileSlots)
+	ix.syms = make([]symEntry, symSlots)
+	for s := range ix.syms {
+		ix.syms[s].file = noFile
+	}
 	ix.BeginBatch()
-	vec := make([]float32, emb.Dim())
-	for i := 0; i < n; i++ {
-		var cf cacheFile
-		if err := dec.Decode(&cf); err != nil {
-			return nil, fmt.Errorf("corrupt cache: file %d of %d: %w", i+1, n, err)
-		}
-		d := &FileDoc{
-			Path: cf.Path, Hash: cf.Hash, Size: cf.Size, ModTime: cf.ModTime,
-			Parsed:    &ParsedFile{Language: cf.Language, Refs: cf.Refs, Symbols: make([]Symbol, len(cf.Symbols))},
-			Keys:      make([]string, len(cf.Symbols)),
-			Hashes:    make([]uint64, len(cf.Symbols)),
-			Vecs:      make([][]float32, len(cf.Symbols)),
-			SymTerms:  make([]DocTerms, len(cf.Symbols)),
-			FileTerms: cf.FileTerms,
-		}
-		for j := range cf.Symbols {
-			cs := &cf.Symbols[j]
-			if len(cs.Vec) != emb.Dim() {
-				return nil, fmt.Errorf("corrupt cache: %s: vector of %d, want %d", cf.Path, len(cs.Vec), emb.Dim())
-			}
-			for k, q := range cs.Vec {
-				vec[k] = float32(q) * cs.Scale
-			}
-			d.Parsed.Symbols[j] = cs.Sym
-			d.Keys[j] = cs.Key
-			d.Hashes[j] = cs.Hash
-			d.Vecs[j] = append([]float32(nil), vec...)
-			d.SymTerms[j] = cs.Terms
-		}
-		ix.Put(d)
+	symLex := make([]*lexSegData, len(views))
+	fileLex := make([]*lexSegData, len(views))
+	for i, v := range views {
+		ix.mapSegment(v)
+		symLex[i], fileLex[i] = &v.symLex, &v.fileLex
 	}
-	var trailer [8]byte
-	if _, err := io.ReadFull(br, trailer[:]); err != nil {
-		return nil, fmt.Errorf("corrupt cache: checksum: %w", err)
+	ix.lex.addSegments(symLex)
+	ix.flex.addSegments(fileLex)
+	ix.lex.trim()
+	ix.flex.trim()
+	for s := len(ix.syms) - 1; s >= 0; s-- {
+		if ix.syms[s].file == noFile {
+			ix.freeSym = append(ix.freeSym, uint32(s))
+		}
 	}
-	if binary.LittleEndian.Uint64(trailer[:]) != hr.sum.Sum64() {
-		return nil, errors.New("corrupt cache: checksum mismatch")
-	}
-	if _, err := br.ReadByte(); err != io.EOF {
-		return nil, errors.New("corrupt cache: data after the checksum")
+	for f := len(ix.fileTab) - 1; f >= 0; f-- {
+		if ix.fileTab[f].Path == "" {
+			ix.freeFile = append(ix.freeFile, uint32(f))
+		}
 	}
 	if err := ix.EndBatch(); err != nil {
 		return nil, fmt.Errorf("corrupt cache: %w", err)
 	}
-	ix.Compact()
-	ix.Reembedded = 0
+	if drop != nil {
+		// Nothing has written into the mapping: what the build read can
+		// go too, and comes back from the page cache when needed.
+		drop(data)
+	}
+	ix.Reembedded, ix.gen, ix.overlay = 0, 0, 0
+	if len(bad) > 0 {
+		return ix, &SegmentsError{Bad: len(bad), Total: len(table), Err: bad[0]}
+	}
 	return ix, nil
+}
+
+// checkSegmentSafe is checkSegment on a worker goroutine: a panic on
+// absurd data is an error, as on the loading goroutine.
+func checkSegmentSafe(data []byte, e segEntry, dim int, drop func([]byte)) (v *segView, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = nil, fmt.Errorf("corrupt segment: %v", p)
+		}
+	}()
+	return checkSegment(data, e, dim, drop)
+}
+
+// checkSegment verifies segment e's checksum and structure and returns its
+// sections, read in place.
+func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView, error) {
+	if e.Off%pageSize != 0 || e.Off > uint64(len(data)) || e.Len > uint64(len(data))-e.Off {
+		return nil, errors.New("beyond the end of the file")
+	}
+	seg := data[e.Off : e.Off+e.Len]
+	if drop != nil {
+		defer drop(seg)
+	}
+	if xxhash.Sum64(seg) != e.Sum {
+		return nil, errors.New("checksum mismatch")
+	}
+	if len(seg) < 16*numSecs {
+		return nil, errors.New("short section table")
+	}
+	var secs [numSecs][]byte
+	for i := range secs {
+		off, n := binary.LittleEndian.Uint64(seg[16*i:]), binary.LittleEndian.Uint64(seg[16*i+8:])
+		if off%8 != 0 || off > uint64(len(seg)) || n > uint64(len(seg))-off {
+			return nil, fmt.Errorf("section %d out of bounds", i)
+		}
+		secs[i] = seg[off : off+n : off+n]
+	}
+	v := &segView{e: e, strs: secs[secStrs], text: secs[secText], vecs: viewInt8(secs[secVecs])}
+	var errs []error
+	collect := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	var err error
+	v.files, err = viewAs[segFile](secs[secFiles])
+	collect(err)
+	v.refs, err = viewAs[segRef](secs[secRefs])
+	collect(err)
+	v.slots, err = viewAs[uint32](secs[secSlots])
+	collect(err)
+	v.syms, err = viewAs[segSym](secs[secSyms])
+	collect(err)
+	v.scales, err = viewAs[float32](secs[secScales])
+	collect(err)
+	v.sums, err = viewAs[float32](secs[secSums])
+	collect(err)
+	collect(v.readLex(secs[secSymLex:secSymLex+lexSections], e.SymBase, &v.symLex))
+	collect(v.readLex(secs[secFileLex:secFileLex+lexSections], e.FileBase, &v.fileLex))
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	nf, ns := int(e.NFiles), int(e.NSyms)
+	if nf == 0 || len(v.files) != nf || len(v.syms) != ns || len(v.slots) != ns || len(v.vecs) != ns*dim ||
+		len(v.scales) != ns || len(v.sums) != nf*dim || len(v.symLex.Live) != ns || len(v.fileLex.Live) != nf {
+		return nil, errors.New("section sizes disagree with the segment table")
+	}
+	okStr := func(r strRef) bool { return uint64(r.Off)+uint64(r.Len) <= uint64(len(v.strs)) }
+	okText := func(r strRef) bool { return uint64(r.Off)+uint64(r.Len) <= uint64(len(v.text)) }
+	next, nextRef := uint32(0), uint32(0)
+	for i := range v.files {
+		f := &v.files[i]
+		if f.FirstSym != next || uint64(f.FirstSym)+uint64(f.NSyms) > uint64(ns) || f.FirstRef != nextRef ||
+			uint64(f.FirstRef)+uint64(f.NRefs) > uint64(len(v.refs)) || !okStr(f.Path) || !okStr(f.Lang) || f.Path.Len == 0 {
+			return nil, fmt.Errorf("file %d: bad record", i)
+		}
+		if i > 0 && v.str(v.files[i-1].Path) >= v.str(f.Path) {
+			return nil, fmt.Errorf("file %d: paths out of order", i)
+		}
+		next, nextRef = f.FirstSym+f.NSyms, f.FirstRef+f.NRefs
+	}
+	if next != uint32(ns) || nextRef != uint32(len(v.refs)) {
+		return nil, errors.New("files do not cover the symbols")
+	}
+	for i := range v.refs {
+		if !okText(v.refs[i].Ref) || !okStr(v.refs[i].Lower) {
+			return nil, fmt.Errorf("reference %d: bad string", i)
+		}
+	}
+	for i := range v.syms {
+		s := &v.syms[i]
+		for _, r := range [...]strRef{s.Name, s.Qual, s.LName, s.LQual, s.Key} {
+			if !okStr(r) {
+				return nil, fmt.Errorf("symbol %d: bad string", i)
+			}
+		}
+		if !okText(s.Sig) || !okText(s.Doc) {
+			return nil, fmt.Errorf("symbol %d: bad text", i)
+		}
+		if v.slots[i] != e.SymBase+uint32(i) {
+			return nil, fmt.Errorf("symbol %d: bad slot", i)
+		}
+	}
+	return v, nil
+}
+
+func viewInt8(b []byte) []int8 {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
+}
+
+// readLex reads the lexical sections of a segment whose documents
+// start at lo, and checks them.
+func (v *segView) readLex(secs [][]byte, lo uint32, d *lexSegData) error {
+	terms, err := viewAs[strRef](secs[lexTerms])
+	if err != nil {
+		return err
+	}
+	d.Lo = lo
+	d.Terms = make([]string, len(terms))
+	for i, r := range terms {
+		if uint64(r.Off)+uint64(r.Len) > uint64(len(v.strs)) {
+			return fmt.Errorf("term %d: bad string", i)
+		}
+		d.Terms[i] = v.str(r)
+	}
+	var errs []error
+	var e error
+	d.TermOff, e = viewAs[uint32](secs[lexTermOff])
+	errs = append(errs, e)
+	if len(secs[lexForm]) != 4 {
+		return errors.New("lexical form missing")
+	}
+	switch binary.LittleEndian.Uint32(secs[lexForm]) {
+	case 0:
+		d.Docs, e = viewAs[uint32](secs[lexDocs])
+		errs = append(errs, e)
+		d.TFs, e = viewAs[uint32](secs[lexTFs])
+		errs = append(errs, e)
+	case 1:
+		d.Docs16, e = viewAs[uint16](secs[lexDocs])
+		errs = append(errs, e)
+		d.TF16, e = viewAs[uint16](secs[lexTFs])
+		errs = append(errs, e)
+		d.TFTab, e = viewAs[uint32](secs[lexTFTab])
+		errs = append(errs, e)
+		if d.TFTab == nil {
+			d.TFTab = []uint32{}
+		}
+	default:
+		return errors.New("unknown lexical form")
+	}
+	d.Lens, e = viewAs[[NumFields]uint16](secs[lexLens])
+	errs = append(errs, e)
+	d.Live = secs[lexLive]
+	d.DTOff, e = viewAs[uint32](secs[lexDTOff])
+	errs = append(errs, e)
+	d.DTTerms, e = viewAs[uint32](secs[lexDTTerms])
+	errs = append(errs, e)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return d.check()
+}
+
+// mapSegment adds the files and symbols of a checked segment to the index
+// (which is in a batch), reading their records, vectors and postings in
+// place.
+func (ix *Index) mapSegment(v *segView) {
+	dim := ix.emb.Dim()
+	e := v.e
+	for i := range v.files {
+		f := &v.files[i]
+		fslot := e.FileBase + uint32(i)
+		p := v.str(f.Path)
+		slots := v.slots[f.FirstSym : f.FirstSym+f.NSyms : f.FirstSym+f.NSyms]
+		fe := fileEntry{Path: p, Language: v.str(f.Lang), Hash: f.Hash, Size: f.Size, ModTime: f.ModTime,
+			Slots: slots, Sum: v.sums[i*dim : (i+1)*dim : (i+1)*dim]}
+		if len(fe.Slots) == 0 {
+			fe.Slots = nil
+		}
+		if f.NRefs > 0 {
+			fe.mapped, fe.strs = v.refs[f.FirstRef:f.FirstRef+f.NRefs:f.FirstRef+f.NRefs], v.text
+		}
+		ix.fileTab[fslot] = fe
+		ix.files[p] = fslot
+		b := baseName(p)
+		ix.byBase[b] = append(ix.byBase[b], fslot)
+		for _, r := range v.refs[f.FirstRef : f.FirstRef+f.NRefs] {
+			k := v.str(r.Lower)
+			ix.refsBy[k] = append(ix.refsBy[k], fslot)
+		}
+		leaves := make([]merkle.Leaf, f.NSyms)
+		for j := range leaves {
+			s := &v.syms[f.FirstSym+uint32(j)]
+			slot := e.SymBase + f.FirstSym + uint32(j)
+			leaves[j] = merkle.Leaf{Key: v.str(s.Key), Hash: s.Hash}
+			ix.syms[slot] = symEntry{file: fslot, Key: leaves[j].Key, Hash: s.Hash, Sym: Symbol{
+				Name: v.str(s.Name), Qualified: v.str(s.Qual), Kind: s.Kind, Range: s.Range,
+				StartByte: s.StartByte, EndByte: s.EndByte, Signature: mappedStr(v.text, s.Sig), Doc: mappedStr(v.text, s.Doc)}}
+			name := v.str(s.LName)
+			ix.names[name] = append(ix.names[name], slot)
+			if q := v.str(s.LQual); q != name {
+				ix.names[q] = append(ix.names[q], slot)
+			}
+		}
+		ix.stage(merkle.Update{Path: p, Leaves: leaves, Sum: fe.Sum, SharedSum: true}) // the tree reads it in place
+	}
+	ix.nsyms += int(e.NSyms)
+	ix.vecs.mapChunks(e.SymBase, v.vecs, v.scales)
+}
+
+// baseName is path.Base for the clean slash paths of the index.
+func baseName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }

@@ -2,8 +2,10 @@ package symbolindex
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -163,11 +165,17 @@ func TestLoadIndexRejectsBadCaches(t *testing.T) {
 			t.Errorf("%s: index %v, err %v; want a corruption error", name, got, err)
 		}
 	}
-	// Every truncation fails: the cache never loads a part of an index.
+	// Every truncation fails: the cache never loads a part of a segment.
 	for n := 0; n < len(data); n += 1 + n/16 {
 		if got, err := load(data[:n]); err == nil || got != nil {
 			t.Fatalf("truncated to %d of %d bytes: loaded without error", n, len(data))
 		}
+	}
+	// A cache of a future version in today's layout is a mismatch too.
+	future := slices.Clone(data)
+	future[8]++
+	if _, err := load(future); err == nil || errors.Is(err, ErrCacheMismatch) {
+		t.Errorf("future version with the old header checksum: err %v, want corruption", err)
 	}
 
 	// Another embedder or cache version is a mismatch, not corruption.
@@ -213,6 +221,119 @@ func TestLoadIndexNeverTrustsFlippedBytes(t *testing.T) {
 			t.Fatalf("byte %d of %d flipped: the damaged cache loaded without error into a different index", i, len(data))
 		}
 	}
+}
+
+// persistSegmented saves ix with one file per segment and returns the
+// cache's bytes and the offsets and lengths of its segments.
+func persistSegmented(t *testing.T, ix *Index, path string) []byte {
+	t.Helper()
+	defer func(f int) { segMaxFiles = f }(segMaxFiles)
+	segMaxFiles = 1
+	if err := ix.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestLoadIndexDropsOnlyDamagedSegments(t *testing.T) {
+	ix := persistBuild(t)
+	path := filepath.Join(t.TempDir(), "index.idx")
+	data := persistSegmented(t, ix, path)
+	emb := NewHashEmbedder(DefaultHashDim)
+	whole, err := LoadIndex(path, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	persistSame(t, whole, ix)
+
+	// Damage the third segment (tools/report.py, in path order): the
+	// others load, and the index answers like one without that file.
+	table := segTable(t, data)
+	if len(table) != 4 {
+		t.Fatalf("%d segments, want one per file", len(table))
+	}
+	bad := slices.Clone(data)
+	bad[table[2].Off+table[2].Len/2] ^= 0x40
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadIndex(path, emb)
+	var se *SegmentsError
+	if !errors.As(err, &se) || got == nil || se.Bad != 1 || se.Total != 4 {
+		t.Fatalf("one damaged segment: index %v, err %v; want the others and a SegmentsError", got != nil, err)
+	}
+	want := persistBuild(t)
+	want.Remove("tools/report.py")
+	if !slices.Equal(got.Paths(), []string{"bank/account.go", "docs/guide.md", "web/cart.ts"}) {
+		t.Errorf("paths %q", got.Paths())
+	}
+	if g, w := ixSymbols(got), ixSymbols(want); !slices.Equal(g, w) {
+		t.Errorf("symbols differ:\n got %q\nwant %q", g, w)
+	}
+	// Putting the missing file back gives the whole index again.
+	p := NewParser()
+	defer p.Close()
+	got.Put(ixPrepare(t, p, emb, "tools/report.py", persistFiles["tools/report.py"]))
+	persistSame(t, got, ix)
+}
+
+// segTable reads the segment table of a cache.
+func segTable(t *testing.T, data []byte) []segEntry {
+	t.Helper()
+	nseg := int(binary.LittleEndian.Uint32(data[16:]))
+	embLen := int(binary.LittleEndian.Uint32(data[20:]))
+	table := make([]segEntry, nseg)
+	copy(asBytes(table), data[32+embLen:])
+	return table
+}
+
+// After a load, edits change the mapped index exactly as they change the
+// index that was saved: same symbols, same scores (document frequencies
+// and lengths included), same vectors, same Merkle root.
+func TestLoadedIndexEditsLikeTheOriginal(t *testing.T) {
+	for _, narrow := range []bool{true, false} {
+		t.Run(fmt.Sprintf("narrow=%v", narrow), func(t *testing.T) {
+			defer func(n bool) { segNarrow = n }(segNarrow)
+			segNarrow = narrow
+			testLoadedIndexEdits(t)
+		})
+	}
+}
+
+func testLoadedIndexEdits(t *testing.T) {
+	ix := persistBuild(t)
+	path := filepath.Join(t.TempDir(), "index.idx")
+	persistSegmented(t, ix, path)
+	emb := NewHashEmbedder(DefaultHashDim)
+	loaded, err := LoadIndex(path, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewParser()
+	defer p.Close()
+	edited := bytes.Replace([]byte(ixAccounts), []byte("/ 12"), []byte("/ 365"), 1)
+	newFile := "package report\n\n// Totals sums the monthly sales of a cart.\nfunc Totals(cart []int) int { return len(cart) }\n"
+	for _, x := range []*Index{ix, loaded} {
+		x.Put(ixPrepare(t, p, emb, "bank/account.go", string(edited)))
+		x.Remove("docs/guide.md")
+		x.Put(ixPrepare(t, p, emb, "report/totals.go", newFile))
+		x.Remove("web/cart.ts")
+		x.Put(ixPrepare(t, p, emb, "web/cart.ts", persistFiles["web/cart.ts"]))
+	}
+	persistSame(t, loaded, ix)
+	// And saving the edited index and loading it again changes nothing.
+	if err := loaded.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LoadIndex(path, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	persistSame(t, again, ix)
 }
 
 func TestSaveIsAtomic(t *testing.T) {

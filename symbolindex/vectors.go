@@ -29,12 +29,55 @@ const vecStackDim = 1024
 // VectorStore is not safe for concurrent use: writes (Set, Clear) must be
 // serialized and exclude every other call; reads (Dot, Get, TopK, Has, Len)
 // may run concurrently with each other.
+//
+// Vectors are kept in chunks of vecChunk slots, so that a loaded index's
+// chunks can be read in place from its mapped segments while new slots get
+// chunks of their own.
 type VectorStore struct {
-	dim   int
-	data  []int8    // slot*dim .. (slot+1)*dim
-	scale []float32 // by slot
-	live  []bool    // by slot
-	n     int
+	dim    int
+	data   [][]int8    // by chunk: (slot%vecChunk)*dim .. +dim
+	scales [][]float32 // by chunk: slot%vecChunk
+	live   []bool      // by slot
+	n      int
+}
+
+// vecChunk is the number of slots per chunk. Segments start at a multiple
+// of it.
+const vecChunk = 1024
+
+// row is the quantized vector of slot, which must be live.
+func (s *VectorStore) row(slot uint32) []int8 {
+	o := int(slot%vecChunk) * s.dim
+	return s.data[slot/vecChunk][o : o+s.dim : o+s.dim]
+}
+
+func (s *VectorStore) scale(slot uint32) float32 { return s.scales[slot/vecChunk][slot%vecChunk] }
+
+// mapChunks makes the slots from first (a multiple of vecChunk) on read
+// their vectors and scales from data and scales in place: len(scales)
+// slots, all live.
+func (s *VectorStore) mapChunks(first uint32, data []int8, scales []float32) {
+	n := len(scales)
+	end := int(first) + n
+	if end > len(s.live) {
+		s.live = slices.Grow(s.live, end-len(s.live))[:end]
+	}
+	for c := 0; c*vecChunk < n; c++ {
+		ci := int(first)/vecChunk + c
+		for len(s.data) <= ci {
+			s.data = append(s.data, nil)
+			s.scales = append(s.scales, nil)
+		}
+		hi := min(n, (c+1)*vecChunk)
+		s.data[ci] = data[c*vecChunk*s.dim : hi*s.dim : hi*s.dim]
+		s.scales[ci] = scales[c*vecChunk : hi : hi]
+	}
+	for i := first; i < uint32(end); i++ {
+		if !s.live[i] {
+			s.live[i] = true
+			s.n++
+		}
+	}
 }
 
 // ScoredSlot is a slot with its score against a query.
@@ -82,11 +125,22 @@ func (s *VectorStore) Set(slot uint32, v []float32) error {
 	}
 	if n := int(slot) + 1; n > len(s.live) {
 		s.live = slices.Grow(s.live, n-len(s.live))[:n]
-		s.scale = slices.Grow(s.scale, n-len(s.scale))[:n]
-		s.data = slices.Grow(s.data, n*s.dim-len(s.data))[:n*s.dim]
 	}
-	dst := s.data[int(slot)*s.dim : (int(slot)+1)*s.dim]
-	s.scale[slot] = vecQuantize(v, m, dst)
+	ci := int(slot / vecChunk)
+	for len(s.data) <= ci {
+		s.data = append(s.data, nil)
+		s.scales = append(s.scales, nil)
+	}
+	if len(s.scales[ci]) <= int(slot%vecChunk) {
+		// A new chunk, or a mapped one shorter than the slot: a full
+		// chunk of its own.
+		d := make([]int8, vecChunk*s.dim)
+		sc := make([]float32, vecChunk)
+		copy(d, s.data[ci])
+		copy(sc, s.scales[ci])
+		s.data[ci], s.scales[ci] = d, sc
+	}
+	s.scales[ci][slot%vecChunk] = vecQuantize(v, m, s.row(slot))
 	if !s.live[slot] {
 		s.live[slot] = true
 		s.n++
@@ -135,8 +189,8 @@ func (s *VectorStore) Clear(slot uint32) {
 	if !s.Has(slot) {
 		return
 	}
-	clear(s.data[int(slot)*s.dim : (int(slot)+1)*s.dim])
-	s.scale[slot] = 0
+	clear(s.row(slot))
+	s.scales[slot/vecChunk][slot%vecChunk] = 0
 	s.live[slot] = false
 	s.n--
 }
@@ -148,8 +202,8 @@ func (s *VectorStore) Get(slot uint32, dst []float32) []float32 {
 		return dst[:0]
 	}
 	dst = slices.Grow(dst[:0], s.dim)[:s.dim]
-	sc := s.scale[slot]
-	for i, x := range s.data[int(slot)*s.dim : (int(slot)+1)*s.dim] {
+	sc := s.scale(slot)
+	for i, x := range s.row(slot) {
 		dst[i] = float32(x) * sc
 	}
 	return dst
@@ -167,7 +221,7 @@ func (s *VectorStore) Dot(slot uint32, q []float32) float32 {
 	if !ok {
 		return 0
 	}
-	return float32(vecDot(s.data[int(slot)*s.dim:(int(slot)+1)*s.dim], qq)) * s.scale[slot] * qs
+	return float32(vecDot(s.row(slot), qq)) * s.scale(slot) * qs
 }
 
 // TopK returns the k slots whose vectors have the highest dot product with
@@ -182,18 +236,17 @@ func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot)
 	if k < 1 || !ok {
 		return h
 	}
-	dim := s.dim
 	if slots == nil {
 		for slot, ok := range s.live {
 			if ok {
-				sc := float32(vecDot(s.data[slot*dim:(slot+1)*dim], qq)) * s.scale[slot] * qs
+				sc := float32(vecDot(s.row(uint32(slot)), qq)) * s.scale(uint32(slot)) * qs
 				h = vecPush(h, k, ScoredSlot{Slot: uint32(slot), Score: sc})
 			}
 		}
 	} else {
 		for _, slot := range slots {
 			if s.Has(slot) {
-				sc := float32(vecDot(s.data[int(slot)*dim:(int(slot)+1)*dim], qq)) * s.scale[slot] * qs
+				sc := float32(vecDot(s.row(slot), qq)) * s.scale(slot) * qs
 				h = vecPush(h, k, ScoredSlot{Slot: slot, Score: sc})
 			}
 		}

@@ -23,7 +23,8 @@ import (
 )
 
 // Benchmarks run on synthetic workspaces (workspace/synth) of 1k, 10k and
-// 100k symbols (10 symbols per file: 100, 1,000 and 10,000 files),
+// 100k symbols (10 symbols per file: 100, 1,000 and 10,000 files), and 1M
+// (100,000 files) with CTXLS_BENCH_1M=1,
 // generated once per size and generator version under the temp dir and
 // reused. scripts/bench.sh runs the set that BENCHMARKS.md reports:
 //
@@ -41,7 +42,13 @@ import (
 // With CTXLS_BENCH_HEAPPROFILE=FILE set, BenchmarkColdIndex writes the heap
 // profile of each finished index to FILE.<symbols>.
 
-var benchSizes = []int{1_000, 10_000, 100_000}
+var benchSizes = func() []int {
+	s := []int{1_000, 10_000, 100_000}
+	if os.Getenv("CTXLS_BENCH_1M") != "" {
+		s = append(s, 1_000_000) // about 640 MB of source, generated under the temp dir
+	}
+	return s
+}()
 
 // synthWorkspace returns the synthetic workspace of about symbols symbols,
 // generating it if no earlier run left it in the temp dir. It is written
@@ -202,16 +209,7 @@ func BenchmarkRestartFromCache(b *testing.B) {
 
 // benchQueries are commit-message-like queries over the synthetic
 // vocabulary.
-var benchQueries = []string{
-	"retry the payment webhook when the gateway times out",
-	"validate coupon expiry before applying the discount",
-	"flush stale cache entries on shutdown",
-	"parseToken should reject expired session credentials",
-	"add rate limit to the upload endpoint",
-	"fix race in snapshot restore when replica is locked",
-	"export invoice report as csv",
-	"schedule ledger compaction for idle partitions",
-}
+var benchQueries = synth.Queries
 
 // BenchmarkSelect measures contextSelect latency (default limit and
 // budget, no active file) at each size and reports p50 and p95 over the

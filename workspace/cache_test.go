@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -353,4 +354,71 @@ func TestCacheWriteIsAtomic(t *testing.T) {
 		t.Errorf("a failed write left %q", names)
 	}
 	selFirst(t, selDo(t, ws, &SelectRequest{Query: "parseConfig"}), "sym:internal/config/config.go::parseConfig")
+}
+
+// Once enough files changed after a restart from the cache, the overlay is
+// merged in the background: the index is saved and the saved segments are
+// served in its place, with the same content and answers.
+func TestCacheOverlayMergesInBackground(t *testing.T) {
+	defer func(n int) { mergeOverlayAt = n }(mergeOverlayAt)
+	mergeOverlayAt = 3
+	root := t.TempDir()
+	selWriteTree(t, root, selApp)
+	dir := t.TempDir()
+	cacheIndex(t, root, dir)
+	ws, _, log := cacheIndex(t, root, dir)
+	f := ws.folders[0]
+	f.mu.RLock()
+	loaded := f.idx
+	f.mu.RUnlock()
+
+	// The same edits in a workspace without a cache, which never merges.
+	plain, _, _ := cacheIndex(t, root, CacheDirOff)
+	files := []string{"billing/format.go", "lsp/server.go", "internal/config/config.go"}
+	open := func(ws *Workspace, i int) {
+		text := fmt.Sprintf("package x\n\n// MergedFunc%d settles the ledger of the overlay.\nfunc MergedFunc%d() int { return %d }\n", i, i, i)
+		if err := ws.DidOpen(selPath(root, files[i]), 1, text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range files {
+		open(plain, i)
+	}
+	for i := range 2 {
+		open(ws, i)
+	}
+	f.mu.RLock()
+	if f.idx != loaded || f.merging.Load() {
+		t.Fatal("a merge started below the threshold")
+	}
+	f.mu.RUnlock()
+	open(ws, 2)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		f.mu.RLock()
+		done := f.idx != loaded && f.idx.Overlay() == 0 && !f.merging.Load()
+		f.mu.RUnlock()
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the overlay was not merged (log: %q)", log.lines(""))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, q := range []string{"settles the ledger of the overlay", "parseConfig rejects unknown keys", "retry delay doubles after a failed attempt"} {
+		got := selIDs(selDo(t, ws, &SelectRequest{Query: q}))
+		want := selIDs(selDo(t, plain, &SelectRequest{Query: q}))
+		if !slices.Equal(got, want) {
+			t.Errorf("%q after the merge:\n got %q\nwant %q", q, got, want)
+		}
+	}
+	if w := log.lines("WARN"); len(w) > 0 {
+		t.Errorf("warnings: %q", w)
+	}
+	// A restart reads the merged segments.
+	_, st, _ := cacheIndex(t, root, dir)
+	if st.Reused+st.Parsed != selAppFiles {
+		t.Errorf("restart after the merge: reused %d, parsed %d of %d", st.Reused, st.Parsed, selAppFiles)
+	}
 }

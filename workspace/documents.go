@@ -300,6 +300,7 @@ func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, d *document,
 				w.recordEdit(fi.Abs, f.idx.LeafKey(s), now)
 			}
 		}
+		f.maybeMerge(w.cfg, w.log)
 	}
 	return nil
 }

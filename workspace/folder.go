@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -24,11 +26,13 @@ import (
 type Folder struct {
 	Root string // absolute, cleaned
 
-	mu      sync.RWMutex
-	idx     *symbolindex.Index
-	ready   bool
-	refused map[SkipReason]int // what the last build's gate refused, by reason
-	hist    *history.History   // the repository's past, once read; nil without one
+	mu       sync.RWMutex
+	idx      *symbolindex.Index
+	ready    bool
+	refused  map[SkipReason]int // what the last build's gate refused, by reason
+	hist     *history.History   // the repository's past, once read; nil without one
+	merging  atomic.Bool        // a background merge of the overlay is running
+	mappings int                // cache files mapped and served so far (maxMappings)
 	// histReason says why hist is nil; histDone: history was looked for.
 	histReason string
 	histDone   bool
@@ -116,6 +120,11 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 			switch cached, err := symbolindex.LoadIndex(cfile, emb); {
 			case err == nil:
 				base = cached
+			case cached != nil:
+				// Some segments were damaged: their files are indexed
+				// again below, as new files.
+				base = cached
+				log.Warn("index cache partly damaged; re-indexing the files it lost", "root", f.Root, "err", err)
 			case errors.Is(err, os.ErrNotExist):
 			case errors.Is(err, symbolindex.ErrCacheMismatch):
 				log.Info("rebuilding index", "root", f.Root, "reason", err)
@@ -149,20 +158,115 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 
 	f.mu.RLock()
 	describe(idx, &stats)
+	gen := idx.Generation()
+	var m *symbolindex.Index
 	if persist && (st.parsed > 0 || st.removed > 0 || st.touched > 0) {
-		if err := idx.Save(cfile); err != nil {
-			log.Warn("could not save the index cache", "err", err)
-		}
+		m = saveAndMap(idx, cfile, emb, log)
 	}
 	f.mu.RUnlock()
 	stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 
 	f.mu.Lock()
+	old := f.idx
+	// Serve the saved segments unless an edit changed the live index since
+	// the save (a re-scan's index is the live one).
+	swapped := m != nil && idx.Generation() == gen && f.mappings < maxMappings
+	built := idx
+	if swapped {
+		m.Reembedded = idx.Reembedded
+		idx = m
+	}
+	if idx != old && idx.Mapped() {
+		f.mappings++
+	}
 	f.idx = idx
 	f.ready = true
 	f.refused = refused
 	f.mu.Unlock()
+	if m != nil && !swapped {
+		m.Discard()
+	}
+	if swapped {
+		// The index served until now and the one the build produced (it
+		// may have started from the cache) are replaced: drop their mapped
+		// pages; their heap is garbage now, give it back.
+		old.Release()
+		built.Release()
+		debug.FreeOSMemory()
+	}
 	return stats, nil
+}
+
+// maxMappings bounds the cache files a folder maps in one process. A
+// replaced index's file cannot be unmapped (strings read from it may
+// still be in use: a response being written, a recent edit's key), so it
+// keeps its disk blocks, though not its memory, until the process exits;
+// past the bound, saves still happen but the folder goes on serving the
+// index it has.
+const maxMappings = 4
+
+// saveAndMap saves idx to cfile and returns the saved file mapped: the
+// same files, symbols and answers (Merkle root checked) with postings,
+// vectors and strings read in place instead of held in the Go heap. It
+// returns nil, with a warning, when the save or the load fails. Caller
+// holds idx's lock for reading.
+func saveAndMap(idx *symbolindex.Index, cfile string, emb symbolindex.Embedder, log *slog.Logger) *symbolindex.Index {
+	runtime.GC() // the build's garbage, before the save adds its own
+	if err := idx.Save(cfile); err != nil {
+		log.Warn("could not save the index cache", "err", err)
+		return nil
+	}
+	runtime.GC() // the save's garbage, before the mapped index adds its own
+	m, err := symbolindex.LoadIndex(cfile, emb)
+	if err != nil || m.Tree().RootHex() != idx.Tree().RootHex() {
+		log.Warn("could not map the index cache just written; serving from memory", "err", err)
+		return nil
+	}
+	return m
+}
+
+// mergeOverlayAt is how many files an index may have had put or removed
+// since it was loaded before the workspace saves it in the background and
+// serves the new segments: the overlay (edits, open documents, watched
+// changes) is merged, and its heap given back. A variable for tests.
+var mergeOverlayAt = 500
+
+// maybeMerge starts a background merge of f's overlay when it has grown
+// past mergeOverlayAt and persistence is on. Caller holds f.mu.
+func (f *Folder) maybeMerge(cfg Config, log *slog.Logger) {
+	dir, persist := cfg.ResolvedCacheDir()
+	if !persist || !f.ready || f.idx.Overlay() < mergeOverlayAt || f.mappings >= maxMappings || !f.merging.CompareAndSwap(false, true) {
+		return
+	}
+	go f.merge(cachePath(dir, f.Root), f.idx.Embedder(), log)
+}
+
+// merge saves the live index and serves the saved segments in its place
+// unless it changed meanwhile (the next merge then tries again).
+func (f *Folder) merge(cfile string, emb symbolindex.Embedder, log *slog.Logger) {
+	defer f.merging.Store(false)
+	f.mu.RLock()
+	idx := f.idx
+	gen := idx.Generation()
+	m := saveAndMap(idx, cfile, emb, log)
+	f.mu.RUnlock()
+	if m == nil {
+		return
+	}
+	f.mu.Lock()
+	swapped := f.idx == idx && idx.Generation() == gen && f.mappings < maxMappings
+	if swapped {
+		m.Reembedded = idx.Reembedded
+		f.idx = m
+		f.mappings++
+	}
+	f.mu.Unlock()
+	if !swapped {
+		m.Discard()
+		return
+	}
+	idx.Release()
+	debug.FreeOSMemory()
 }
 
 // describe fills in the statistics of an index.

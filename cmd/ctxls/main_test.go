@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -616,5 +617,23 @@ func TestSelectWarnsOnMissingActive(t *testing.T) {
 	_, _, stderr = cliRun(t, "select", "--root", root, "--cache-dir", "off", "--active", filepath.Join(root, "lsp", "server.go"), "parse config")
 	if strings.Contains(stderr, "warning") {
 		t.Errorf("a warning for an active file that exists: %q", stderr)
+	}
+}
+
+func TestMemoryLimitIsHalfTheMachineWithAFloor(t *testing.T) {
+	for _, c := range []struct {
+		total uint64
+		want  int64
+	}{
+		{24 << 30, 12 << 30},
+		{1 << 30, 2 << 30}, // small machines keep 2 GiB
+		{0, 2 << 30},       // unknown
+	} {
+		if got := memoryLimit(c.total); got != c.want {
+			t.Errorf("memoryLimit(%d) = %d, want %d", c.total, got, c.want)
+		}
+	}
+	if runtime.GOOS == "linux" && totalMemory() == 0 {
+		t.Error("totalMemory found no memory on linux")
 	}
 }

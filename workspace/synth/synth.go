@@ -19,6 +19,19 @@ import (
 // mistaken for current ones.
 const Version = 1
 
+// Queries are commit-message-like queries over the generator's vocabulary,
+// the ones the benchmarks run.
+var Queries = []string{
+	"retry the payment webhook when the gateway times out",
+	"validate coupon expiry before applying the discount",
+	"flush stale cache entries on shutdown",
+	"parseToken should reject expired session credentials",
+	"add rate limit to the upload endpoint",
+	"fix race in snapshot restore when replica is locked",
+	"export invoice report as csv",
+	"schedule ledger compaction for idle partitions",
+}
+
 // MaxSymbols bounds Options.Symbols: ten million symbols is a million files,
 // far past any workspace the benchmarks are about.
 const MaxSymbols = 10_000_000

@@ -1,0 +1,75 @@
+//go:build unix
+
+package symbolindex
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// mapFile maps the file at path into memory, private and copy-on-write:
+// the index reads it in place, and the rare write into a mapped structure
+// (an edit removing a symbol whose vector lives in the file) copies that
+// page into the process instead of touching the file. The mapping is never
+// unmapped: strings and slices of a loaded index point into it and may
+// outlive the index (a response being written), and a process loads a
+// folder's cache once per start.
+func mapFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	size := fi.Size()
+	if size == 0 {
+		return []byte{}, nil
+	}
+	if int64(int(size)) != size {
+		return nil, fmt.Errorf("%s: too large to map (%d bytes)", path, size)
+	}
+	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE)
+	if err != nil {
+		return nil, fmt.Errorf("mmap %s: %w", path, err)
+	}
+	// The load reads every segment once, front to back.
+	_ = syscall.Madvise(b, syscall.MADV_SEQUENTIAL)
+	return b, nil
+}
+
+// dropPages tells the kernel that the pages of b (a part of a private
+// mapping not written to) are not needed now: they leave the resident set
+// and are read again from the page cache when touched. Used after the
+// checksum pass, which touches every page of the file once.
+func dropPages(b []byte) {
+	const page = 4096
+	if len(b) < page {
+		return
+	}
+	_ = syscall.Madvise(b[:len(b)/page*page], syscall.MADV_DONTNEED)
+}
+
+// adviseRandom tells the kernel that reads of b are scattered from now on
+// (a term's postings, a few files' vectors): no readahead, which would make
+// the resident set grow with what is near what a request reads rather
+// than with what it reads.
+func adviseRandom(b []byte) {
+	if len(b) > 0 {
+		_ = syscall.Madvise(b, syscall.MADV_RANDOM)
+	}
+}
+
+// unmapFile releases a mapping nothing points into (a cache that failed to
+// load).
+func unmapFile(b []byte) {
+	if len(b) > 0 {
+		_ = syscall.Munmap(b)
+	}
+}
