@@ -143,6 +143,9 @@ type cand struct {
 	scores   [heuristics.NumSources]float32
 	fused    float64
 	reason   string
+	// head: a file item of the lines before the file's first symbol
+	// (focus.go), not of the whole file.
+	head bool
 }
 
 // Select answers a contextSelect request: it takes a snapshot of the
@@ -209,7 +212,7 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res.Items, res.UsedChars = s.pack(p, s.pinnedItems(p), diversify(all))
+	res.Items, res.UsedChars = s.pack(p, q, s.pinnedItems(p), diversify(all))
 	res.LowConfidence = heuristics.LowConfidence(conf)
 	return res, nil
 }

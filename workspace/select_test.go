@@ -361,6 +361,9 @@ func selFirst(t *testing.T, res *Selection, id string) {
 }
 
 // selSlice returns the part of src in a span of lines and byte columns.
+// selMarker matches an elision marker line.
+var selMarker = regexp.MustCompile(`(?m)^(// |# )?… \d+ lines? …$`)
+
 func selSlice(t *testing.T, src []byte, sp Span) string {
 	t.Helper()
 	offset := func(line, col uint32) int {
@@ -451,14 +454,18 @@ func selCheckItems(t *testing.T, root string, req *SelectRequest, res *Selection
 		if !bytes.HasPrefix(src[len(bytes.Join(bytes.SplitAfter(src, []byte{'\n'})[:it.Span.StartLine], nil)):], it.StartLineText) {
 			t.Errorf("item %d (%s): StartLineText %q is not its first line", i, it.ID, it.StartLineText)
 		}
-		full := selSlice(t, src, it.Span)
-		switch {
-		case it.Truncated:
-			if !strings.HasPrefix(full, it.Text) || len(it.Text) >= len(full) {
-				t.Errorf("item %d (%s): truncated text is not a proper prefix of the range's slice", i, it.ID)
+		// The range is exactly the lines the text holds after its last
+		// elision marker line, if it has one; before the marker is the
+		// symbol's first line.
+		full, claimed := selSlice(t, src, it.Span), it.Text
+		if m := selMarker.FindAllStringIndex(it.Text, -1); m != nil {
+			claimed = it.Text[m[len(m)-1][1]+1:]
+			if !it.Truncated {
+				t.Errorf("item %d (%s): an elision marker in a text not marked truncated", i, it.ID)
 			}
-		case it.Text != full:
-			t.Errorf("item %d (%s): text differs from the file's slice %v:\n got %q\nwant %q", i, it.ID, it.Span, it.Text, full)
+		}
+		if claimed != full {
+			t.Errorf("item %d (%s): text differs from the file's slice %v:\n got %q\nwant %q", i, it.ID, it.Span, claimed, full)
 		}
 		if len(it.Text) > perItem {
 			t.Errorf("item %d (%s): text of %d chars, per-item cap %d", i, it.ID, len(it.Text), perItem)
@@ -496,11 +503,13 @@ func TestSelectResultFields(t *testing.T) {
 		first.Kind != "function" || first.Language != "go" || first.Reason != ReasonRetrieved {
 		t.Errorf("first item: %+v", first)
 	}
-	// parseConfig starts at line 25 (0-based) and runs past 400 chars.
-	if first.Span.StartLine != 25 || first.Span.StartCol != 0 || first.Span.EndLine != 46 || first.Span.EndCol != 1 {
-		t.Errorf("parseConfig span %+v, want 25:0-46:1", first.Span)
+	// parseConfig's doc comment is line 24 (0-based); the function runs
+	// to line 46, past 400 chars, so the item is its head: the doc comment
+	// matches the query best. The range ends where the text does.
+	if first.Span.StartLine != 24 || first.Span.StartCol != 0 || first.Span.EndLine >= 46 || first.Span.EndLine < 30 {
+		t.Errorf("parseConfig span %+v, want 24:0 to a line in 30..45", first.Span)
 	}
-	if !first.Truncated || len(first.Text) > 400 || !strings.HasPrefix(first.Text, "func parseConfig(text string)") {
+	if !first.Truncated || len(first.Text) > 400 || !strings.HasPrefix(first.Text, "// parseConfig parses key = value lines into a Config, rejecting unknown keys.\nfunc parseConfig(text string)") {
 		t.Errorf("parseConfig: truncated %v, %d chars, text %.40q", first.Truncated, len(first.Text), first.Text)
 	}
 	if res.UsedChars == 0 || res.UsedChars > 1200 {
