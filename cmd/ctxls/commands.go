@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
 	"path/filepath"
 	"sort"
@@ -172,13 +173,13 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		Pinned: pinned, Paths: paths, ExcludePaths: excludeP, Kinds: kinds, MinScore: *minScore, Explain: *explain,
 	}
 	if *active != "" {
-		req.ActiveURI = cliRef(*active)
+		req.ActiveURI = cliRef(f.root, *active)
 		if *line > 0 {
 			req.Position = &wire.Position{Line: uint32(*line - 1)}
 		}
 	}
 	for i, p := range req.Pinned {
-		req.Pinned[i] = cliRef(p)
+		req.Pinned[i] = cliRef(f.root, p)
 	}
 	sreq, err := wire.SelectRequest(req)
 	var sel *workspace.Selection
@@ -202,11 +203,20 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// cliRef turns a path typed on the command line (relative to the current
-// directory) into a file URI; URIs and item ids pass through.
-func cliRef(ref string) string {
+// cliRef turns a path typed on the command line into a file URI; URIs and
+// item ids pass through. A relative path is relative to the root (--root),
+// unless only the current directory has it.
+func cliRef(root, ref string) string {
 	if strings.Contains(ref, "://") || workspace.IsItemID(ref) {
 		return ref
+	}
+	if !filepath.IsAbs(ref) {
+		inRoot := filepath.Join(root, ref)
+		if _, err := os.Stat(inRoot); err == nil {
+			ref = inRoot
+		} else if _, err := os.Stat(ref); err != nil {
+			ref = inRoot // neither has it: the error names the path under the root
+		}
 	}
 	abs, err := filepath.Abs(ref)
 	if err != nil {
