@@ -163,6 +163,11 @@ func FocusShare(ratio float64) float64 {
 	return 0.2
 }
 
+// SecondShare is the share of the budget the second-ranked file's own
+// symbols fill after the first file's: many changes touch two files, and
+// the first is wrong for half the commits.
+const SecondShare = 0.25
+
 // FocusAfter is how many items keep their diversified order before the
 // best file's share (workspace/focus.go): the first few items span files,
 // for the answers whose first file is wrong.

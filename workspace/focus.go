@@ -7,73 +7,43 @@ import (
 	"github.com/ctxls/ctxls/symbolindex"
 )
 
-// focus spends the best file's share of the budget on it. Once a file
+// focus spends the best files' shares of the budget on them. Once a file
 // ranks first, the model needs the code in it that the change touches,
 // not the first symbol of each of twenty files. The first
 // heuristics.FocusAfter items keep their order (so the first few span
-// files); then the best-ranked file's other symbols, ranked again among
-// themselves (BM25F and cosine against the query restricted to the file,
-// beside their fused score), and the file's head (its lines before the
-// first symbol) follow until they fill the file's share of the budget (of
+// files); then come the best-ranked file's other symbols, ranked again
+// among themselves (BM25F and cosine against the query restricted to the
+// file, beside their fused score), and the file's head (its lines before
+// the first symbol), until they fill the file's share of the budget (of
 // DefaultMaxChars at most, each counted at most maxCharsPerItem; the share
-// grows with the file's lead, heuristics.FocusShare) or half the limit.
-// They take scores between the item before them and the next one after,
-// so items stay sorted by score; the order in which files first appear
-// is unchanged.
+// grows with the file's lead, heuristics.FocusShare); then the same for
+// the second-ranked file (heuristics.SecondShare). Together they take at
+// most half the limit. They take scores between the item before them and
+// the next one after, so items stay sorted by score; the order in which
+// files first appear is unchanged.
 func focus(p *plan, q *query, ranked []*cand) []*cand {
 	if len(ranked) < 2 {
 		return ranked
 	}
-	top := ranked[0]
-	inTop := func(c *cand) bool { return c.folder == top.folder && c.fileSlot == top.fileSlot }
-	size := func(c *cand) int {
-		n := int(c.sym.EndByte - c.sym.StartByte)
-		if p.perItem > 0 {
-			n = min(n, p.perItem)
-		}
-		return n
-	}
 	nHead := min(heuristics.FocusAfter, len(ranked))
 	head := ranked[:nHead]
-	used := 0
-	taken := []symbolindex.Range{}
-	for _, c := range head {
-		if inTop(c) {
-			used += size(c)
-			taken = append(taken, c.sym.Range)
-		}
-	}
-	var mine, rest []*cand
-	for _, c := range ranked[nHead:] {
-		if inTop(c) && c.slot != noSlot {
-			mine = append(mine, c)
-		} else {
-			rest = append(rest, c)
-		}
-	}
+	top := ranked[0]
 	next := 0.0
+	var second *cand
 	for _, c := range ranked[1:] {
-		if !inTop(c) {
-			next = c.fused
+		if !sameFile(c, top) {
+			next, second = c.fused, c
 			break
 		}
 	}
-	share := int(heuristics.FocusShare(next/top.fused) * float64(min(p.maxChars, DefaultMaxChars)))
-	within := withinFile(top.folder.idx, top.fileSlot, q)
-	score := func(c *cand) float64 { return c.fused + within[c.slot] }
-	sort.SliceStable(mine, func(i, j int) bool { return score(mine[i]) > score(mine[j]) })
-	var pulled []*cand
-	for _, c := range mine {
-		if used+size(c) > share || nHead+len(pulled)+1 >= p.limit/2 || overlapsAny(c.sym.Range, taken) {
-			rest = append(rest, c)
-			continue
-		}
-		used += size(c)
-		taken = append(taken, c.sym.Range)
-		pulled = append(pulled, c)
-	}
-	if h := fileHead(top); h != nil && p.accepts(h.path, symbolindex.KindFile) && used+int(h.sym.EndByte) <= share && nHead+len(pulled)+1 < p.limit/2 {
-		pulled = append(pulled, h)
+	budget := float64(min(p.maxChars, DefaultMaxChars))
+	rest := ranked[nHead:]
+	room := p.limit/2 - nHead - 1
+	pulled, rest := focusFile(p, q, top, head, rest, int(heuristics.FocusShare(next/top.fused)*budget), room)
+	if second != nil {
+		var more []*cand
+		more, rest = focusFile(p, q, second, head, rest, int(heuristics.SecondShare*budget), room-len(pulled))
+		pulled = append(pulled, more...)
 	}
 	if len(pulled) == 0 {
 		return ranked
@@ -90,6 +60,64 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 	out = append(out, head...)
 	out = append(out, pulled...)
 	return append(out, rest...)
+}
+
+func sameFile(a, b *cand) bool { return a.folder == b.folder && a.fileSlot == b.fileSlot }
+
+// focusFile pulls the symbols of best's file out of rest, best first by
+// their score within the file, and the file's head (its lines before the
+// first symbol) ahead of them, until they and the file's items in head
+// fill share characters or room items. It returns them and what is left
+// of rest.
+func focusFile(p *plan, q *query, best *cand, head, rest []*cand, share, room int) (pulled, left []*cand) {
+	size := func(c *cand) int {
+		n := int(c.sym.EndByte - c.sym.StartByte)
+		if p.perItem > 0 {
+			n = min(n, p.perItem)
+		}
+		return n
+	}
+	used := 0
+	var taken []symbolindex.Range
+	for _, c := range head {
+		if sameFile(c, best) {
+			used += size(c)
+			taken = append(taken, c.sym.Range)
+		}
+	}
+	var mine []*cand
+	left = make([]*cand, 0, len(rest))
+	for _, c := range rest {
+		if sameFile(c, best) && c.slot != noSlot {
+			mine = append(mine, c)
+		} else {
+			left = append(left, c)
+		}
+	}
+	if room <= 0 {
+		return nil, append(left, mine...)
+	}
+	if h := fileHead(best); h != nil && p.accepts(h.path, symbolindex.KindFile) && used+int(h.sym.EndByte) <= share/2 {
+		pulled = append(pulled, h)
+		used += int(h.sym.EndByte)
+	}
+	within := withinFile(best.folder.idx, best.fileSlot, q)
+	score := func(c *cand) float64 { return c.fused + within[c.slot] }
+	sort.SliceStable(mine, func(i, j int) bool { return score(mine[i]) > score(mine[j]) })
+	for _, c := range mine {
+		if used+size(c) > share || len(pulled) >= room || overlapsAny(c.sym.Range, taken) {
+			left = append(left, c)
+			continue
+		}
+		used += size(c)
+		taken = append(taken, c.sym.Range)
+		pulled = append(pulled, c)
+	}
+	if len(pulled) > 0 && pulled[0].head {
+		// The head goes last: it is context, not the change.
+		pulled = append(pulled[1:], pulled[0])
+	}
+	return pulled, left
 }
 
 // withinFile scores a file's symbols against the query among themselves:
