@@ -168,6 +168,11 @@ func FocusShare(ratio float64) float64 {
 // the first is wrong for half the commits.
 const SecondShare = 0.25
 
+// TypeHeaderChars bounds the type header a member's item carries
+// (workspace/typecontext.go): the declaration, docstring and fields, not
+// a second body.
+const TypeHeaderChars = 600
+
 // FocusAfter is how many items keep their diversified order before the
 // best file's share (workspace/focus.go): the first few items span files,
 // for the answers whose first file is wrong.

@@ -76,8 +76,8 @@ func (s *Snapshot) pack(p *plan, q *query, pinned, ranked []*cand) ([]Selected, 
 	}
 	// Collapse over a window a few times the limit: enough to fill it.
 	kept := collapseWindow(list[:min(len(list), p.limit*4+len(pinned))], len(pinned))
-	ready, texts, srcs := s.readTexts(p, kept)
-	return s.items(p, q, ready, texts, srcs)
+	ready, texts, prefixes, srcs := s.readTexts(p, kept)
+	return s.items(p, q, ready, texts, prefixes, srcs)
 }
 
 // collapseWindow collapses the overlapping and identical candidates of
@@ -103,8 +103,10 @@ func collapseWindow(window []*cand, nPinned int) []*cand {
 // readTexts reads the texts of the first candidates, as many as could fit,
 // skipping a repeated id and a slice the file no longer holds. srcs are
 // the whole texts of their files, by absolute path.
-func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []string, srcs map[string][]byte) {
+func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes []string, srcs map[string][]byte) {
 	texts = make([]string, 0, len(kept))
+	prefixes = make([]string, 0, len(kept))
+	types := map[*folderView]map[uint32]bool{}
 	ready = make([]*cand, 0, len(kept))
 	cache := map[string][]byte{}
 	stale := map[string]bool{} // unreadable, or changed since it was indexed
@@ -157,10 +159,14 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []stri
 				c.sym.StartByte, c.sym.Range.StartLine, c.sym.Range.StartCol = uint32(ds), c.sym.Range.StartLine-uint32(n), 0
 			}
 		}
-		texts = append(texts, string(src[start:end]))
+		if types[c.folder] == nil {
+			types[c.folder] = map[uint32]bool{}
+		}
+		prefixes = append(prefixes, typeContext(c, src, types[c.folder]))
+		texts = append(texts, string(src[c.sym.StartByte:end]))
 		ready = append(ready, c)
 	}
-	return ready, texts, cache
+	return ready, texts, prefixes, cache
 }
 
 // indexedText reports whether src is the text the index holds for relPath.
@@ -176,18 +182,24 @@ func indexedText(idx *symbolindex.Index, relPath string, src []byte) bool {
 // items, in order. A text over its share is cut to an excerpt that keeps
 // the lines matching the query (heuristics.ExcerptOf), and the item's
 // range is exactly the lines its text holds after any elision marker.
-func (s *Snapshot) items(p *plan, q *query, ready []*cand, texts []string, srcs map[string][]byte) ([]Selected, int) {
+func (s *Snapshot) items(p *plan, q *query, ready []*cand, texts, prefixes []string, srcs map[string][]byte) ([]Selected, int) {
 	packIn := make([]heuristics.PackItem, len(texts))
 	for i, t := range texts {
-		packIn[i] = heuristics.PackItem{Len: len(t)}
+		packIn[i] = heuristics.PackItem{Len: len(prefixes[i]) + len(t)}
 	}
 	packed, _ := heuristics.Pack(packIn, p.limit, p.maxChars, p.perItem)
 	items := make([]Selected, 0, len(packed))
 	used := 0
 	for _, pk := range packed {
 		c := ready[pk.Index]
-		ex := excerpt(texts[pk.Index], pk.Len, q, c.lang)
-		text := ex.Text
+		// A type header goes first when it leaves the member room.
+		prefix, room := prefixes[pk.Index], pk.Len
+		if prefix != "" && room-len(prefix) < min(heuristics.MinTruncatedChars, len(texts[pk.Index])) {
+			prefix = ""
+		}
+		room -= len(prefix)
+		ex := excerpt(texts[pk.Index], room, q, c.lang)
+		text := prefix + ex.Text
 		used += len(text)
 		src := srcs[joinRoot(c.folder.Root, c.path)]
 		r := claimedRange(c.sym.Range, ex)
