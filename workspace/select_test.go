@@ -926,3 +926,21 @@ func TestSelectMemberCarriesTypeHeader(t *testing.T) {
 		t.Errorf("add: %+v", add)
 	}
 }
+
+// TestSelectTypeHeaderWithLongDoc: a type whose doc comment alone is
+// longer than the header's bound gives its declaration and fields, not a
+// cut comment.
+func TestSelectTypeHeaderWithLongDoc(t *testing.T) {
+	doc := strings.Repeat(" * The ledger keeps every posting of every account, in order.\n", 12)
+	ws, root := selOpen(t, "-- src/Ledger.java --\npackage shop;\n\n/**\n"+doc+" */\npublic class Ledger {\n    private final long openingCents;\n\n    public Ledger(long openingCents) {\n        this.openingCents = openingCents;\n    }\n\n    public long balanceCents() {\n        return openingCents;\n    }\n}\n", Options{})
+	req := &SelectRequest{Query: "ledger balanceCents"}
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	it := selFind(res, "sym:src/Ledger.java::Ledger.balanceCents")
+	if it == nil {
+		t.Fatalf("balanceCents missing: %q", selIDs(res))
+	}
+	if !strings.HasPrefix(it.Text, "public class Ledger {\n    private final long openingCents;\n// … ") {
+		t.Errorf("balanceCents text:\n%s", it.Text)
+	}
+}

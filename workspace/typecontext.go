@@ -62,6 +62,9 @@ func typeContext(c *cand, src []byte, seen map[uint32]bool) (prefix string) {
 		c.sym.StartByte = uint32(from)
 		return ""
 	}
+	if end-from > heuristics.TypeHeaderChars {
+		from = int(outer.StartByte) // a long doc comment gives way to the declaration
+	}
 	header := src[from:end]
 	if len(header) > heuristics.TypeHeaderChars {
 		cut := bytes.LastIndexByte(header[:heuristics.TypeHeaderChars], '\n')
