@@ -682,15 +682,22 @@ func TestSelectMinScore(t *testing.T) {
 	}
 }
 
-func TestSelectSignals(t *testing.T) {
-	ws, root := selOpen(t, selApp, Options{})
-	req := &SelectRequest{Query: "parseConfig rejects unknown keys"}
+// selItem runs a request, checks its items and returns the one with id,
+// failing the test when it is missing.
+func selItem(t *testing.T, ws *Workspace, root string, req *SelectRequest, id string) (*Selected, *Selection) {
+	t.Helper()
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
-	it := selFind(res, "sym:internal/config/config.go::parseConfig")
+	it := selFind(res, id)
 	if it == nil {
-		t.Fatalf("parseConfig missing: %q", selIDs(res))
+		t.Fatalf("%s missing: %q", id, selIDs(res))
 	}
+	return it, res
+}
+
+func TestSelectSignals(t *testing.T) {
+	ws, root := selOpen(t, selApp, Options{})
+	it, res := selItem(t, ws, root, &SelectRequest{Query: "parseConfig rejects unknown keys"}, "sym:internal/config/config.go::parseConfig")
 	for _, name := range []string{"lexical", "mention"} {
 		if s, ok := it.Signals[name]; !ok || s.Rank != 1 || s.Score <= 0 {
 			t.Errorf("parseConfig: signal %s = %+v (present %v), want rank 1 and a positive score; all: %v", name, s, ok, it.Signals)
@@ -899,13 +906,7 @@ func TestSelectDeterministicAcrossBuilds(t *testing.T) {
 // repeat the header.
 func TestSelectMemberCarriesTypeHeader(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
-	req := &SelectRequest{Query: "CartStore totalCents reduce the items to a total"}
-	res := selDo(t, ws, req)
-	selCheckItems(t, root, req, res)
-	it := selFind(res, "sym:web/src/cart.ts::CartStore.totalCents")
-	if it == nil {
-		t.Fatalf("totalCents missing: %q", selIDs(res))
-	}
+	it, res := selItem(t, ws, root, &SelectRequest{Query: "CartStore totalCents reduce the items to a total"}, "sym:web/src/cart.ts::CartStore.totalCents")
 	want := "// CartStore keeps the shopping cart in memory.\nexport class CartStore {\n  private items: CartItem[] = [];\n// … 10 lines …\ntotalCents(): number {"
 	if !strings.HasPrefix(it.Text, want) {
 		t.Errorf("totalCents text:\n%s\nwant it to start with the class header and a marker:\n%s", it.Text, want)
@@ -918,10 +919,8 @@ func TestSelectMemberCarriesTypeHeader(t *testing.T) {
 	}
 
 	// The first member follows the header: its item is the class's head.
-	req = &SelectRequest{Query: "CartStore add an item, merging quantities of the same sku"}
-	res = selDo(t, ws, req)
-	selCheckItems(t, root, req, res)
-	if add := selFind(res, "sym:web/src/cart.ts::CartStore.add"); add == nil || add.Span.StartLine != 6 ||
+	add, _ := selItem(t, ws, root, &SelectRequest{Query: "CartStore add an item, merging quantities of the same sku"}, "sym:web/src/cart.ts::CartStore.add")
+	if add.Span.StartLine != 6 ||
 		!strings.HasPrefix(add.Text, "// CartStore keeps the shopping cart in memory.\nexport class CartStore {\n  private items: CartItem[] = [];\n\n  add(item: CartItem): void {") {
 		t.Errorf("add: %+v", add)
 	}
@@ -933,13 +932,7 @@ func TestSelectMemberCarriesTypeHeader(t *testing.T) {
 func TestSelectTypeHeaderWithLongDoc(t *testing.T) {
 	doc := strings.Repeat(" * The ledger keeps every posting of every account, in order.\n", 12)
 	ws, root := selOpen(t, "-- src/Ledger.java --\npackage shop;\n\n/**\n"+doc+" */\npublic class Ledger {\n    private final long openingCents;\n\n    public Ledger(long openingCents) {\n        this.openingCents = openingCents;\n    }\n\n    public long balanceCents() {\n        return openingCents;\n    }\n}\n", Options{})
-	req := &SelectRequest{Query: "ledger balanceCents"}
-	res := selDo(t, ws, req)
-	selCheckItems(t, root, req, res)
-	it := selFind(res, "sym:src/Ledger.java::Ledger.balanceCents")
-	if it == nil {
-		t.Fatalf("balanceCents missing: %q", selIDs(res))
-	}
+	it, _ := selItem(t, ws, root, &SelectRequest{Query: "ledger balanceCents"}, "sym:src/Ledger.java::Ledger.balanceCents")
 	if !strings.HasPrefix(it.Text, "public class Ledger {\n    private final long openingCents;\n// … ") {
 		t.Errorf("balanceCents text:\n%s", it.Text)
 	}
