@@ -76,6 +76,7 @@ func (s *scope) text(fs uint32) []byte {
 // in the workspace are found.
 func (s *scope) callers(target uint32) []symRank {
 	ref, ok := s.idx.Symbol(target)
+	// The reference index holds names of GraphMinName characters or more.
 	if !ok || len(ref.Name) < heuristics.GraphMinName {
 		return nil
 	}
@@ -116,26 +117,35 @@ func (s *scope) callees(target uint32) []symRank {
 	seen := map[string]bool{strings.ToLower(ref.Name): true}
 	var out []symRank
 	rank := int32(0)
-	for _, id := range identifiers(body) {
+	for _, use := range identifiers(body) {
+		id := use.name
 		low := strings.ToLower(id)
 		if len(id) < heuristics.GraphMinName || seen[low] {
 			continue
 		}
-		seen[low] = true
 		defs := s.idx.Named(id)
 		if len(defs) == 0 || len(defs) > heuristics.GraphMaxDefs {
 			continue
 		}
-		rank++
+		var found []uint32
 		for _, d := range defs {
-			// Names match case-insensitively in the index; "error" is
-			// not a call of Error.
-			if dr, ok := s.idx.Symbol(d); !ok || dr.Name != id {
+			// Names match case-insensitively in the index ("error" is not
+			// a call of Error); a callee is called, a used type named.
+			dr, ok := s.idx.Symbol(d)
+			if !ok || dr.Name != id || !use.call && !isType(dr.Kind) && dr.Kind != symbolindex.KindType {
 				continue
 			}
 			if d != target && !encloses(s.idx, d, target) && s.accepts(d) {
-				out = append(out, symRank{slot: d, rank: rank, score: 1 / float32(rank)})
+				found = append(found, d)
 			}
+		}
+		if len(found) == 0 {
+			continue
+		}
+		seen[low] = true
+		rank++
+		for _, d := range found {
+			out = append(out, symRank{slot: d, rank: rank, score: 1 / float32(rank)})
 		}
 	}
 	return out
@@ -203,9 +213,15 @@ func wordIndexes(src []byte, name string) []int {
 	}
 }
 
+// ident is one identifier of a text and whether a call follows it.
+type ident struct {
+	name string
+	call bool
+}
+
 // identifiers are the identifiers of a text, in order, repeats kept.
-func identifiers(text string) []string {
-	var out []string
+func identifiers(text string) []ident {
+	var out []ident
 	for i := 0; i < len(text); {
 		if !identByte(text[i]) || text[i] >= '0' && text[i] <= '9' {
 			i++
@@ -215,7 +231,11 @@ func identifiers(text string) []string {
 		for j < len(text) && identByte(text[j]) {
 			j++
 		}
-		out = append(out, text[i:j])
+		k := j
+		for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
+			k++
+		}
+		out = append(out, ident{text[i:j], k < len(text) && text[k] == '('})
 		i = j
 	}
 	return out
