@@ -27,14 +27,26 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 	}
 	nHead := min(heuristics.FocusAfter, len(ranked))
 	head := ranked[:nHead]
-	top := ranked[0]
+	// The files to focus on are the best two but the active one: the
+	// user has it in front of them.
+	var top, second *cand
 	next := 0.0
-	var second *cand
-	for _, c := range ranked[1:] {
-		if !sameFile(c, top) {
+	for _, c := range ranked {
+		switch {
+		case p.activeAbs != "" && joinRoot(c.folder.Root, c.path) == p.activeAbs:
+		case top == nil:
+			top = c
+		case !sameFile(c, top):
 			next, second = c.fused, c
+		default:
+			continue
+		}
+		if second != nil {
 			break
 		}
+	}
+	if top == nil {
+		return ranked
 	}
 	budget := float64(min(p.maxChars, DefaultMaxChars))
 	rest := ranked[nHead:]
