@@ -193,10 +193,11 @@ func TestPositionEncodings(t *testing.T) {
 			if !strings.Contains(it.Text, "\"héllo 😀 shopper\"; count := 42\n") {
 				t.Errorf("the edit landed in the wrong place:\n%s", it.Text)
 			}
-			// The item's range is in the negotiated encoding too: line 4
-			// ends after the last character of the function, "}".
-			if it.Range.Start.Line != 3 || it.Range.End.Line != 6 || it.Range.End.Character != 1 {
-				t.Errorf("range %+v, want lines 3-6 ending at character 1", it.Range)
+			// The item's range is in the negotiated encoding too: it
+			// starts at the doc comment (line 2) and ends after the last
+			// character of the function, "}".
+			if it.Range.Start.Line != 2 || it.Range.End.Line != 6 || it.Range.End.Character != 1 {
+				t.Errorf("range %+v, want lines 2-6 ending at character 1", it.Range)
 			}
 		})
 	}

@@ -67,7 +67,8 @@ func TestDidOpenUnsavedTextWins(t *testing.T) {
 	}
 	res := selDo(t, ws, &SelectRequest{Query: "Server.Restart reconnects with exponential backoff"})
 	selFirst(t, res, "sym:lsp/server.go::Server.Restart")
-	if it := res.Items[0]; !strings.HasPrefix(it.Text, "func (s *Server) Restart() error {") || it.Span.StartLine != uint32(strings.Count(string(disk), "\n")+2) {
+	// The item starts with the symbol's doc comment.
+	if it := res.Items[0]; !strings.HasPrefix(it.Text, "// Restart reconnects the listener with exponential backoff.\nfunc (s *Server) Restart() error {") || it.Span.StartLine != uint32(strings.Count(string(disk), "\n")+1) {
 		t.Errorf("Restart item from the buffer: span %v, text %q", it.Span, it.Text)
 	}
 	if res.Stats.MerkleRoot == before {
@@ -95,7 +96,7 @@ func TestDidChangeIncremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	it := docItem(t, ws, "Greeting welcome line", "sym:i18n/greet.go::Greeting")
-	want := "func Greeting(name string, loud bool) string {\n\treturn \"héllo 😀 世界, \" + strings.ToUpper(name)\n}"
+	want := "// Greeting returns the welcome line.\nfunc Greeting(name string, loud bool) string {\n\treturn \"héllo 😀 世界, \" + strings.ToUpper(name)\n}"
 	if it.Text != want {
 		t.Errorf("Greeting after the edit:\n got %q\nwant %q", it.Text, want)
 	}
@@ -127,7 +128,7 @@ func TestDidChangeFullText(t *testing.T) {
 		t.Fatal(err)
 	}
 	it := docItem(t, ws, "Salute bows politely", "sym:i18n/greet.go::Salute")
-	if it.Text != "func Salute() string { return \"bow\" }" || it.Span.StartLine != 3 {
+	if it.Text != "// Salute bows politely.\nfunc Salute() string { return \"bow\" }" || it.Span.StartLine != 2 {
 		t.Errorf("Salute: span %v, text %q", it.Span, it.Text)
 	}
 	res := selDo(t, ws, &SelectRequest{Query: "Greeting welcome line", Limit: 20})
@@ -302,7 +303,7 @@ func TestDidChangeBadEditLeavesDocument(t *testing.T) {
 		t.Fatalf("err %v, want the edit's", err)
 	}
 	it := docItem(t, ws, "Greeting welcome line", "sym:i18n/greet.go::Greeting")
-	if it.Text != "func Greeting(name string) string {\n\treturn \"héllo 😀 世界, \" + name\n}" {
+	if it.Text != "// Greeting returns the welcome line.\nfunc Greeting(name string) string {\n\treturn \"héllo 😀 世界, \" + name\n}" {
 		t.Errorf("document changed by a rejected edit: %q", it.Text)
 	}
 }

@@ -605,22 +605,23 @@ func leadingPaths(p *plan, pinned, ranked []*cand) map[string][]string {
 // packEntry is one entry of the list the budget is filled from: a code
 // candidate with its text, or a context item.
 type packEntry struct {
-	cand *cand
-	text string
-	item *contextItem
+	cand   *cand
+	text   string
+	prefix string // a code candidate's enclosing type header (typecontext.go)
+	item   *contextItem
 }
 
 // mergeItems orders what the budget is filled from: the required items
 // (always rules, named items), the pinned code, then the ranked code and
 // the items that came in on their score, by fused score.
-func mergeItems(ready []*cand, texts []string, pick itemPick) []packEntry {
+func mergeItems(ready []*cand, texts, prefixes []string, pick itemPick) []packEntry {
 	out := make([]packEntry, 0, len(ready)+len(pick.required)+len(pick.scored))
 	for _, it := range pick.required {
 		out = append(out, packEntry{item: it, text: it.text})
 	}
 	i := 0
 	for ; i < len(ready) && ready[i].reason == ReasonPinned; i++ {
-		out = append(out, packEntry{cand: ready[i], text: texts[i]})
+		out = append(out, packEntry{cand: ready[i], text: texts[i], prefix: prefixes[i]})
 	}
 	scored := pick.scored
 	for ; i < len(ready); i++ {
@@ -628,7 +629,7 @@ func mergeItems(ready []*cand, texts []string, pick itemPick) []packEntry {
 			out = append(out, packEntry{item: scored[0], text: scored[0].text})
 			scored = scored[1:]
 		}
-		out = append(out, packEntry{cand: ready[i], text: texts[i]})
+		out = append(out, packEntry{cand: ready[i], text: texts[i], prefix: prefixes[i]})
 	}
 	for _, it := range scored {
 		out = append(out, packEntry{item: it, text: it.text})
@@ -645,7 +646,7 @@ func (e packEntry) packItem(p *plan) heuristics.PackItem {
 		required := it.reason == ReasonManual || it.reason == ReasonAlways && it.globs == nil
 		return heuristics.PackItem{Len: len(e.text), Shared: true, Extra: true, Required: required}
 	}
-	return heuristics.PackItem{Len: len(e.text), Shared: p.sharedDoc(e.cand)}
+	return heuristics.PackItem{Len: len(e.prefix) + len(e.text), Shared: p.sharedDoc(e.cand)}
 }
 
 // sharedDoc reports whether a code candidate is documentation held to the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -64,19 +65,20 @@ const noSlot = ^uint32(0)
 // ranges collapsed to the tighter unit, identical bodies to one, texts read
 // and capped, merged with the context items (items.go), and the whole
 // fitted into the character budget.
-func (s *Snapshot) pack(p *plan, pinned, ranked []*cand, pick itemPick) ([]Selected, int) {
-	// Candidates below minScore go; pinned items always stay.
-	list := make([]*cand, 0, len(pinned)+len(ranked))
+func (s *Snapshot) pack(p *plan, q *query, pinned, ranked []*cand, pick itemPick) ([]Selected, int) {
+	// The best file's share first (focus.go); then candidates below
+	// minScore go; pinned items always stay.
+	list := make([]*cand, 0, len(pinned)+len(ranked)+1)
 	list = append(list, pinned...)
-	for _, c := range ranked {
+	for _, c := range focus(p, q, ranked) {
 		if c.fused >= p.req.MinScore {
 			list = append(list, c)
 		}
 	}
 	// Collapse over a window a few times the limit: enough to fill it.
 	kept := collapseWindow(list[:min(len(list), p.limit*4+len(pinned))], len(pinned))
-	ready, texts, srcs := s.readTexts(p, kept)
-	return s.items(p, mergeItems(ready, texts, pick), srcs)
+	ready, texts, prefixes, srcs := s.readTexts(p, kept)
+	return s.items(p, q, mergeItems(ready, texts, prefixes, pick), srcs)
 }
 
 // collapseWindow collapses the overlapping and identical candidates of
@@ -102,8 +104,10 @@ func collapseWindow(window []*cand, nPinned int) []*cand {
 // readTexts reads the texts of the first candidates, as many as could fit,
 // skipping a repeated id and a slice the file no longer holds. srcs are
 // the whole texts of their files, by absolute path.
-func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []string, srcs map[string][]byte) {
+func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes []string, srcs map[string][]byte) {
 	texts = make([]string, 0, len(kept))
+	prefixes = make([]string, 0, len(kept))
+	types := map[*folderView]map[uint32]bool{}
 	ready = make([]*cand, 0, len(kept))
 	cache := map[string][]byte{}
 	stale := map[string]bool{} // unreadable, or changed since it was indexed
@@ -135,7 +139,15 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []stri
 			src = b
 			cache[abs] = src
 		}
-		if c.slot == noSlot {
+		switch {
+		case c.head:
+			end := len(bytes.TrimRight(src[:min(int(c.sym.EndByte), len(src))], " \t\r\n"))
+			if end == 0 {
+				continue
+			}
+			c.sym.EndByte = uint32(end)
+			c.sym.Range = endRange(src[:end])
+		case c.slot == noSlot:
 			c.sym.EndByte = uint32(len(src))
 			c.sym.Range = endRange(src)
 		}
@@ -143,13 +155,23 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts []stri
 		if end > len(src) || start > end {
 			continue // the file changed under the index; skip the stale slice
 		}
-		texts = append(texts, string(src[start:end]))
+		if c.slot != noSlot && c.sym.Kind != symbolindex.KindFile {
+			if ds, n := leadingComments(src, start); n > 0 {
+				start = ds
+				c.sym.StartByte, c.sym.Range.StartLine, c.sym.Range.StartCol = uint32(ds), c.sym.Range.StartLine-uint32(n), 0
+			}
+		}
+		if types[c.folder] == nil {
+			types[c.folder] = map[uint32]bool{}
+		}
+		prefixes = append(prefixes, typeContext(c, src, types[c.folder]))
+		texts = append(texts, string(src[c.sym.StartByte:end]))
 		ready = append(ready, c)
 		if !p.sharedDoc(c) {
 			counted++
 		}
 	}
-	return ready, texts, cache
+	return ready, texts, prefixes, cache
 }
 
 // indexedText reports whether src is the text the index holds for relPath.
@@ -162,8 +184,11 @@ func indexedText(idx *symbolindex.Index, relPath string, src []byte) bool {
 }
 
 // items fits the entries into the budget, items other than code within
-// their share, and turns them into items, in order.
-func (s *Snapshot) items(p *plan, entries []packEntry, srcs map[string][]byte) ([]Selected, int) {
+// their share, and turns them into items, in order. A code text over its
+// share is cut to an excerpt that keeps the lines matching the query
+// (heuristics.ExcerptOf), and the item's range is exactly the lines its
+// text holds after any elision marker.
+func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string][]byte) ([]Selected, int) {
 	packIn := make([]heuristics.PackItem, len(entries))
 	for i, e := range entries {
 		packIn[i] = e.packItem(p)
@@ -172,17 +197,25 @@ func (s *Snapshot) items(p *plan, entries []packEntry, srcs map[string][]byte) (
 	items := make([]Selected, 0, len(packed))
 	used := 0
 	for _, pk := range packed {
-		if it := entries[pk.Index].item; it != nil {
+		e := entries[pk.Index]
+		if it := e.item; it != nil {
 			sel := it.selected(pk.Len, pk.Truncated)
 			used += len(sel.Text)
 			items = append(items, sel)
 			continue
 		}
-		c := entries[pk.Index].cand
-		text, cut := heuristics.TruncateText(entries[pk.Index].text, pk.Len)
+		c := e.cand
+		// A type header goes first when it leaves the member room.
+		prefix, room := e.prefix, pk.Len
+		if prefix != "" && room-len(prefix) < min(heuristics.MinTruncatedChars, len(e.text)) {
+			prefix = ""
+		}
+		room -= len(prefix)
+		ex := excerpt(e.text, room, q, c.lang)
+		text := prefix + ex.Text
 		used += len(text)
 		src := srcs[joinRoot(c.folder.Root, c.path)]
-		r := c.sym.Range
+		r := claimedRange(c.sym.Range, ex)
 		it := Selected{
 			Abs:           joinRoot(c.folder.Root, c.path),
 			Path:          c.path,
@@ -193,7 +226,7 @@ func (s *Snapshot) items(p *plan, entries []packEntry, srcs map[string][]byte) (
 			StartLineText: lineAt(src, r.StartLine),
 			EndLineText:   lineAt(src, r.EndLine),
 			Text:          text,
-			Truncated:     cut || pk.Truncated,
+			Truncated:     ex.Cut,
 			Score:         round4(c.fused),
 			Reason:        c.reason,
 			Signals:       signals(c),
@@ -306,4 +339,90 @@ func lineAt(src []byte, n uint32) []byte {
 		return src[:j]
 	}
 	return src
+}
+
+// excerpt cuts a candidate's text to n bytes, keeping the lines that
+// match the query's terms (each line weighs the summed weights of the
+// distinct terms it holds).
+func excerpt(text string, n int, q *query, lang string) heuristics.Excerpt {
+	var hits []float64
+	if len(text) > n && q != nil && len(q.terms) > 0 {
+		weight := make(map[string]float64, len(q.terms))
+		for _, t := range q.terms {
+			weight[t.Term] = float64(t.Weight)
+		}
+		seen := map[string]bool{}
+		for line := range strings.SplitAfterSeq(text, "\n") {
+			w := 0.0
+			clear(seen)
+			symbolindex.Terms(line, func(term string) {
+				if !seen[term] {
+					seen[term] = true
+					w += weight[term]
+				}
+			})
+			hits = append(hits, w)
+		}
+	}
+	return heuristics.ExcerptOf(text, n, hits, func(k int) string { return heuristics.ElisionMarker(lang, k) })
+}
+
+// claimedRange is the part of a symbol's range r that an excerpt of its
+// text claims.
+func claimedRange(r symbolindex.Range, ex heuristics.Excerpt) symbolindex.Range {
+	if !ex.Cut {
+		return r
+	}
+	out := symbolindex.Range{StartLine: r.StartLine + uint32(ex.First), EndLine: r.StartLine + uint32(ex.Last)}
+	if ex.First == 0 {
+		out.StartCol = r.StartCol
+	}
+	last := ex.Text[strings.LastIndexByte(ex.Text, '\n')+1:]
+	out.EndCol = uint32(len(last))
+	if ex.Last == 0 {
+		out.EndCol += r.StartCol
+	}
+	return out
+}
+
+// MaxLeadingComments bounds how many comment lines above a symbol its item
+// takes in: a doc comment, not a banner.
+const maxLeadingComments = 40
+
+// leadingComments finds the comment, attribute and decorator lines right
+// above a symbol that starts at byte start (its doc comment, which the
+// parser leaves out of the symbol's range): the byte its item's text then
+// starts at (the beginning of the first such line) and how many lines it
+// adds. A blank line ends them; so does anything that is not a whole
+// comment line, so that no item claims another symbol's lines.
+func leadingComments(src []byte, start int) (int, int) {
+	ls := bytes.LastIndexByte(src[:start], '\n') + 1
+	if len(bytes.TrimLeft(src[ls:start], " \t")) != 0 {
+		return start, 0 // something precedes the symbol on its line
+	}
+	n := 0
+	for ls > 0 && n < maxLeadingComments {
+		prev := bytes.LastIndexByte(src[:ls-1], '\n') + 1
+		line := bytes.TrimSpace(src[prev : ls-1])
+		if !isCommentLine(line) {
+			break
+		}
+		ls = prev
+		n++
+	}
+	if n == 0 {
+		return start, 0
+	}
+	return ls, n
+}
+
+// isCommentLine reports whether a trimmed line is a comment, an attribute
+// or a decorator in one of the indexed languages.
+func isCommentLine(line []byte) bool {
+	for _, p := range []string{"//", "#", "/*", "*", "@", "--", ";"} {
+		if bytes.HasPrefix(line, []byte(p)) {
+			return !bytes.HasPrefix(line, []byte("#include")) && !bytes.HasPrefix(line, []byte("#define"))
+		}
+	}
+	return false
 }

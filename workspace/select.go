@@ -46,6 +46,8 @@ type plan struct {
 	wantsTests, wantsDocs, wantsConfig bool
 	// itemShare is the share of maxChars items other than code may take.
 	itemShare float64
+	// deixis: the query points at the code under the cursor (deixis.go).
+	deixis heuristics.Deixis
 }
 
 // shareChars is the part of the budget items other than code may take.
@@ -125,6 +127,10 @@ func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 	}
 	p.query = heuristics.Analyze(req.Query)
 	p.wantsTests, p.wantsDocs, p.wantsConfig = asksFor(req.Query)
+	p.deixis = heuristics.DeixisOf(p.query)
+	if p.deixis == heuristics.DeicticSelf && len(req.History) > 0 {
+		p.deixis = heuristics.NotDeictic // "fix it" after a conversation points at the conversation
+	}
 	return p, nil
 }
 
@@ -175,6 +181,9 @@ type cand struct {
 	scores   [heuristics.NumSources]float32
 	fused    float64
 	reason   string
+	// head: a file item of the lines before the file's first symbol
+	// (focus.go), not of the whole file.
+	head bool
 }
 
 // Select answers a contextSelect request: it takes a snapshot of the
@@ -232,6 +241,10 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 			conf.BestLexicalCoverage = math.Max(conf.BestLexicalCoverage, sc.conf.BestLexicalCoverage)
 			conf.BestSemantic = math.Max(conf.BestSemantic, sc.conf.BestSemantic)
 			conf.Mentions += sc.conf.Mentions
+			if sc.deictic() {
+				// The symbol under the cursor is what the query names.
+				conf.QueryTerms, conf.Mentions = max(conf.QueryTerms, 1), conf.Mentions+1
+			}
 		}
 		res.Stats.Ready = res.Stats.Ready && fv.ready
 		res.Stats.Files += fv.idx.Files()
@@ -253,7 +266,7 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 	if err != nil {
 		return nil, err
 	}
-	res.Items, res.UsedChars = s.pack(p, pinned, ranked, pick)
+	res.Items, res.UsedChars = s.pack(p, q, pinned, ranked, pick)
 	res.LowConfidence = heuristics.LowConfidence(conf)
 	return res, nil
 }
@@ -271,6 +284,9 @@ type query struct {
 	paths  []weighted
 	// sentences are the sub-queries of a query of several sentences.
 	sentences [][]symbolindex.QueryTerm
+	// deictic: the query points at the code under the cursor; its own
+	// words are not searched for (deixis.go).
+	deictic bool
 }
 
 type weighted struct {
@@ -282,6 +298,11 @@ type weighted struct {
 // terms, and the names and paths it mentions.
 func analyse(p *plan) *query {
 	q := &query{raw: symbolindex.QueryTerms(p.req.Query), seen: map[string]bool{}}
+	if p.pointsAtCursor() {
+		// "who calls this", "explain this code": the words say what to
+		// do with the code under the cursor, not what to look for.
+		q.raw, q.deictic = nil, true
+	}
 	for _, t := range q.raw {
 		if !q.seen[t] {
 			q.seen[t] = true
@@ -289,7 +310,7 @@ func analyse(p *plan) *query {
 		}
 	}
 	q.terms = append(q.terms, q.own...)
-	if sents := p.query.Sentences; len(sents) > 1 {
+	if sents := p.query.Sentences; len(sents) > 1 && !q.deictic {
 		for _, sent := range sents[:min(len(sents), heuristics.MaxSentences)] {
 			var st []symbolindex.QueryTerm
 			for _, t := range symbolindex.QueryTerms(sent) {
@@ -341,13 +362,25 @@ func (q *query) addHistory(p *plan, emb symbolindex.Embedder, bestMatch float64)
 		}
 		texts = append(texts, h)
 	}
+	if q.deictic {
+		texts = texts[1:]
+	}
+	if len(texts) == 0 {
+		return
+	}
 	vecs, err := emb.Embed(texts)
 	if err != nil || len(vecs) == 0 {
 		return
 	}
-	q.vec = append([]float32(nil), vecs[0]...)
-	for i := 1; i < len(vecs); i++ {
-		hw := float32(ctxWeight * weights[i-1])
+	first, off := 1, 1
+	if q.deictic {
+		first, off = 0, 0
+		q.vec = make([]float32, len(vecs[0]))
+	} else {
+		q.vec = append([]float32(nil), vecs[0]...)
+	}
+	for i := first; i < len(vecs); i++ {
+		hw := float32(ctxWeight * weights[i-off])
 		for j, x := range vecs[i] {
 			q.vec[j] += hw * x
 		}
@@ -516,17 +549,33 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 	for _, sf := range graph {
 		inGraph[sf.slot] = true
 	}
+	deictic := s.deictic()
+	var here *cand
+	best := 0.0
 	for _, c := range cs {
 		c.fused = heuristics.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality]))
+		if deictic {
+			c.fused += (heuristics.DeicticBoost - 1) * heuristics.RRF(heuristics.Weights[heuristics.SrcGraph], int(c.ranks[heuristics.SrcGraph]))
+			if c.ranks[heuristics.SrcActive] == 1 {
+				here = c
+			}
+		}
 		if !partners[c.fileSlot] {
 			c.fused *= s.p.prior(c.path, c.lang)
 		}
 		if c.reason == "" {
 			c.reason = ReasonRetrieved
-			if inGraph[c.fileSlot] && !c.hasOwnEvidence() {
+			if inGraph[c.fileSlot] && !c.hasOwnEvidence() || deictic && c.ranks[heuristics.SrcGraph] > 0 {
 				c.reason = ReasonExpanded
 			}
 		}
+		if c != here {
+			best = max(best, c.fused)
+		}
+	}
+	if here != nil {
+		// A query pointing at the symbol under the cursor gets it first.
+		here.fused = max(here.fused, best+heuristics.RRF(heuristics.Weights[heuristics.SrcActive], 1))
 	}
 }
 
@@ -719,4 +768,10 @@ func asksFor(query string) (tests, docs, config bool) {
 		}
 	}
 	return tests, docs, config
+}
+
+// pointsAtCursor reports whether the query points at the code under a
+// cursor the request has.
+func (p *plan) pointsAtCursor() bool {
+	return p.deixis != heuristics.NotDeictic && p.cursor != nil && p.activeAbs != ""
 }

@@ -361,6 +361,9 @@ func selFirst(t *testing.T, res *Selection, id string) {
 }
 
 // selSlice returns the part of src in a span of lines and byte columns.
+// selMarker matches an elision marker line.
+var selMarker = regexp.MustCompile(`(?m)^(// |# )?… \d+ lines? …$`)
+
 func selSlice(t *testing.T, src []byte, sp Span) string {
 	t.Helper()
 	offset := func(line, col uint32) int {
@@ -451,14 +454,15 @@ func selCheckItems(t *testing.T, root string, req *SelectRequest, res *Selection
 		if !bytes.HasPrefix(src[len(bytes.Join(bytes.SplitAfter(src, []byte{'\n'})[:it.Span.StartLine], nil)):], it.StartLineText) {
 			t.Errorf("item %d (%s): StartLineText %q is not its first line", i, it.ID, it.StartLineText)
 		}
-		full := selSlice(t, src, it.Span)
-		switch {
-		case it.Truncated:
-			if !strings.HasPrefix(full, it.Text) || len(it.Text) >= len(full) {
-				t.Errorf("item %d (%s): truncated text is not a proper prefix of the range's slice", i, it.ID)
-			}
-		case it.Text != full:
-			t.Errorf("item %d (%s): text differs from the file's slice %v:\n got %q\nwant %q", i, it.ID, it.Span, it.Text, full)
+		// The range is exactly the lines the text holds after its last
+		// elision marker line, if it has one; before a marker is context
+		// (the enclosing type's header, the symbol's first line).
+		full, claimed := selSlice(t, src, it.Span), it.Text
+		if m := selMarker.FindAllStringIndex(it.Text, -1); m != nil {
+			claimed = it.Text[m[len(m)-1][1]+1:]
+		}
+		if claimed != full {
+			t.Errorf("item %d (%s): text differs from the file's slice %v:\n got %q\nwant %q", i, it.ID, it.Span, claimed, full)
 		}
 		if len(it.Text) > perItem {
 			t.Errorf("item %d (%s): text of %d chars, per-item cap %d", i, it.ID, len(it.Text), perItem)
@@ -496,11 +500,13 @@ func TestSelectResultFields(t *testing.T) {
 		first.Kind != "function" || first.Language != "go" || first.Reason != ReasonRetrieved {
 		t.Errorf("first item: %+v", first)
 	}
-	// parseConfig starts at line 25 (0-based) and runs past 400 chars.
-	if first.Span.StartLine != 25 || first.Span.StartCol != 0 || first.Span.EndLine != 46 || first.Span.EndCol != 1 {
-		t.Errorf("parseConfig span %+v, want 25:0-46:1", first.Span)
+	// parseConfig's doc comment is line 24 (0-based); the function runs
+	// to line 46, past 400 chars, so the item is its head: the doc comment
+	// matches the query best. The range ends where the text does.
+	if first.Span.StartLine != 24 || first.Span.StartCol != 0 || first.Span.EndLine >= 46 || first.Span.EndLine < 30 {
+		t.Errorf("parseConfig span %+v, want 24:0 to a line in 30..45", first.Span)
 	}
-	if !first.Truncated || len(first.Text) > 400 || !strings.HasPrefix(first.Text, "func parseConfig(text string)") {
+	if !first.Truncated || len(first.Text) > 400 || !strings.HasPrefix(first.Text, "// parseConfig parses key = value lines into a Config, rejecting unknown keys.\nfunc parseConfig(text string)") {
 		t.Errorf("parseConfig: truncated %v, %d chars, text %.40q", first.Truncated, len(first.Text), first.Text)
 	}
 	if res.UsedChars == 0 || res.UsedChars > 1200 {
@@ -676,15 +682,22 @@ func TestSelectMinScore(t *testing.T) {
 	}
 }
 
-func TestSelectSignals(t *testing.T) {
-	ws, root := selOpen(t, selApp, Options{})
-	req := &SelectRequest{Query: "parseConfig rejects unknown keys"}
+// selItem runs a request, checks its items and returns the one with id,
+// failing the test when it is missing.
+func selItem(t *testing.T, ws *Workspace, root string, req *SelectRequest, id string) (*Selected, *Selection) {
+	t.Helper()
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
-	it := selFind(res, "sym:internal/config/config.go::parseConfig")
+	it := selFind(res, id)
 	if it == nil {
-		t.Fatalf("parseConfig missing: %q", selIDs(res))
+		t.Fatalf("%s missing: %q", id, selIDs(res))
 	}
+	return it, res
+}
+
+func TestSelectSignals(t *testing.T) {
+	ws, root := selOpen(t, selApp, Options{})
+	it, res := selItem(t, ws, root, &SelectRequest{Query: "parseConfig rejects unknown keys"}, "sym:internal/config/config.go::parseConfig")
 	for _, name := range []string{"lexical", "mention"} {
 		if s, ok := it.Signals[name]; !ok || s.Rank != 1 || s.Score <= 0 {
 			t.Errorf("parseConfig: signal %s = %+v (present %v), want rank 1 and a positive score; all: %v", name, s, ok, it.Signals)
@@ -883,5 +896,44 @@ func TestSelectDeterministicAcrossBuilds(t *testing.T) {
 		if !slices.Equal(got, first) {
 			t.Fatalf("build %d answers differently from build 0:\n got %q\nwant %q", run, got, first)
 		}
+	}
+}
+
+// TestSelectMemberCarriesTypeHeader: a method's item shows the class it
+// belongs to (declaration and fields) before an elision marker, and its
+// range claims only the method's lines; a method right after the header
+// starts at the class instead. A second method of the same class does not
+// repeat the header.
+func TestSelectMemberCarriesTypeHeader(t *testing.T) {
+	ws, root := selOpen(t, selApp, Options{})
+	it, res := selItem(t, ws, root, &SelectRequest{Query: "CartStore totalCents reduce the items to a total"}, "sym:web/src/cart.ts::CartStore.totalCents")
+	want := "// CartStore keeps the shopping cart in memory.\nexport class CartStore {\n  private items: CartItem[] = [];\n// … 10 lines …\ntotalCents(): number {"
+	if !strings.HasPrefix(it.Text, want) {
+		t.Errorf("totalCents text:\n%s\nwant it to start with the class header and a marker:\n%s", it.Text, want)
+	}
+	if it.Span.StartLine != 19 || it.Span.EndLine != 21 {
+		t.Errorf("totalCents span %+v, want lines 19-21 (the method only)", it.Span)
+	}
+	if add := selFind(res, "sym:web/src/cart.ts::CartStore.add"); add != nil && strings.Contains(add.Text, "class CartStore") {
+		t.Errorf("the second member repeats the header:\n%s", add.Text)
+	}
+
+	// The first member follows the header: its item is the class's head.
+	add, _ := selItem(t, ws, root, &SelectRequest{Query: "CartStore add an item, merging quantities of the same sku"}, "sym:web/src/cart.ts::CartStore.add")
+	if add.Span.StartLine != 6 ||
+		!strings.HasPrefix(add.Text, "// CartStore keeps the shopping cart in memory.\nexport class CartStore {\n  private items: CartItem[] = [];\n\n  add(item: CartItem): void {") {
+		t.Errorf("add: %+v", add)
+	}
+}
+
+// TestSelectTypeHeaderWithLongDoc: a type whose doc comment alone is
+// longer than the header's bound gives its declaration and fields, not a
+// cut comment.
+func TestSelectTypeHeaderWithLongDoc(t *testing.T) {
+	doc := strings.Repeat(" * The ledger keeps every posting of every account, in order.\n", 12)
+	ws, root := selOpen(t, "-- src/Ledger.java --\npackage shop;\n\n/**\n"+doc+" */\npublic class Ledger {\n    private final long openingCents;\n\n    public Ledger(long openingCents) {\n        this.openingCents = openingCents;\n    }\n\n    public long balanceCents() {\n        return openingCents;\n    }\n}\n", Options{})
+	it, _ := selItem(t, ws, root, &SelectRequest{Query: "ledger balanceCents"}, "sym:src/Ledger.java::Ledger.balanceCents")
+	if !strings.HasPrefix(it.Text, "public class Ledger {\n    private final long openingCents;\n// … ") {
+		t.Errorf("balanceCents text:\n%s", it.Text)
 	}
 }

@@ -244,25 +244,11 @@ func (s *scope) mentionedFiles() []weighted2 {
 
 // cursorSource is the innermost symbol under the cursor in the active file.
 func cursorSource(s *scope) ranked {
-	if s.activeRel == "" || s.p.cursor == nil {
-		return ranked{}
-	}
-	fs, ok := s.idx.FileSlot(s.activeRel)
+	slot, ok := s.cursorSlot()
 	if !ok {
 		return ranked{}
 	}
-	best := -1
-	syms := s.idx.FileSymbols(fs)
-	for i, slot := range syms {
-		ref, _ := s.idx.Symbol(slot)
-		if ref.Range.StartLine <= s.p.cursor.Line && s.p.cursor.Line <= ref.Range.EndLine {
-			best = i
-		}
-	}
-	if best < 0 {
-		return ranked{}
-	}
-	return ranked{syms: []symRank{{slot: syms[best], rank: 1, score: 1}}}
+	return ranked{syms: []symRank{{slot: slot, rank: 1, score: 1}}}
 }
 
 // editSource ranks the symbols the user edited recently, newest first,
@@ -297,8 +283,11 @@ func editSource(s *scope) ranked {
 
 // graphSource ranks the files linked by references to the active file and
 // the files the query names. (Seeding it with the best files so far as
-// well made both eval sets worse: see EVAL.md.)
+// well made both eval sets worse: see EVAL.md.) A query pointing at the
+// symbol under the cursor ("who calls this", "what does this do") also
+// ranks its callers or callees themselves (deixis.go).
 func graphSource(s *scope) ranked {
+	syms := s.deicticSymbols()
 	var seeds []weighted2
 	if s.activeRel != "" {
 		if fs, ok := s.idx.FileSlot(s.activeRel); ok {
@@ -307,9 +296,9 @@ func graphSource(s *scope) ranked {
 	}
 	seeds = append(seeds, s.mentionedFiles()...)
 	if len(seeds) == 0 {
-		return ranked{}
+		return ranked{syms: syms}
 	}
-	return ranked{files: graphFiles(s.idx, seeds)}
+	return ranked{syms: syms, files: graphFiles(s.idx, seeds)}
 }
 
 // locality is the nearness of a candidate to the active file, in [0,1]:

@@ -191,14 +191,14 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		req.Retrieval = &no
 	}
 	if *active != "" {
-		warnMissingActive(stderr, *active)
-		req.ActiveURI = cliRef(*active)
+		warnMissingActive(stderr, f.root, *active)
+		req.ActiveURI = cliRef(f.root, *active)
 		if *line > 0 {
 			req.Position = &wire.Position{Line: uint32(*line - 1)}
 		}
 	}
 	for i, p := range req.Pinned {
-		req.Pinned[i] = cliRef(p)
+		req.Pinned[i] = cliRef(f.root, p)
 	}
 	sreq, err := wire.SelectRequest(req)
 	var sel *workspace.Selection
@@ -222,16 +222,19 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// warnMissingActive warns when --active names a file that does not exist:
-// the selection goes on (an editor's unsaved buffer has no file yet), but
-// a typo, or an editor variable left unexpanded ("%{buffer_name}" in a
-// Helix older than 25.07), would otherwise pass unnoticed.
-func warnMissingActive(stderr io.Writer, active string) {
+// warnMissingActive warns when --active names a file that does not exist,
+// under the root or the current directory: the selection goes on (an
+// editor's unsaved buffer has no file yet), but a typo, or an editor
+// variable left unexpanded ("%{buffer_name}" in a Helix older than 25.07),
+// would otherwise pass unnoticed.
+func warnMissingActive(stderr io.Writer, root, active string) {
 	if strings.Contains(active, "://") {
 		return
 	}
-	if _, err := os.Stat(active); !errors.Is(err, fs.ErrNotExist) {
-		return
+	for _, p := range []string{active, filepath.Join(root, active)} {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			return
+		}
 	}
 	hint := ""
 	if strings.Contains(active, "%") || strings.Contains(active, "$") {
@@ -240,11 +243,20 @@ func warnMissingActive(stderr io.Writer, active string) {
 	fmt.Fprintf(stderr, "ctxls: warning: --active %s: no such file%s; selecting as if it were an unsaved buffer\n", active, hint)
 }
 
-// cliRef turns a path typed on the command line (relative to the current
-// directory) into a file URI; URIs and item ids pass through.
-func cliRef(ref string) string {
+// cliRef turns a path typed on the command line into a file URI; URIs and
+// item ids pass through. A relative path is relative to the root (--root),
+// unless only the current directory has it.
+func cliRef(root, ref string) string {
 	if strings.Contains(ref, "://") || workspace.IsItemID(ref) {
 		return ref
+	}
+	if !filepath.IsAbs(ref) {
+		inRoot := filepath.Join(root, ref)
+		if _, err := os.Stat(inRoot); err == nil {
+			ref = inRoot
+		} else if _, err := os.Stat(ref); err != nil {
+			ref = inRoot // neither has it: the error names the path under the root
+		}
 	}
 	abs, err := filepath.Abs(ref)
 	if err != nil {

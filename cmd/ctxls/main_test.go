@@ -289,7 +289,7 @@ func TestSelectReadable(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	for _, want := range []string{
-		"1. internal/config/config.go:15-32  parseConfig  function",
+		"1. internal/config/config.go:14-32  parseConfig  function", // from its doc comment
 		"   why: ",
 		"   | func parseConfig(text string) (*Config, error) {",
 		"2 items, ",
@@ -306,9 +306,21 @@ func TestSelectReadable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if !strings.Contains(stdout, "1. docs/guide.md:1-6  (file)  file") || !strings.Contains(stdout, "2. lsp/server.go:12-19  Server.Start  method") ||
+	if !strings.Contains(stdout, "1. docs/guide.md:1-6  (file)  file") || !strings.Contains(stdout, "2. lsp/server.go:11-19  Server.Start  method") ||
 		!strings.Contains(stdout, "active") {
 		t.Errorf("pinned file first, then the method under the cursor; got:\n%s", stdout)
+	}
+
+	// A relative --active (and --pin) is relative to --root, wherever the
+	// command runs; an error names the flag typed.
+	code, stdout, stderr = cliRun(t, "select", "--root", root, "--cache-dir", "off", "--limit", "3",
+		"--active", "lsp/server.go", "--line", "12", "--pin", "docs/guide.md", "also log the address")
+	if code != 0 || !strings.Contains(stdout, "1. docs/guide.md:1-6  (file)  file") || !strings.Contains(stdout, "2. lsp/server.go:11-19  Server.Start  method") {
+		t.Errorf("relative --active and --pin: exit %d, stderr %q, got:\n%s", code, stderr, stdout)
+	}
+	code, _, stderr = cliRun(t, "select", "--root", root, "--cache-dir", "off", "--active", "../elsewhere.go", "also log the address")
+	if code != 2 || !strings.Contains(stderr, "ctxls: --active: ") || !strings.Contains(stderr, "outside the workspace folders") {
+		t.Errorf("missing relative --active: exit %d, stderr %q", code, stderr)
 	}
 }
 

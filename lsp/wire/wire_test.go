@@ -115,7 +115,7 @@ func TestDidChangeInEncoding(t *testing.T) {
 			wire.TextChange{Range: &wire.Range{Start: wire.Position{Line: 3, Character: 25}, End: wire.Position{Line: 3, Character: 25}}, Text: ", loud bool"},
 		)
 		it := item(t, ws, "Greeting welcome line", "sym:i18n/greet.go::Greeting", utf8)
-		if want := "func Greeting(name string, loud bool) string {\n\treturn \"héllo 😀 世界, \" + strings.ToUpper(name)\n}"; it.Text != want {
+		if want := "// Greeting returns the welcome line.\nfunc Greeting(name string, loud bool) string {\n\treturn \"héllo 😀 世界, \" + strings.ToUpper(name)\n}"; it.Text != want {
 			t.Errorf("Greeting after the edit:\n got %q\nwant %q", it.Text, want)
 		}
 

@@ -17,7 +17,7 @@ import (
 // Case is one golden retrieval case (testdata/README.md).
 type Case struct {
 	Name     string    `json:"name"`
-	Kind     string    `json:"kind"` // cold | active | followup
+	Kind     string    `json:"kind"` // cold | active | followup | deictic
 	Query    string    `json:"query"`
 	Active   string    `json:"active,omitempty"`
 	Position *Position `json:"position,omitempty"`

@@ -73,8 +73,14 @@ func TestRealcodeGoldenShape(t *testing.T) {
 				if len(c.History) == 0 {
 					t.Errorf("%s: a followup case needs history", where)
 				}
+			case "deictic":
+				// "who calls this": the symbol under the cursor and its
+				// neighbours, the active file's among them.
+				if c.Active == "" || c.Position == nil {
+					t.Errorf("%s: a deictic case needs an active file and a cursor", where)
+				}
 			default:
-				t.Errorf("%s: kind %q, want cold, active or followup", where, c.Kind)
+				t.Errorf("%s: kind %q, want cold, active, followup or deictic", where, c.Kind)
 			}
 			if c.Position != nil && c.Active == "" {
 				t.Errorf("%s: position without active", where)
@@ -93,7 +99,7 @@ func TestRealcodeGoldenShape(t *testing.T) {
 	if total < 80 {
 		t.Errorf("%d real-code cases, want at least 80", total)
 	}
-	t.Logf("%d suites, %d cases: %d cold, %d active, %d followup", len(suites), total, kinds["cold"], kinds["active"], kinds["followup"])
+	t.Logf("%d suites, %d cases: %d cold, %d active, %d followup, %d deictic", len(suites), total, kinds["cold"], kinds["active"], kinds["followup"], kinds["deictic"])
 }
 
 // realcodeWorkspaces returns the fetched workspaces' directory, skipping
@@ -408,7 +414,7 @@ func TestRealcodeBaseline(t *testing.T) {
 			}
 		}
 	}
-	groups := []string{"all", "cold", "active", "followup"}
+	groups := []string{"all", "cold", "active", "followup", "deictic"}
 	for _, s := range suites {
 		groups = append(groups, s.Workspace)
 	}

@@ -1,0 +1,246 @@
+package workspace
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// Queries that point at the code under the cursor ("who calls this",
+// "explain this code") are answered from the reference graph of the
+// symbol there: the cursor source ranks the symbol itself, the graph
+// source its callers (every symbol of the folder whose body uses its
+// name, found through the folder's reference index) or its callees (the
+// definitions of the names its body uses), and both weigh
+// heuristics.DeicticBoost times as much.
+
+// cursorSlot is the innermost symbol under the cursor in the active file.
+func (s *scope) cursorSlot() (uint32, bool) {
+	if s.activeRel == "" || s.p.cursor == nil {
+		return 0, false
+	}
+	fs, ok := s.idx.FileSlot(s.activeRel)
+	if !ok {
+		return 0, false
+	}
+	best, found := uint32(0), false
+	for _, slot := range s.idx.FileSymbols(fs) {
+		ref, _ := s.idx.Symbol(slot)
+		if ref.Range.StartLine <= s.p.cursor.Line && s.p.cursor.Line <= ref.Range.EndLine {
+			best, found = slot, true
+		}
+	}
+	return best, found
+}
+
+// deictic reports whether the request points at a symbol under the cursor.
+func (s *scope) deictic() bool {
+	if s.p.deixis == heuristics.NotDeictic {
+		return false
+	}
+	_, ok := s.cursorSlot()
+	return ok
+}
+
+// deicticSymbols are the callers or the callees of the symbol under the
+// cursor, as the query asks, ranked.
+func (s *scope) deicticSymbols() []symRank {
+	slot, ok := s.cursorSlot()
+	if !ok {
+		return nil
+	}
+	switch s.p.deixis {
+	case heuristics.DeicticCallers:
+		return s.callers(slot)
+	case heuristics.DeicticCallees:
+		return s.callees(slot)
+	}
+	return nil
+}
+
+// text is the indexed text of one of the folder's files, or nil.
+func (s *scope) text(fs uint32) []byte {
+	rel := s.idx.FilePath(fs)
+	src, err := s.snap.readText(s.fv.Root, joinRoot(s.fv.Root, rel))
+	if err != nil || !indexedText(s.idx, rel, src) {
+		return nil
+	}
+	return src
+}
+
+// callers ranks the symbols whose bodies use the name of symbol target,
+// most uses first: each use counts for the innermost symbol holding it.
+// The files come from the folder's reference index, so callers anywhere
+// in the workspace are found.
+func (s *scope) callers(target uint32) []symRank {
+	ref, ok := s.idx.Symbol(target)
+	// The reference index holds names of GraphMinName characters or more.
+	if !ok || len(ref.Name) < heuristics.GraphMinName {
+		return nil
+	}
+	name := ref.Name
+	files := s.idx.Referencing(name)
+	if len(files) > heuristics.DeicticMaxFiles {
+		files = files[:heuristics.DeicticMaxFiles]
+	}
+	uses := map[uint32]int{}
+	for _, fs := range files {
+		src := s.text(fs)
+		if src == nil {
+			continue
+		}
+		syms := s.idx.FileSymbols(fs)
+		for _, at := range wordIndexes(src, name) {
+			if in, ok := innermost(s.idx, syms, uint32(at)); ok && in != target && !encloses(s.idx, in, target) {
+				uses[in]++
+			}
+		}
+	}
+	return rankCounts(s, uses)
+}
+
+// callees ranks the definitions of the names the body of symbol target
+// uses, in the order the body first uses them; a name defined in more
+// than heuristics.GraphMaxDefs places says nothing.
+func (s *scope) callees(target uint32) []symRank {
+	ref, ok := s.idx.Symbol(target)
+	if !ok {
+		return nil
+	}
+	src := s.text(ref.File)
+	if src == nil || int(ref.EndByte) > len(src) {
+		return nil
+	}
+	body := string(src[ref.StartByte:ref.EndByte])
+	seen := map[string]bool{strings.ToLower(ref.Name): true}
+	var out []symRank
+	rank := int32(0)
+	for _, use := range identifiers(body) {
+		id := use.name
+		low := strings.ToLower(id)
+		if len(id) < heuristics.GraphMinName || seen[low] {
+			continue
+		}
+		defs := s.idx.Named(id)
+		if len(defs) == 0 || len(defs) > heuristics.GraphMaxDefs {
+			continue
+		}
+		var found []uint32
+		for _, d := range defs {
+			// Names match case-insensitively in the index ("error" is not
+			// a call of Error); a callee is called, a used type named.
+			dr, ok := s.idx.Symbol(d)
+			if !ok || dr.Name != id || !use.call && !isType(dr.Kind) && dr.Kind != symbolindex.KindType {
+				continue
+			}
+			if d != target && !encloses(s.idx, d, target) && s.accepts(d) {
+				found = append(found, d)
+			}
+		}
+		if len(found) == 0 {
+			continue
+		}
+		seen[low] = true
+		rank++
+		for _, d := range found {
+			out = append(out, symRank{slot: d, rank: rank, score: 1 / float32(rank)})
+		}
+	}
+	return out
+}
+
+// rankCounts turns per-symbol counts into ranks, most first; symbols the
+// request's filters reject are left out.
+func rankCounts(s *scope, counts map[uint32]int) []symRank {
+	type kv struct {
+		slot uint32
+		n    int
+	}
+	list := make([]kv, 0, len(counts))
+	for slot, n := range counts {
+		if s.accepts(slot) {
+			list = append(list, kv{slot, n})
+		}
+	}
+	sort.Slice(list, func(i, j int) bool {
+		return list[i].n > list[j].n || list[i].n == list[j].n && list[i].slot < list[j].slot
+	})
+	out := make([]symRank, len(list))
+	for i, r := range heuristics.CompetitionRanks(list, func(x kv) int { return x.n }) {
+		out[i] = symRank{slot: list[i].slot, rank: int32(r), score: float32(list[i].n)}
+	}
+	return out
+}
+
+// innermost is the smallest of syms whose bytes hold offset at.
+func innermost(idx *symbolindex.Index, syms []uint32, at uint32) (uint32, bool) {
+	best, size, found := uint32(0), ^uint32(0), false
+	for _, slot := range syms {
+		ref, ok := idx.Symbol(slot)
+		if ok && ref.StartByte <= at && at < ref.EndByte && ref.EndByte-ref.StartByte < size {
+			best, size, found = slot, ref.EndByte-ref.StartByte, true
+		}
+	}
+	return best, found
+}
+
+// encloses reports whether symbol outer holds symbol inner (a class and
+// its method): a class is not its own method's caller.
+func encloses(idx *symbolindex.Index, outer, inner uint32) bool {
+	o, ok1 := idx.Symbol(outer)
+	i, ok2 := idx.Symbol(inner)
+	return ok1 && ok2 && o.File == i.File && o.StartByte <= i.StartByte && i.EndByte <= o.EndByte
+}
+
+// wordIndexes are the offsets where name occurs in src as a whole
+// identifier.
+func wordIndexes(src []byte, name string) []int {
+	var out []int
+	text := string(src)
+	for off := 0; ; {
+		i := strings.Index(text[off:], name)
+		if i < 0 {
+			return out
+		}
+		at := off + i
+		end := at + len(name)
+		if (at == 0 || !identByte(text[at-1])) && (end == len(text) || !identByte(text[end])) {
+			out = append(out, at)
+		}
+		off = end
+	}
+}
+
+// ident is one identifier of a text and whether a call follows it.
+type ident struct {
+	name string
+	call bool
+}
+
+// identifiers are the identifiers of a text, in order, repeats kept.
+func identifiers(text string) []ident {
+	var out []ident
+	for i := 0; i < len(text); {
+		if !identByte(text[i]) || text[i] >= '0' && text[i] <= '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && identByte(text[j]) {
+			j++
+		}
+		k := j
+		for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
+			k++
+		}
+		out = append(out, ident{text[i:j], k < len(text) && text[k] == '('})
+		i = j
+	}
+	return out
+}
+
+func identByte(b byte) bool {
+	return b == '_' || b == '$' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
+}

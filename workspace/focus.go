@@ -1,0 +1,194 @@
+package workspace
+
+import (
+	"sort"
+
+	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// focus spends the best files' shares of the budget on them. Once a file
+// ranks first, the model needs the code in it that the change touches,
+// not the first symbol of each of twenty files. The first
+// heuristics.FocusAfter items keep their order (so the first few span
+// files); then come the best-ranked file's other symbols, ranked again
+// among themselves (BM25F and cosine against the query restricted to the
+// file, beside their fused score), and the file's head (its lines before
+// the first symbol), until they fill the file's share of the budget (of
+// DefaultMaxChars at most, each counted at most maxCharsPerItem; the share
+// grows with the file's lead, heuristics.FocusShare); then the same for
+// the second-ranked file (heuristics.SecondShare). Together they take at
+// most half the limit. They take scores between the item before them and
+// the next one after, so items stay sorted by score; the order in which
+// files first appear is unchanged.
+func focus(p *plan, q *query, ranked []*cand) []*cand {
+	if len(ranked) < 2 {
+		return ranked
+	}
+	nHead := min(heuristics.FocusAfter, len(ranked))
+	head := ranked[:nHead]
+	// The files to focus on are the best two but the active one: the
+	// user has it in front of them.
+	var top, second *cand
+	next := 0.0
+	for _, c := range ranked {
+		switch {
+		case p.activeAbs != "" && joinRoot(c.folder.Root, c.path) == p.activeAbs:
+		case top == nil:
+			top = c
+		case !sameFile(c, top):
+			next, second = c.fused, c
+		default:
+			continue
+		}
+		if second != nil {
+			break
+		}
+	}
+	if top == nil {
+		return ranked
+	}
+	budget := float64(min(p.maxChars, DefaultMaxChars))
+	rest := ranked[nHead:]
+	room := p.limit/2 - nHead - 1
+	pulled, rest := focusFile(p, q, top, head, rest, int(heuristics.FocusShare(next/top.fused)*budget), room)
+	if second != nil {
+		var more []*cand
+		more, rest = focusFile(p, q, second, head, rest, int(heuristics.SecondShare*budget), room-len(pulled))
+		pulled = append(pulled, more...)
+	}
+	if len(pulled) == 0 {
+		return ranked
+	}
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].fused > rest[j].fused })
+	hi, lo := head[len(head)-1].fused, 0.0
+	if len(rest) > 0 {
+		lo = min(rest[0].fused, hi)
+	}
+	for j, c := range pulled {
+		c.fused = lo + (hi-lo)*float64(len(pulled)-j)/float64(len(pulled)+1)
+	}
+	out := make([]*cand, 0, len(ranked)+1)
+	out = append(out, head...)
+	out = append(out, pulled...)
+	return append(out, rest...)
+}
+
+func sameFile(a, b *cand) bool { return a.folder == b.folder && a.fileSlot == b.fileSlot }
+
+// focusFile pulls the symbols of best's file out of rest, best first by
+// their score within the file, and the file's head (its lines before the
+// first symbol) ahead of them, until they and the file's items in head
+// fill share characters or room items. It returns them and what is left
+// of rest.
+func focusFile(p *plan, q *query, best *cand, head, rest []*cand, share, room int) (pulled, left []*cand) {
+	size := func(c *cand) int {
+		n := int(c.sym.EndByte - c.sym.StartByte)
+		if p.perItem > 0 {
+			n = min(n, p.perItem)
+		}
+		return n
+	}
+	used := 0
+	var taken []symbolindex.Range
+	for _, c := range head {
+		if sameFile(c, best) {
+			used += size(c)
+			taken = append(taken, c.sym.Range)
+		}
+	}
+	var mine []*cand
+	left = make([]*cand, 0, len(rest))
+	for _, c := range rest {
+		if sameFile(c, best) && c.slot != noSlot {
+			mine = append(mine, c)
+		} else {
+			left = append(left, c)
+		}
+	}
+	if room <= 0 {
+		return nil, append(left, mine...)
+	}
+	if h := fileHead(best); h != nil && p.accepts(h.path, symbolindex.KindFile) && used+int(h.sym.EndByte) <= share/2 {
+		pulled = append(pulled, h)
+		used += int(h.sym.EndByte)
+	}
+	within := withinFile(best.folder.idx, best.fileSlot, q)
+	score := func(c *cand) float64 { return c.fused + within[c.slot] }
+	sort.SliceStable(mine, func(i, j int) bool { return score(mine[i]) > score(mine[j]) })
+	for _, c := range mine {
+		if used+size(c) > share || len(pulled) >= room || overlapsAny(c.sym.Range, taken) {
+			left = append(left, c)
+			continue
+		}
+		used += size(c)
+		taken = append(taken, c.sym.Range)
+		pulled = append(pulled, c)
+	}
+	if len(pulled) > 0 && pulled[0].head {
+		// The head goes last: it is context, not the change.
+		pulled = append(pulled[1:], pulled[0])
+	}
+	return pulled, left
+}
+
+// withinFile scores a file's symbols against the query among themselves:
+// the RRF of their BM25F rank and their cosine rank within the file.
+func withinFile(idx *symbolindex.Index, fs uint32, q *query) map[uint32]float64 {
+	slots := idx.FileSymbols(fs)
+	out := make(map[uint32]float64, len(slots))
+	in := make(map[uint32]bool, len(slots))
+	for _, s := range slots {
+		in[s] = true
+	}
+	var buf symbolindex.SearchBuffer
+	lex := idx.SearchSymbols(q.terms, len(slots), func(s uint32) bool { return in[s] }, &buf)
+	for i, r := range heuristics.CompetitionRanks(lex, hitScore) {
+		out[lex[i].Doc] += heuristics.RRF(heuristics.Weights[heuristics.SrcLexical], r)
+	}
+	if q.vec != nil {
+		sem := idx.Vectors().TopK(q.vec, slots, len(slots), nil)
+		for i, r := range heuristics.CompetitionRanks(sem, func(h symbolindex.ScoredSlot) float32 { return h.Score }) {
+			if sem[i].Score > 0 {
+				out[sem[i].Slot] += heuristics.RRF(heuristics.Weights[heuristics.SrcSemantic], r)
+			}
+		}
+	}
+	return out
+}
+
+func overlapsAny(r symbolindex.Range, others []symbolindex.Range) bool {
+	for _, o := range others {
+		if r.StartLine <= o.EndLine && o.StartLine <= r.EndLine {
+			return true
+		}
+	}
+	return false
+}
+
+// fileHead is the item of the lines of top's file before its first symbol
+// (package clause, imports, module constants), or nil when there are none.
+func fileHead(top *cand) *cand {
+	first := symbolindex.Symbol{StartByte: ^uint32(0)}
+	for _, s := range top.folder.idx.FileSymbols(top.fileSlot) {
+		if ref, ok := top.folder.idx.Symbol(s); ok && ref.StartByte < first.StartByte {
+			first = *ref.Symbol
+		}
+	}
+	if first.StartByte == ^uint32(0) || first.Range.StartLine == 0 || first.Kind == symbolindex.KindFile {
+		return nil
+	}
+	c := *top
+	c.slot, c.hash, c.head, c.reason = noSlot, 0, true, ReasonRetrieved
+	// It has its file's evidence, none of its own.
+	for src := range heuristics.NumSources {
+		switch src {
+		case heuristics.SrcFile, heuristics.SrcLocality, heuristics.SrcGraph, heuristics.SrcCoChange, heuristics.SrcHistory:
+		default:
+			c.ranks[src], c.scores[src] = 0, 0
+		}
+	}
+	c.sym = symbolindex.Symbol{Kind: symbolindex.KindFile, EndByte: first.StartByte,
+		Range: symbolindex.Range{EndLine: first.Range.StartLine - 1}}
+	return &c
+}
