@@ -351,7 +351,7 @@ case(':CtxlsSelect shows paths, symbols and text in a results buffer, one fold p
   end, 'the results buffer')
   local text = buf_text(rb)
   check(text:match('^# ctxls: price of the cart total\n'), 'title line:\n%s', text)
-  check(text:match('\n## cart/cart%.go:18%-24 Cart%.Total %(method, %a+, [%d.]+%)\n```go\n'), 'Cart.Total heading:\n%s', text)
+  check(text:match('\n## cart/cart%.go:17%-24 Cart%.Total %(method, %a+, [%d.]+%)\n```go\n// Total is the price'), 'Cart.Total heading and doc comment:\n%s', text)
   check(text:find('func (c *Cart) Total() int {', 1, true), 'the text of Cart.Total is missing:\n%s', text)
   check(text:match('%d+ items?, %d+ chars, %d+ symbols indexed'), 'summary line:\n%s', text)
   check(vim.bo[rb].buftype == 'nofile' and not vim.bo[rb].modifiable, 'results buffer is not a read-only scratch buffer')

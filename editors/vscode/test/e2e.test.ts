@@ -243,17 +243,18 @@ describe('ctxls serve, end to end', { timeout: 120_000 }, () => {
     assert.equal(top.reason, 'retrieved');
     assert.equal(top.uri, uri('billing/invoice.go'));
     assert.equal(top.id, 'sym:billing/invoice.go::ComputeInvoiceTotal');
-    assert.ok(top.text.startsWith('func ComputeInvoiceTotal(inv Invoice, taxRate float64) int64 {'), top.text);
+    // The item takes in the function's doc comment.
+    assert.ok(top.text.startsWith('// ComputeInvoiceTotal adds up the lines of an invoice and applies the tax rate.\nfunc ComputeInvoiceTotal(inv Invoice, taxRate float64) int64 {'), top.text);
     assert.ok(top.text.includes('return sum + int64(float64(sum)*taxRate)'), top.text);
-    assert.equal(top.range.start.line, 15, 'the function starts on 0-based line 15');
+    assert.equal(top.range.start.line, 14, 'the function and its doc comment start on 0-based line 14');
     assert.equal(res.usedChars, res.items.reduce((n, it) => n + it.text.length, 0));
     for (let i = 1; i < res.items.length; i++) assert.ok(res.items[i - 1].score >= res.items[i].score, 'sorted by score');
 
     const rows = pickRows(res);
     assert.equal(rows[0].label, 'ComputeInvoiceTotal');
-    assert.match(rows[0].description, /^billing\/invoice\.go:16-\d+$/);
+    assert.match(rows[0].description, /^billing\/invoice\.go:15-\d+$/);
     const md = toMarkdown(res.items.slice(0, 1), { query: params.query });
-    assert.match(md, /### `billing\/invoice\.go` \(lines 16-\d+\): function `ComputeInvoiceTotal`\n\n```go\nfunc ComputeInvoiceTotal/);
+    assert.match(md, /### `billing\/invoice\.go` \(lines 15-\d+\): function `ComputeInvoiceTotal`\n\n```go\n\/\/ ComputeInvoiceTotal adds up[^\n]*\nfunc ComputeInvoiceTotal/);
   });
 
   test('budget settings limit the items and their text', async () => {
