@@ -203,4 +203,10 @@ func TestHistoryNamesAFileWithoutWords(t *testing.T) {
 	if rankOf(sel, "version.go") != 1 {
 		t.Fatalf("version.go, which every release commit touched, is not first:%s", selString(sel))
 	}
+	// A bare version has no words at all; past subjects that named one
+	// still say which file a release changes.
+	sel = selDo(t, ws, &SelectRequest{Query: "2.0.0", Limit: 3})
+	if rankOf(sel, "version.go") != 1 {
+		t.Errorf("a bare version: version.go is not first:%s", selString(sel))
+	}
 }

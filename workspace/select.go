@@ -13,6 +13,7 @@ import (
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/workspace/glob"
+	"github.com/ctxls/ctxls/workspace/history"
 )
 
 // ParamError is a request field that is missing or malformed. The server
@@ -284,6 +285,9 @@ type query struct {
 	paths  []weighted
 	// sentences are the sub-queries of a query of several sentences.
 	sentences [][]symbolindex.QueryTerm
+	// release: the request (or the history it continues) names a version
+	// number, as a release commit does (history.NamesVersion).
+	release bool
 	// deictic: the query points at the code under the cursor; its own
 	// words are not searched for (deixis.go).
 	deictic bool
@@ -297,7 +301,7 @@ type weighted struct {
 // analyse tokenizes the query once into its terms, its sentences'
 // terms, and the names and paths it mentions.
 func analyse(p *plan) *query {
-	q := &query{raw: symbolindex.QueryTerms(p.req.Query), seen: map[string]bool{}}
+	q := &query{raw: symbolindex.QueryTerms(p.req.Query), seen: map[string]bool{}, release: history.NamesVersion(p.req.Query)}
 	if p.pointsAtCursor() {
 		// "who calls this", "explain this code": the words say what to
 		// do with the code under the cursor, not what to look for.
@@ -354,6 +358,7 @@ func (q *query) addHistory(p *plan, emb symbolindex.Embedder, bestMatch float64)
 			continue
 		}
 		hw := float32(ctxWeight * weights[i])
+		q.release = q.release || history.NamesVersion(h)
 		for _, t := range symbolindex.QueryTerms(h) {
 			if !q.seen[t] {
 				q.seen[t] = true

@@ -397,7 +397,7 @@ func historySource(s *scope) ranked {
 	if s.fv.hist == nil {
 		return ranked{}
 	}
-	return ranked{files: s.historyFiles(s.fv.hist.PastChanges(s.q.terms, heuristics.HistoryK))}
+	return ranked{files: s.historyFiles(s.fv.hist.PastChanges(s.q.terms, s.q.release, heuristics.HistoryK))}
 }
 
 // historyFiles turns the history's ranked paths into the folder's file

@@ -17,6 +17,8 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -199,6 +201,9 @@ func (h *History) read(r *bufio.Reader, prefix string) error {
 		}
 		var fields [symbolindex.NumFields]string
 		fields[symbolindex.FieldBody] = string(f[2]) + "\n" + string(f[3])
+		if NamesVersion(string(f[2])) {
+			fields[symbolindex.FieldBody] += "\n" + versionMarker
+		}
 		if err := h.lex.Add(uint32(i), fields); err != nil {
 			return err
 		}
@@ -289,12 +294,32 @@ func (h *History) CoChanged(seeds []string, k int) []File {
 	return topK(out, k)
 }
 
+// versionRE matches a version number as release commits write it:
+// v1.2, 0.71.0, 5.3.1-rc.1, not an address (192.168.0.1).
+var versionRE = regexp.MustCompile(`(^|[^\w.])v?\d+\.\d+(\.\d+)?([-+][\w.]*\w)?($|[^\w.]|\.($|\s))`)
+
+// versionMarker is the term a commit whose subject names a version is also
+// indexed under: version numbers are no query terms ("0.71.0" gives only
+// "71"), yet a release request is best answered by the files past
+// releases touched (a version constant, a manifest).
+const versionMarker = "ctxlsversionmarker"
+
+// NamesVersion reports whether text names a version number.
+func NamesVersion(text string) bool { return versionRE.MatchString(text) }
+
 // PastChanges ranks the files that past commits described in words like
 // the query's touched, best first, at most k: each matching commit votes
 // for its files with its BM25 score, weighted by age and spread over its
-// files.
-func (h *History) PastChanges(terms []symbolindex.QueryTerm, k int) []File {
-	if h == nil || len(terms) == 0 {
+// files. A query that names a version (release says so) also matches the
+// past commits whose subjects named one.
+func (h *History) PastChanges(terms []symbolindex.QueryTerm, release bool, k int) []File {
+	if h == nil {
+		return nil
+	}
+	if release {
+		terms = append(slices.Clip(terms), symbolindex.QueryTerm{Term: markerTerm, Weight: 1})
+	}
+	if len(terms) == 0 {
 		return nil
 	}
 	var buf symbolindex.SearchBuffer
@@ -318,6 +343,9 @@ func (h *History) PastChanges(terms []symbolindex.QueryTerm, k int) []File {
 	}
 	return topK(out, k)
 }
+
+// markerTerm is versionMarker as the index holds it.
+var markerTerm = symbolindex.QueryTerms(versionMarker)[0]
 
 func topK(files []File, k int) []File {
 	sort.Slice(files, func(i, j int) bool {

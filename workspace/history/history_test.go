@@ -106,6 +106,25 @@ func BenchmarkSources(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		h.CoChanged([]string{"mod7/file71.go", "mod7/file75.go"}, 20)
-		h.PastChanges(terms, 20)
+		h.PastChanges(terms, false, 20)
+	}
+}
+
+func TestNamesVersion(t *testing.T) {
+	for text, want := range map[string]bool{
+		"0.71.0":                      true,
+		"Changelog for v5.3.0":        true,
+		"chore(release): v1.7.9":      true,
+		"Version 0.28.0.":             true,
+		"Release 2.0.0-rc.1":          true,
+		"bump to 1.2":                 true,
+		"fix the v5 router":           false,
+		"handle 404 in static":        false,
+		"use os.ReadFile":             false,
+		"parse 192.168.0.1 addresses": false,
+	} {
+		if got := NamesVersion(text); got != want {
+			t.Errorf("NamesVersion(%q) = %v, want %v", text, got, want)
+		}
 	}
 }
