@@ -210,3 +210,21 @@ func TestHistoryNamesAFileWithoutWords(t *testing.T) {
 		t.Errorf("a bare version: version.go is not first:%s", selString(sel))
 	}
 }
+
+// TestReadyWaitsForHistory: an answer says ready only once the history
+// was looked for, so that a client that waits for ready gets every source.
+func TestReadyWaitsForHistory(t *testing.T) {
+	r := billing(t)
+	ws := histWorkspace(t, r.dir)
+	req := &SelectRequest{Query: "the rounding of half cents is wrong again", Limit: 3}
+	if sel := selDo(t, ws, req); !sel.Stats.Ready || !sel.Stats.History.Ready {
+		t.Fatalf("after Index: ready %v, history %+v", sel.Stats.Ready, sel.Stats.History)
+	}
+	f := ws.Folders()[0]
+	f.mu.Lock()
+	f.histDone = false // as between the first index and the history read
+	f.mu.Unlock()
+	if sel := selDo(t, ws, req); sel.Stats.Ready {
+		t.Errorf("ready before the history was read: %+v", sel.Stats)
+	}
+}

@@ -43,8 +43,10 @@ type Snapshot struct {
 
 // folderView is one folder as a snapshot sees it.
 type folderView struct {
-	Root  string
-	idx   *symbolindex.Index
+	Root string
+	idx  *symbolindex.Index
+	// ready: the first index is built and the history was looked for, so
+	// that an answer a client waited for has every source.
 	ready bool
 	hist  *history.History // immutable; nil without history
 	// histReason says why hist is nil; histDone: history was looked for.
@@ -75,7 +77,7 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 	for _, f := range w.folders {
 		f.mu.RLock()
 		s.locks = append(s.locks, &f.mu)
-		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.ready, hist: f.hist, histReason: f.histReason, histDone: f.histDone})
+		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.ready && f.histDone, hist: f.hist, histReason: f.histReason, histDone: f.histDone})
 	}
 	return s
 }
