@@ -341,13 +341,15 @@ type weighted2 struct {
 func weightOf(w weighted2) float64 { return w.w }
 
 // namesStem reports whether the path without its extension is stem or ends
-// in "/"+stem, ignoring case (stem is lowercase).
+// in "/"+stem, ignoring case. It runs for every indexed path of a mention,
+// so it allocates nothing.
 func namesStem(p, stem string) bool {
-	if len(p) < len(stem) {
+	noExt := strings.TrimSuffix(p, path.Ext(p))
+	i := len(noExt) - len(stem)
+	if i < 0 || !strings.EqualFold(noExt[i:], stem) {
 		return false
 	}
-	noExt := strings.ToLower(strings.TrimSuffix(p, path.Ext(p)))
-	return noExt == stem || strings.HasSuffix(noExt, "/"+stem)
+	return i == 0 || noExt[i-1] == '/'
 }
 
 // filesByPath finds the files a mentioned path names: an exact relative
@@ -364,7 +366,7 @@ func filesByPath(idx *symbolindex.Index, mention string) []uint32 {
 	}
 	stem := ""
 	if path.Ext(m) == "" {
-		stem = strings.ToLower(m)
+		stem = m
 	}
 	var out []uint32
 	idx.EachPath(func(p string, fs uint32) bool {
