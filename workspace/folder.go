@@ -521,3 +521,8 @@ func prepareContent(parse func(src []byte) (*symbolindex.ParsedFile, error), emb
 func parseWith(p *symbolindex.Parser, relPath string) func([]byte) (*symbolindex.ParsedFile, error) {
 	return func(src []byte) (*symbolindex.ParsedFile, error) { return p.Parse(relPath, src) }
 }
+
+// servable reports whether the folder has its first index and its history
+// was looked for (read, or found unavailable): from then on an answer has
+// every source. Caller holds f.mu.
+func (f *Folder) servable() bool { return f.ready && f.histDone }

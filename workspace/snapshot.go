@@ -77,7 +77,7 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 	for _, f := range w.folders {
 		f.mu.RLock()
 		s.locks = append(s.locks, &f.mu)
-		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.ready && f.histDone, hist: f.hist, histReason: f.histReason, histDone: f.histDone})
+		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.servable(), hist: f.hist, histReason: f.histReason, histDone: f.histDone})
 	}
 	return s
 }

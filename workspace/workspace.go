@@ -220,11 +220,12 @@ func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]Index
 	return out, nil
 }
 
-// Ready reports whether every folder has finished its first index.
+// Ready reports whether every folder has finished its first index and
+// looked for its history (Folder.servable), as stats.ready says.
 func (w *Workspace) Ready() bool {
 	for _, f := range w.Folders() {
 		f.mu.RLock()
-		r := f.ready
+		r := f.servable()
 		f.mu.RUnlock()
 		if !r {
 			return false
