@@ -231,7 +231,11 @@ func warnMissingActive(stderr io.Writer, root, active string) {
 	if strings.Contains(active, "://") {
 		return
 	}
-	for _, p := range []string{active, filepath.Join(root, active)} {
+	candidates := []string{active}
+	if !filepath.IsAbs(active) {
+		candidates = append(candidates, filepath.Join(root, active))
+	}
+	for _, p := range candidates {
 		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
 			return
 		}
