@@ -191,14 +191,17 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		req.Retrieval = &no
 	}
 	if *active != "" {
-		warnMissingActive(stderr, f.root, *active)
-		req.ActiveURI = cliRef(f.root, *active)
+		var missing bool
+		req.ActiveURI, missing = cliRef(f.root, *active)
+		if missing {
+			warnMissingActive(stderr, *active)
+		}
 		if *line > 0 {
 			req.Position = &wire.Position{Line: uint32(*line - 1)}
 		}
 	}
 	for i, p := range req.Pinned {
-		req.Pinned[i] = cliRef(f.root, p)
+		req.Pinned[i], _ = cliRef(f.root, p)
 	}
 	sreq, err := wire.SelectRequest(req)
 	var sel *workspace.Selection
@@ -222,24 +225,12 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// warnMissingActive warns when --active names a file that does not exist,
-// under the root or the current directory: the selection goes on (an
+// warnMissingActive says that --active names a file that does not exist
+// (under the root or the current directory): the selection goes on (an
 // editor's unsaved buffer has no file yet), but a typo, or an editor
 // variable left unexpanded ("%{buffer_name}" in a Helix older than 25.07),
 // would otherwise pass unnoticed.
-func warnMissingActive(stderr io.Writer, root, active string) {
-	if strings.Contains(active, "://") {
-		return
-	}
-	candidates := []string{active}
-	if !filepath.IsAbs(active) {
-		candidates = append(candidates, filepath.Join(root, active))
-	}
-	for _, p := range candidates {
-		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
-			return
-		}
-	}
+func warnMissingActive(stderr io.Writer, active string) {
 	hint := ""
 	if strings.Contains(active, "%") || strings.Contains(active, "$") {
 		hint = " (an editor variable left unexpanded?)"
@@ -249,24 +240,30 @@ func warnMissingActive(stderr io.Writer, root, active string) {
 
 // cliRef turns a path typed on the command line into a file URI; URIs and
 // item ids pass through. A relative path is relative to the root (--root),
-// unless only the current directory has it.
-func cliRef(root, ref string) string {
+// unless only the current directory has it. missing: the path names no
+// file in either place.
+func cliRef(root, ref string) (uri string, missing bool) {
 	if strings.Contains(ref, "://") || workspace.IsItemID(ref) {
-		return ref
+		return ref, false
 	}
+	p := ref
 	if !filepath.IsAbs(ref) {
-		inRoot := filepath.Join(root, ref)
-		if _, err := os.Stat(inRoot); err == nil {
-			ref = inRoot
-		} else if _, err := os.Stat(ref); err != nil {
-			ref = inRoot // neither has it: the error names the path under the root
+		p = filepath.Join(root, ref)
+		if !exists(p) && exists(ref) {
+			p = ref
 		}
 	}
-	abs, err := filepath.Abs(ref)
+	missing = !exists(p) // the error, if any, names the path under the root
+	abs, err := filepath.Abs(p)
 	if err != nil {
-		return ref
+		return p, missing
 	}
-	return wire.URIFromPath(abs)
+	return wire.URIFromPath(abs), missing
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // selectFlags are the select flags that set each request field, so that
