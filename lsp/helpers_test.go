@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
-	"golang.org/x/tools/txtar"
 
 	"github.com/ctxls/ctxls/lsp/wire"
+	"github.com/ctxls/ctxls/workspace/txtartest"
 )
 
 // ctxlsBin is the ctxls binary built once by TestMain for the subprocess
@@ -54,28 +54,12 @@ const testTimeout = 60 * time.Second
 // temporary directory and returns that directory.
 func writeFixture(t testing.TB, name string) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
-	}
-	for _, f := range ar.Files {
-		writeFile(t, filepath.Join(root, filepath.FromSlash(f.Name)), string(f.Data))
-	}
-	return root
+	return txtartest.DirFromFile(t, filepath.Join("testdata", name))
 }
 
 func writeFile(t testing.TB, path, text string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	txtartest.WriteFile(t, path, []byte(text))
 }
 
 func readFile(t testing.TB, path string) string {

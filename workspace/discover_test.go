@@ -14,24 +14,19 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"golang.org/x/tools/txtar"
+
+	"github.com/ctxls/ctxls/workspace/txtartest"
 )
 
 // writeTree writes the files of a txtar archive under root.
 func writeTree(t testing.TB, root, archive string) {
 	t.Helper()
-	for _, f := range txtar.Parse([]byte(archive)).Files {
-		writeFile(t, filepath.Join(root, filepath.FromSlash(f.Name)), f.Data)
-	}
+	txtartest.Write(t, root, txtar.Parse([]byte(archive)))
 }
 
 func writeFile(t testing.TB, path string, data []byte) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	txtartest.WriteFile(t, path, data)
 }
 
 func discover(t testing.TB, root string, opts DiscoverOptions) ([]string, map[string]SkipReason) {

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/workspace/txtartest"
 )
 
 // selApp is a small multi-language workspace: Go, TypeScript, Python and
@@ -280,15 +281,7 @@ const selAppFiles = 11
 // selWriteTree writes the files of a txtar archive under root.
 func selWriteTree(t testing.TB, root, archive string) {
 	t.Helper()
-	for _, f := range txtar.Parse([]byte(archive)).Files {
-		p := filepath.Join(root, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	txtartest.Write(t, root, txtar.Parse([]byte(archive)))
 }
 
 // selOpen writes archive into a fresh directory and indexes it with the

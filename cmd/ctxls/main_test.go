@@ -15,11 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 	"github.com/ctxls/ctxls/workspace/eval"
+	"github.com/ctxls/ctxls/workspace/txtartest"
 )
 
 // cliApp is a small workspace for the command-line tests.
@@ -100,17 +99,7 @@ Unpack the release archive into your PATH.
 // cliTree writes a txtar archive into a new directory and returns it.
 func cliTree(t *testing.T, archive string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, f := range txtar.Parse([]byte(archive)).Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return txtartest.Dir(t, archive)
 }
 
 // cliRun runs one command line and returns its exit status and output. A

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/tools/txtar"
 
 	"github.com/ctxls/ctxls/workspace"
+	"github.com/ctxls/ctxls/workspace/txtartest"
 )
 
 const testTimeout = 60 * time.Second
@@ -26,28 +26,12 @@ func fixture(t *testing.T, name string) string {
 // fixtureFile writes the txtar archive at path into a fresh directory.
 func fixtureFile(t *testing.T, path string) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
-	}
-	for _, f := range ar.Files {
-		write(t, filepath.Join(root, filepath.FromSlash(f.Name)), string(f.Data))
-	}
-	return root
+	return txtartest.DirFromFile(t, path)
 }
 
 func write(t *testing.T, path, text string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	txtartest.WriteFile(t, path, []byte(text))
 }
 
 func testConfig() workspace.Config {
