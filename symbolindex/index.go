@@ -49,7 +49,7 @@ type Index struct {
 	Reembedded int
 
 	gen     uint64 // bumped by every change
-	overlay int    // files put or removed since the index was created or loaded
+	overlay int    // distinct files put or removed since the index was created or loaded
 	mapped  []byte // the cache file the index reads in place, if loaded
 }
 
@@ -57,8 +57,9 @@ type Index struct {
 // index can tell whether it changed since.
 func (ix *Index) Generation() uint64 { return ix.gen }
 
-// Overlay is the number of files put or removed since the index was
-// created or loaded: what the next save merges into new segments.
+// Overlay is the number of distinct files put or removed since the index
+// was created or loaded (a file edited a hundred times counts once): what
+// the next save merges into new segments.
 func (ix *Index) Overlay() int { return ix.overlay }
 
 // Mapped reports whether the index reads a cache file in place.
@@ -100,6 +101,9 @@ type fileEntry struct {
 	// (Refs is then nil): they are read from the mapping when asked for.
 	mapped []segRef
 	strs   []byte // the segment's text section
+	// loaded: the entry is the one a cache segment gave, unchanged since;
+	// the first Put or Remove of it counts in the overlay, later ones not.
+	loaded bool
 }
 
 // symEntry is one symbol in its slot.
@@ -327,8 +331,10 @@ func pathText(relPath string) string {
 // symbols that were added or changed.
 func (ix *Index) Put(d *FileDoc) []uint32 {
 	ix.gen++
-	ix.overlay++
 	fslot, exists := ix.files[d.Path]
+	if !exists || ix.fileTab[fslot].loaded {
+		ix.overlay++
+	}
 	var old map[string]uint32 // leaf key → slot, for reuse
 	if exists {
 		fe := &ix.fileTab[fslot]
@@ -517,8 +523,10 @@ func (ix *Index) Remove(relPath string) bool {
 		return false
 	}
 	ix.gen++
-	ix.overlay++
 	fe := &ix.fileTab[fslot]
+	if fe.loaded {
+		ix.overlay++
+	}
 	for _, s := range fe.Slots {
 		ix.dropSymbol(s)
 		ix.syms[s].file = noFile

@@ -888,7 +888,7 @@ func (ix *Index) mapSegment(v *segView) {
 		p := v.str(f.Path)
 		slots := v.slots[f.FirstSym : f.FirstSym+f.NSyms : f.FirstSym+f.NSyms]
 		fe := fileEntry{Path: p, Language: v.str(f.Lang), Hash: f.Hash, Size: f.Size, ModTime: f.ModTime,
-			Slots: slots, Sum: v.sums[i*dim : (i+1)*dim : (i+1)*dim]}
+			Slots: slots, Sum: v.sums[i*dim : (i+1)*dim : (i+1)*dim], loaded: true}
 		if len(fe.Slots) == 0 {
 			fe.Slots = nil
 		}

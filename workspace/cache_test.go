@@ -387,9 +387,17 @@ func TestCacheOverlayMergesInBackground(t *testing.T) {
 	for i := range 2 {
 		open(ws, i)
 	}
+	// Many edits of one file count as one changed file.
+	for v := range 5 {
+		if err := ws.DidChange(selPath(root, files[0]), int32(2+v), func(text []byte) ([]byte, error) {
+			return append(text, fmt.Sprintf("\n// edit %d\n", v)...), nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	f.mu.RLock()
 	if f.idx != loaded || f.merging.Load() {
-		t.Fatal("a merge started below the threshold")
+		t.Fatal("a merge started below the threshold (two files changed, one of them six times)")
 	}
 	f.mu.RUnlock()
 	open(ws, 2)
