@@ -26,13 +26,16 @@ import (
 type Folder struct {
 	Root string // absolute, cleaned
 
-	mu       sync.RWMutex
-	idx      *symbolindex.Index
-	ready    bool
-	refused  map[SkipReason]int // what the last build's gate refused, by reason
-	hist     *history.History   // the repository's past, once read; nil without one
-	merging  atomic.Bool        // a background merge of the overlay is running
-	mappings int                // cache files mapped and served so far (maxMappings)
+	mu      sync.RWMutex
+	idx     *symbolindex.Index
+	ready   bool
+	refused map[SkipReason]int // what the last build's gate refused, by reason
+	hist    *history.History   // the repository's past, once read; nil without one
+	merging atomic.Bool        // a background merge of the overlay is running
+	// mergeTried is the overlay the last merge started from: after an
+	// abandoned swap (an edit came in), the next waits for another file.
+	mergeTried atomic.Int64
+	mappings   int // cache files mapped and served so far (maxMappings)
 	// histReason says why hist is nil; histDone: history was looked for.
 	histReason string
 	histDone   bool
@@ -212,14 +215,34 @@ const maxMappings = 4
 // holds idx's lock for reading.
 func saveAndMap(idx *symbolindex.Index, cfile string, emb symbolindex.Embedder, log *slog.Logger) *symbolindex.Index {
 	runtime.GC() // the build's garbage, before the save adds its own
-	if err := idx.Save(cfile); err != nil {
-		log.Warn("could not save the index cache", "err", err)
+	root, ok := saveIndex(idx, cfile, log)
+	if !ok {
 		return nil
 	}
+	return mapSaved(cfile, emb, root, log)
+}
+
+// saveIndex saves idx to cfile and returns its Merkle root. Caller holds
+// idx's lock for reading.
+func saveIndex(idx *symbolindex.Index, cfile string, log *slog.Logger) (root string, ok bool) {
+	if err := idx.Save(cfile); err != nil {
+		log.Warn("could not save the index cache", "err", err)
+		return "", false
+	}
+	return idx.Tree().RootHex(), true
+}
+
+// mapSaved maps the cache file just saved, or returns nil with a warning
+// when it cannot be read or does not hold the index whose Merkle root is
+// root. It reads only the file: no lock is needed.
+func mapSaved(cfile string, emb symbolindex.Embedder, root string, log *slog.Logger) *symbolindex.Index {
 	runtime.GC() // the save's garbage, before the mapped index adds its own
 	m, err := symbolindex.LoadIndex(cfile, emb)
-	if err != nil || m.Tree().RootHex() != idx.Tree().RootHex() {
+	if err != nil || m.Tree().RootHex() != root {
 		log.Warn("could not map the index cache just written; serving from memory", "err", err)
+		if m != nil {
+			m.Discard()
+		}
 		return nil
 	}
 	return m
@@ -235,21 +258,30 @@ var mergeOverlayAt = 500
 // past mergeOverlayAt and persistence is on. Caller holds f.mu.
 func (f *Folder) maybeMerge(cfg Config, log *slog.Logger) {
 	dir, persist := cfg.ResolvedCacheDir()
-	if !persist || !f.ready || f.idx.Overlay() < mergeOverlayAt || f.mappings >= maxMappings || !f.merging.CompareAndSwap(false, true) {
+	n := f.idx.Overlay()
+	if !persist || !f.ready || n < mergeOverlayAt || int64(n) <= f.mergeTried.Load() || f.mappings >= maxMappings ||
+		!f.merging.CompareAndSwap(false, true) {
 		return
 	}
 	go f.merge(cachePath(dir, f.Root), f.idx.Embedder(), log)
 }
 
 // merge saves the live index and serves the saved segments in its place
-// unless it changed meanwhile (the next merge then tries again).
+// unless it changed meanwhile (the next merge then waits for one more
+// changed file). Only the save holds the folder's lock; mapping and
+// checking the file do not, so requests and edits wait for the write alone.
 func (f *Folder) merge(cfile string, emb symbolindex.Embedder, log *slog.Logger) {
 	defer f.merging.Store(false)
 	f.mu.RLock()
 	idx := f.idx
 	gen := idx.Generation()
-	m := saveAndMap(idx, cfile, emb, log)
+	f.mergeTried.Store(int64(idx.Overlay()))
+	root, ok := saveIndex(idx, cfile, log)
 	f.mu.RUnlock()
+	if !ok {
+		return
+	}
+	m := mapSaved(cfile, emb, root, log)
 	if m == nil {
 		return
 	}
@@ -259,6 +291,7 @@ func (f *Folder) merge(cfile string, emb symbolindex.Embedder, log *slog.Logger)
 		m.Reembedded = idx.Reembedded
 		f.idx = m
 		f.mappings++
+		f.mergeTried.Store(0)
 	}
 	f.mu.Unlock()
 	if !swapped {
