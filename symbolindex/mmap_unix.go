@@ -9,12 +9,12 @@ import (
 )
 
 // mapFile maps the file at path into memory, private and copy-on-write:
-// the index reads it in place, and the rare write into a mapped structure
-// (an edit removing a symbol whose vector lives in the file) copies that
-// page into the process instead of touching the file. The mapping is never
-// unmapped: strings and slices of a loaded index point into it and may
-// outlive the index (a response being written), and a process loads a
-// folder's cache once per start.
+// the index reads it in place, and a write into a mapped structure (an
+// edit clearing or setting the vector row of a loaded symbol's slot) copies
+// that page into the process instead of touching the file. A mapping that
+// was served is not unmapped: strings and slices of a loaded index point
+// into it and may outlive the index (a response being written); one that
+// never was is unmapped by Index.Discard.
 func mapFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -171,7 +171,8 @@ func TestLoadIndexRejectsBadCaches(t *testing.T) {
 			t.Fatalf("truncated to %d of %d bytes: loaded without error", n, len(data))
 		}
 	}
-	// A cache of a future version in today's layout is a mismatch too.
+	// A cache of a future version in today's layout fails the header
+	// checksum (it covers the version): corruption, not a mismatch.
 	future := slices.Clone(data)
 	future[8]++
 	if _, err := load(future); err == nil || errors.Is(err, ErrCacheMismatch) {
@@ -224,7 +225,7 @@ func TestLoadIndexNeverTrustsFlippedBytes(t *testing.T) {
 }
 
 // persistSegmented saves ix with one file per segment and returns the
-// cache's bytes and the offsets and lengths of its segments.
+// cache's bytes.
 func persistSegmented(t *testing.T, ix *Index, path string) []byte {
 	t.Helper()
 	defer func(f int) { segMaxFiles = f }(segMaxFiles)
