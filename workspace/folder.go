@@ -194,7 +194,9 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 		// may have started from the cache) are replaced: drop their mapped
 		// pages; their heap is garbage now, give it back.
 		old.Release()
-		built.Release()
+		if built != old {
+			built.Release()
+		}
 		debug.FreeOSMemory()
 	}
 	return stats, nil
