@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -81,7 +82,12 @@ func (s *scope) callers(target uint32) []symRank {
 		return nil
 	}
 	name := ref.Name
+	// The reference index leaves out the names a file defines, so the
+	// target's own file, where callers often are, is read first.
 	files := s.idx.Referencing(name)
+	if !slices.Contains(files, ref.File) {
+		files = append([]uint32{ref.File}, files...)
+	}
 	if len(files) > heuristics.DeicticMaxFiles {
 		files = files[:heuristics.DeicticMaxFiles]
 	}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -124,5 +125,45 @@ func TestSelectScopeNamesFile(t *testing.T) {
 	}
 	if r := fileRank("capitalize HTTP method names"); r == 1 {
 		t.Errorf("without a scope lib/adapters/fetch.js is file #1: the fixture no longer tells the scope apart")
+	}
+}
+
+// "who calls this" finds the callers in the target's own file too, though
+// the reference index leaves out the names a file defines.
+func TestSelectCallersInTheSameFile(t *testing.T) {
+	ws, root := selOpen(t, `
+-- tax/tax.go --
+package tax
+
+// computeTaxAmount is the tax on an amount in cents.
+func computeTaxAmount(cents int) int {
+	return cents * 20 / 100
+}
+
+// InvoiceTax is the tax of a whole invoice.
+func InvoiceTax(lines []int) int {
+	total := 0
+	for _, l := range lines {
+		total += computeTaxAmount(l)
+	}
+	return total
+}
+-- shop/checkout.go --
+package shop
+
+// Checkout charges the basket with its tax.
+func Checkout(basket int) int {
+	return basket + computeTaxAmount(basket)
+}
+
+// Greeting says hello.
+func Greeting() string { return "hello" }
+`, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "who calls this", Active: filepath.Join(root, "tax/tax.go"), Cursor: &Cursor{Line: 3}})
+	for _, id := range []string{"sym:tax/tax.go::InvoiceTax", "sym:shop/checkout.go::Checkout"} {
+		it := selFind(res, id)
+		if it == nil || it.Signals["graph"].Rank == 0 {
+			t.Errorf("caller %s not found as a caller (graph signal): %q", id, selIDs(res))
+		}
 	}
 }
