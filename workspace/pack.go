@@ -226,7 +226,7 @@ func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string
 			StartLineText: lineAt(src, r.StartLine),
 			EndLineText:   lineAt(src, r.EndLine),
 			Text:          text,
-			Truncated:     ex.Cut,
+			Truncated:     ex.Cut || c.head, // a file head is never the whole file
 			Score:         round4(c.fused),
 			Reason:        c.reason,
 			Signals:       signals(c),

@@ -3,6 +3,7 @@ package workspace
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -165,5 +166,20 @@ func Greeting() string { return "hello" }
 		if it == nil || it.Signals["graph"].Rank == 0 {
 			t.Errorf("caller %s not found as a caller (graph signal): %q", id, selIDs(res))
 		}
+	}
+}
+
+// With room in the limit, the best file's head (its lines before the
+// first symbol: package clause, imports) comes as a file item that says it
+// is not the whole file.
+func TestSelectFileHeadIsTruncated(t *testing.T) {
+	ws, _ := selOpen(t, selApp, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "parseConfig rejects unknown keys in the configuration", Limit: 40})
+	it := selFind(res, "file:internal/config/config.go")
+	if it == nil {
+		t.Fatalf("no head of the best file: %q", selIDs(res))
+	}
+	if !it.Truncated || it.Span.StartLine != 0 || !strings.HasPrefix(it.Text, "package config") || strings.Contains(it.Text, "func ") {
+		t.Errorf("head item: truncated %v, lines %d-%d, text %q", it.Truncated, it.Span.StartLine, it.Span.EndLine, it.Text)
 	}
 }
