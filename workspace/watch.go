@@ -142,7 +142,9 @@ func (wt *watcher) addTree(root, dir string, files bool) {
 				wt.full = true
 				wt.w.log.Warn("cannot watch every directory; changes in the others are seen at the next start", "dir", p, "err", err)
 			}
-			if errors.Is(err, syscall.ENOSPC) {
+			// Out of inotify watches (Linux) or of file descriptors
+			// (kqueue opens one per directory): the rest would fail too.
+			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
 				return filepath.SkipAll
 			}
 		}

@@ -358,15 +358,7 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 		fmt.Fprintln(w, "no items")
 	}
 	for i, it := range res.Items {
-		name := it.Symbol
-		if name == "" {
-			name = "(file)"
-		}
-		where := fmt.Sprintf("%s:%d-%d  %s", it.Path, it.Range.Start.Line+1, it.Range.End.Line+1, name)
-		if it.Path == "" { // a memory note or a tool: no file
-			where = it.ID
-		}
-		fmt.Fprintf(w, "%d. %s  %s  score %.4f  %s\n", i+1, where, it.Kind, it.Score, it.Reason)
+		fmt.Fprintf(w, "%d. %s  %s  score %.4f  %s\n", i+1, it.Where("(file)"), it.Kind, it.Score, it.Reason)
 		switch {
 		case it.Kind == workspace.ItemMemory && len(it.Paths) > 0:
 			fmt.Fprintf(w, "   about: %s\n", strings.Join(it.Paths, ", "))

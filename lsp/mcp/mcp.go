@@ -247,12 +247,11 @@ func argName(field string) string {
 // header is an item's first line: rank, path and lines, symbol, kind,
 // score and reason.
 func header(i int, it *wire.Item) string {
-	name := it.Symbol
-	if name == "" {
-		name = "(whole file)"
+	kind := it.Kind
+	if it.Language != "" {
+		kind += ", " + it.Language
 	}
-	return fmt.Sprintf("%d. %s:%d-%d  %s (%s, %s)  score %.4f, %s", i+1, it.Path,
-		it.Range.Start.Line+1, it.Range.End.Line+1, name, it.Kind, it.Language, it.Score, it.Reason)
+	return fmt.Sprintf("%d. %s (%s)  score %.4f, %s", i+1, it.Where("(whole file)"), kind, it.Score, it.Reason)
 }
 
 // itemText is one item as a model reads it: the header, then the code

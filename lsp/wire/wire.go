@@ -277,3 +277,17 @@ func stats(st workspace.SelectStats) Stats {
 		History: History{Ready: st.History.Ready, Commits: st.History.Commits, Head: st.History.Head, Reason: st.History.Reason},
 	}
 }
+
+// Where is where an item stands, for a reader: "path:first-last  name"
+// (1-based lines; wholeFile names an item of a whole file), or its id for
+// an item with no file (a memory note, a tool).
+func (it *Item) Where(wholeFile string) string {
+	if it.Path == "" {
+		return it.ID
+	}
+	name := it.Symbol
+	if name == "" {
+		name = wholeFile
+	}
+	return fmt.Sprintf("%s:%d-%d  %s", it.Path, it.Range.Start.Line+1, it.Range.End.Line+1, name)
+}

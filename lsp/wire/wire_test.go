@@ -216,3 +216,17 @@ func TestSelectRequest(t *testing.T) {
 		t.Errorf("renamed error %q, want %q", err, "activeUri: outside")
 	}
 }
+
+func TestItemWhere(t *testing.T) {
+	sym := wire.Item{ID: "sym:a/b.go::F", Path: "a/b.go", Symbol: "F", Range: wire.Range{Start: wire.Position{Line: 3}, End: wire.Position{Line: 9}}}
+	file := wire.Item{ID: "file:a/b.go", Path: "a/b.go", Range: wire.Range{End: wire.Position{Line: 4}}}
+	note := wire.Item{ID: "memory:n1", Kind: "memory"}
+	for _, c := range []struct {
+		it   wire.Item
+		want string
+	}{{sym, "a/b.go:4-10  F"}, {file, "a/b.go:1-5  (file)"}, {note, "memory:n1"}} {
+		if got := c.it.Where("(file)"); got != c.want {
+			t.Errorf("Where = %q, want %q", got, c.want)
+		}
+	}
+}
