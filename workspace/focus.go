@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -26,6 +27,10 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 		return ranked
 	}
 	nHead := min(heuristics.FocusAfter, len(ranked))
+	room := p.limit/2 - nHead - 1
+	if room <= 0 {
+		return ranked // the limit leaves no room (the default limit of 8 does not)
+	}
 	head := ranked[:nHead]
 	// The files to focus on are the best two but the active one: the
 	// user has it in front of them.
@@ -50,7 +55,6 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 	}
 	budget := float64(min(p.maxChars, DefaultMaxChars))
 	rest := ranked[nHead:]
-	room := p.limit/2 - nHead - 1
 	pulled, rest := focusFile(p, q, top, head, rest, int(heuristics.FocusShare(next/top.fused)*budget), room)
 	if second != nil {
 		var more []*cand
@@ -117,7 +121,7 @@ func focusFile(p *plan, q *query, best *cand, head, rest []*cand, share, room in
 	score := func(c *cand) float64 { return c.fused + within[c.slot] }
 	sort.SliceStable(mine, func(i, j int) bool { return score(mine[i]) > score(mine[j]) })
 	for _, c := range mine {
-		if used+size(c) > share || len(pulled) >= room || overlapsAny(c.sym.Range, taken) {
+		if used+size(c) > share || len(pulled) >= room || slices.ContainsFunc(taken, c.sym.Range.Overlaps) {
 			left = append(left, c)
 			continue
 		}
@@ -155,15 +159,6 @@ func withinFile(idx *symbolindex.Index, fs uint32, q *query) map[uint32]float64 
 		}
 	}
 	return out
-}
-
-func overlapsAny(r symbolindex.Range, others []symbolindex.Range) bool {
-	for _, o := range others {
-		if r.StartLine <= o.EndLine && o.StartLine <= r.EndLine {
-			return true
-		}
-	}
-	return false
 }
 
 // fileHead is the item of the lines of top's file before its first symbol
