@@ -430,8 +430,10 @@ func (s *Snapshot) itemScore(it *contextItem, q *query, p *plan, codePaths map[s
 	if den > 0 {
 		score = num / den
 	}
-	if v := s.itemVec(it.match); v != nil && q.vec != nil {
-		score = math.Max(score, dot(q.vec, v))
+	if q.vec != nil { // a deictic query has no vector: embed no item for it
+		if v := s.itemVec(it.match); v != nil {
+			score = math.Max(score, dot(q.vec, v))
+		}
 	}
 	if n := it.note; n != nil {
 		if n.mentions(p, codePaths) {

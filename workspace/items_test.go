@@ -258,6 +258,11 @@ func TestMemoryPersistsAndDecays(t *testing.T) {
 	if it := selFind(res, "memory:"+note.ID); it == nil || it.Reason != ReasonRetrieved || it.Kind != ItemMemory || it.Text != note.Text {
 		t.Errorf("the note about the config: %q", selIDs(res))
 	}
+	// A fresh note about the active file comes whatever the query says.
+	res = selDo(t, ws2, &SelectRequest{Query: "monthly sales report", Active: filepath.Join(root, "internal/config/config.go")})
+	if selFind(res, "memory:"+note.ID) == nil {
+		t.Errorf("the note about the active file did not come: %q", selIDs(res))
+	}
 	// A year later it has decayed away; the pinned one has not.
 	now = now.Add(365 * 24 * time.Hour)
 	res = selDo(t, ws2, &SelectRequest{Query: "reject unknown keys when parsing the config"})
