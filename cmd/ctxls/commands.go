@@ -238,14 +238,21 @@ func warnMissingActive(stderr io.Writer, active string) {
 	fmt.Fprintf(stderr, "ctxls: warning: --active %s: no such file%s; selecting as if it were an unsaved buffer\n", active, hint)
 }
 
-// cliRef turns a path typed on the command line into a file URI; URIs and
-// item ids pass through. A relative path is relative to the root (--root),
-// unless only the current directory has it. missing: the path names no
-// file in either place.
+// cliRef turns a path typed on the command line into a file URI (see
+// cliPath); URIs and item ids pass through.
 func cliRef(root, ref string) (uri string, missing bool) {
 	if strings.Contains(ref, "://") || workspace.IsItemID(ref) {
 		return ref, false
 	}
+	p, missing := cliPath(root, ref)
+	return wire.URIFromPath(p), missing
+}
+
+// cliPath makes a path typed on the command line absolute: a relative path
+// is relative to the root (--root), unless only the current directory has
+// it. missing: the path names no file in either place (the path returned
+// is then the one under the root, which an error should name).
+func cliPath(root, ref string) (abs string, missing bool) {
 	p := ref
 	if !filepath.IsAbs(ref) {
 		p = filepath.Join(root, ref)
@@ -253,12 +260,11 @@ func cliRef(root, ref string) (uri string, missing bool) {
 			p = ref
 		}
 	}
-	missing = !exists(p) // the error, if any, names the path under the root
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return p, missing
+	missing = !exists(p)
+	if a, err := filepath.Abs(p); err == nil {
+		p = a
 	}
-	return wire.URIFromPath(abs), missing
+	return p, missing
 }
 
 func exists(p string) bool {
@@ -273,7 +279,6 @@ var selectFlags = map[string]string{
 	"minScore": "--min-score", "paths": "--path", "excludePaths": "--exclude-path",
 	"kinds": "--kind", "pinned": "--pin", "activeUri": "--active",
 	"items": "--item", "includeItems": "--include-items", "itemShare": "--item-share",
-	"tools": "--tool",
 }
 
 // toolFlag reads --tool "name: description", or "name (mode): description"

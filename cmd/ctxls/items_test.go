@@ -99,6 +99,11 @@ func TestRememberAndMemoryCLI(t *testing.T) {
 		t.Fatalf("remember: exit %d, %q %q", code, stdout, stderr)
 	}
 	id := strings.TrimSpace(strings.TrimPrefix(stdout, "remembered "))
+	// A relative --path is relative to --root, as select's --active is.
+	code, stdout, stderr = cliRun(t, "remember", "--root", root, "--cache-dir", t.TempDir(), "--json", "--path", "lsp/server.go", "the server listens on one port")
+	if code != 0 || !strings.Contains(stdout, `"paths": [`) || !strings.Contains(stdout, "lsp/server.go") {
+		t.Errorf("remember with a relative --path: exit %d, %q %q", code, stdout, stderr)
+	}
 	code, stdout, _ = cliRun(t, "memory", "list", "--root", root, "--cache-dir", cache)
 	if code != 0 || !strings.Contains(stdout, id) || !strings.Contains(stdout, "pinned; paths internal/config/config.go; tags config") ||
 		!strings.Contains(stdout, "   | parseConfig must reject unknown keys") {

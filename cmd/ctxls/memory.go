@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/ctxls/ctxls/lsp/wire"
@@ -64,14 +63,11 @@ func runRemember(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Paths typed on the command line are relative to the current
-	// directory, as the client's URIs would be absolute.
+	// Paths typed on the command line are relative to --root, as
+	// select's --active and --pin are.
 	req := workspace.NoteRequest{Text: text, Tags: tags, Pinned: *pin}
 	for _, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return usagef("--path %s: %v", p, err)
-		}
+		abs, _ := cliPath(f.root, p)
 		req.Paths = append(req.Paths, abs)
 	}
 	n, err := ws.Remember(req)
