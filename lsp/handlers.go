@@ -415,11 +415,6 @@ func (s *Server) memory(method string, params json.RawMessage) (any, error) {
 		if err = decodeParams(params, &p); err != nil {
 			return nil, err
 		}
-		for i, uri := range p.Paths {
-			if err := checkFileURI(uri); err != nil {
-				return nil, invalidParams("paths[%d]: %v", i, err)
-			}
-		}
 		var req *workspace.NoteRequest
 		if req, err = wire.NoteRequest(&p); err == nil {
 			var n workspace.Note
