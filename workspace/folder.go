@@ -90,8 +90,12 @@ func newFolder(root string, emb symbolindex.Embedder) (*Folder, error) {
 
 // cachePath is where the folder's index is persisted: one file per folder,
 // named by a hash of the folder's path.
-func cachePath(dir, root string) string {
-	return filepath.Join(dir, fmt.Sprintf("%016x.idx", xxhash.Sum64String(root)))
+func cachePath(dir, root string) string { return folderCacheFile(dir, root, ".idx") }
+
+// folderCacheFile is the file of the folder root in the cache directory
+// dir with the extension ext, named by a hash of the folder's path.
+func folderCacheFile(dir, root, ext string) string {
+	return filepath.Join(dir, fmt.Sprintf("%016x%s", xxhash.Sum64String(root), ext))
 }
 
 // build discovers the folder's files and brings the index up to date with

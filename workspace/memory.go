@@ -49,9 +49,7 @@ const MaxNoteChars = 4000
 
 // memoryFile is where the notes of the folder root are kept: beside its
 // index in the cache directory, named by a hash of the folder's path.
-func memoryFile(dir, root string) string {
-	return filepath.Join(dir, fmt.Sprintf("%016x.memory.json", xxhash.Sum64String(root)))
-}
+func memoryFile(dir, root string) string { return folderCacheFile(dir, root, ".memory.json") }
 
 // loadMemoryLocked reads the notes of the folder root from the cache, once.
 // Caller holds w.mu.
