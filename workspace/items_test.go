@@ -421,3 +421,38 @@ func TestItemTopNAndIncludeScore(t *testing.T) {
 		t.Errorf("with one perfect match and itemTopN 1, %d agent tools came: %q", n, selIDs(res))
 	}
 }
+
+// An unreadable memory file is set aside with a warning, not replaced by
+// the next note: its notes are not lost.
+func TestUnreadableMemoryIsKept(t *testing.T) {
+	cache := t.TempDir()
+	cfg := DefaultConfig()
+	cfg.CacheDir = cache
+	var warnings []string
+	root := t.TempDir()
+	selWriteTree(t, root, selApp)
+	root, _ = filepath.EvalSymlinks(root)
+	file := memoryFile(cache, root)
+	if err := os.WriteFile(file, []byte(`{"notes from a newer version"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := New(cfg, Options{Warn: func(msg string) { warnings = append(warnings, msg) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.AddFolder(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Remember(NoteRequest{Text: "a new note"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(file + ".bad"); err != nil || string(b) != `{"notes from a newer version"` {
+		t.Errorf("the unreadable file was not kept aside: %q, %v", b, err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], file+".bad") {
+		t.Errorf("warnings %q, want one naming %s.bad", warnings, file)
+	}
+	if got := ws.Memories(); len(got) != 1 || got[0].Text != "a new note" {
+		t.Errorf("notes %+v", got)
+	}
+}

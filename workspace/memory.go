@@ -62,7 +62,8 @@ func (w *Workspace) loadMemoryLocked(root string) {
 	if !persist {
 		return
 	}
-	b, err := os.ReadFile(memoryFile(dir, root))
+	file := memoryFile(dir, root)
+	b, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return
 	}
@@ -71,7 +72,13 @@ func (w *Workspace) loadMemoryLocked(root string) {
 		err = json.Unmarshal(b, &notes)
 	}
 	if err != nil {
-		w.warn(fmt.Sprintf("ctxls: ignoring the unreadable memory of %s: %v", root, err))
+		// Set the file aside rather than let the next note replace it: its
+		// notes may be readable by another version, or by hand.
+		aside := file + ".bad"
+		if rerr := os.Rename(file, aside); rerr != nil {
+			aside = "(could not set it aside: " + rerr.Error() + ")"
+		}
+		w.warn(fmt.Sprintf("ctxls: ignoring the unreadable memory of %s: %v; it is kept as %s", root, err, aside))
 		return
 	}
 	for i := range notes {
