@@ -140,8 +140,9 @@ func (w *Workspace) FilesChanged(events []FileEvent) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var first error
+	ignores := map[*Folder]*ignoreFiles{} // each ignore file read once for the batch
 	for _, ev := range events {
-		if err := w.fileChanged(ev); err != nil && !errors.Is(err, ErrOutside) && first == nil {
+		if err := w.fileChanged(ev, ignores); err != nil && !errors.Is(err, ErrOutside) && first == nil {
 			first = err
 		}
 	}
@@ -162,8 +163,9 @@ func (w *Workspace) refreshHistory() {
 	}()
 }
 
-// fileChanged applies one watched-file event. Caller holds w.mu.
-func (w *Workspace) fileChanged(ev FileEvent) error {
+// fileChanged applies one watched-file event; ignores holds the batch's
+// ignore files by folder. Caller holds w.mu.
+func (w *Workspace) fileChanged(ev FileEvent, ignores map[*Folder]*ignoreFiles) error {
 	f, rel, abs, err := w.resolve(ev.Path)
 	if named, nerr := w.absPath(ev.Path); nerr == nil {
 		if nf, nrel, lerr := w.locate(named); lerr == nil && (err != nil || nf != f || nrel != rel) {
@@ -178,7 +180,12 @@ func (w *Workspace) fileChanged(ev FileEvent) error {
 	if _, open := w.docs[abs]; open {
 		return nil
 	}
-	if ev.Deleted || ignoredByGit(f.Root, rel, false, w.cfg.MaxFileBytes) {
+	ig := ignores[f]
+	if ig == nil {
+		ig = newIgnoreFiles(f.Root, w.cfg.MaxFileBytes)
+		ignores[f] = ig
+	}
+	if ev.Deleted || ig.ignored(rel, false) {
 		// Deleted, or a file discovery would leave out (.gitignore):
 		// changes to it never enter the index.
 		f.mu.Lock()

@@ -119,7 +119,7 @@ func (wt *watcher) event(ev fsnotify.Event) {
 func (wt *watcher) addTree(root, dir string, files bool) {
 	cfg := wt.w.Config()
 	exclude, _ := glob.CompileSet(cfg.Exclude)
-	maxBytes := cfg.MaxFileBytes
+	ignores := newIgnoreFiles(root, cfg.MaxFileBytes)
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -133,7 +133,7 @@ func (wt *watcher) addTree(root, dir string, files bool) {
 		if p != root {
 			rel, _ := filepath.Rel(root, p)
 			rel = filepath.ToSlash(rel)
-			if isDefaultExcludedDir(d.Name()) || exclude != nil && exclude.MatchAny(rel) || ignoredByGit(root, rel, true, maxBytes) {
+			if isDefaultExcludedDir(d.Name()) || exclude != nil && exclude.MatchAny(rel) || ignores.ignored(rel, true) {
 				return filepath.SkipDir
 			}
 		}
@@ -167,24 +167,52 @@ func (wt *watcher) flush() (int, error) {
 	return len(events), wt.w.FilesChanged(events)
 }
 
-// ignoredByGit reports whether rel (relative to root, forward slashes)
-// is left out by .git/info/exclude or a .gitignore on its way down from
+// ignoreFiles answers whether paths of one folder are left out by its
+// git ignore files, reading each ignore file once: one is made for a batch
+// of watched-file events or for one walk of a directory tree.
+type ignoreFiles struct {
+	root     string
+	maxBytes int64
+	byDir    map[string][]gitignore.Pattern // a directory's own patterns, "" the root's with .git/info/exclude
+}
+
+func newIgnoreFiles(root string, maxBytes int64) *ignoreFiles {
+	return &ignoreFiles{root: root, maxBytes: maxBytes, byDir: map[string][]gitignore.Pattern{}}
+}
+
+// patterns are the patterns the directory dir (path segments from the
+// root) adds; the root's include .git/info/exclude. The files are read
+// through the gate.
+func (c *ignoreFiles) patterns(dir []string) []gitignore.Pattern {
+	key := strings.Join(dir, "/")
+	if ps, ok := c.byDir[key]; ok {
+		return ps
+	}
+	var ps []gitignore.Pattern
+	if len(dir) == 0 {
+		if data, _, err := readRegular(c.root, filepath.Join(c.root, ".git", "info", "exclude"), c.maxBytes); err == nil {
+			ps = parseIgnore(data, nil)
+		}
+	}
+	if data, _, err := readRegular(c.root, filepath.Join(c.root, filepath.Join(dir...), ".gitignore"), c.maxBytes); err == nil {
+		ps = append(ps, parseIgnore(data, append([]string(nil), dir...))...)
+	}
+	c.byDir[key] = ps
+	return ps
+}
+
+// ignored reports whether rel (relative to the root, forward slashes) is
+// left out by .git/info/exclude or a .gitignore on its way down from the
 // root, as Discover would leave it out: a path under an ignored directory
-// is ignored too. The ignore files are read through the gate.
-func ignoredByGit(root, rel string, isDir bool, maxBytes int64) bool {
+// is ignored too.
+func (c *ignoreFiles) ignored(rel string, isDir bool) bool {
 	if rel == "" || rel == "." {
 		return false
 	}
 	segs := strings.Split(rel, "/")
 	var patterns []gitignore.Pattern
-	if data, _, err := readRegular(root, filepath.Join(root, ".git", "info", "exclude"), maxBytes); err == nil {
-		patterns = parseIgnore(data, nil)
-	}
 	for i := range segs {
-		dir := segs[:i]
-		if data, _, err := readRegular(root, filepath.Join(root, filepath.Join(dir...), ".gitignore"), maxBytes); err == nil {
-			patterns = append(patterns, parseIgnore(data, append([]string(nil), dir...))...)
-		}
+		patterns = append(patterns, c.patterns(segs[:i])...)
 		last := i == len(segs)-1
 		if len(patterns) > 0 && gitignore.NewMatcher(patterns).Match(segs[:i+1], !last || isDir) {
 			return true

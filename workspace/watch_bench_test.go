@@ -52,7 +52,7 @@ func BenchmarkFilesChanged(b *testing.B) {
 	})
 	b.Run("gitignore", func(b *testing.B) {
 		for b.Loop() {
-			if ignoredByGit(real, "internal/shop/cart/total.go", false, cfg.MaxFileBytes) {
+			if newIgnoreFiles(real, cfg.MaxFileBytes).ignored("internal/shop/cart/total.go", false) {
 				b.Fatal("not ignored")
 			}
 		}
