@@ -116,6 +116,8 @@ var parseCases = []struct {
 			{"isReply", KindFunction, 59, 59, "exports.isReply = (value) =>", ""},
 			{"onSend", KindFunction, 64, 66, "onSend (reply, payload)", "onSend runs the onSend hooks."},
 			{"onError", KindFunction, 67, 69, "onError: function (reply, err)", ""},
+			{"res", KindConst, 74, 74, "const res = Object.create(null)", "A module object's methods, as in express: res.send is a method of res."},
+			{"res.send", KindMethod, 76, 78, "res.send = function send (body)", ""},
 		},
 		// Aliases, property descriptors, locals and plain values are not
 		// methods.
@@ -584,6 +586,10 @@ module.exports = {
   normalize: (path: string) => path.toLowerCase(),
   limit: 10,
 };
+// app.listen starts the server.
+app.listen = function listen(port: number) {
+  return port;
+};
 `)
 	p := NewParser()
 	defer p.Close()
@@ -607,6 +613,7 @@ module.exports = {
 		{"defaults", KindFunction, ""},
 		{"matches", KindFunction, "matches reports whether a path matches."},
 		{"normalize", KindFunction, ""},
+		{"app.listen", KindMethod, "app.listen starts the server."},
 	}
 	if len(pf.Symbols) != len(want) {
 		t.Fatalf("symbols %v, want %d", qualifiedNames(pf.Symbols), len(want))

@@ -16,6 +16,9 @@
 ; CommonJS and prototypes: Foo.prototype.bar = function () {} is the method
 ; Foo.bar; exports.baz = () => {} and module.exports.baz = function () {}
 ; are functions, and so are the functions of module.exports = { qux () {} }.
+; At the top level, res.send = function send () {} (a module object's
+; methods, as in express) is the method res.send.
+(program (expression_statement (assignment_expression left: (member_expression object: (identifier) @receiver property: (property_identifier) @name) right: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) (#not-eq? @receiver "exports") (#not-eq? @receiver "module")) @def.function)
 (expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @receiver property: (property_identifier) @_proto) property: (property_identifier) @name) right: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) (#eq? @_proto "prototype")) @def.function
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @_exports property: (property_identifier) @name) right: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) (#eq? @_exports "exports")) @def.function
 (expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name) right: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) (#eq? @_module "module") (#eq? @_exports "exports")) @def.function
