@@ -73,5 +73,16 @@ def fmt(cells):
 for n, cells in rows:
     print("| %s | %s |" % (n, fmt(cells)))
 print("| **pooled** | %s |" % fmt(pool))
+first = {}
+for n in names:
+    for sc in json.load(open(os.path.join(out, n + ".json"))).get("scenarios", []):
+        m = sc["ctxls"].get("firstRight")
+        if m and m["cases"]:
+            f = first.setdefault(sc["name"], [0, 0.0])
+            f[0] += m["cases"]
+            f[1] += m["hunkCoverage"] * m["cases"]
+if first:
+    print("\nhunk coverage where the first file is right: " + ", ".join(
+        "%s %.2f (%d)" % (s, first[s][1] / first[s][0], first[s][0]) for s in scen if s in first))
 print("\n(hit@1/hit@5/MRR/hunk coverage, cases in brackets; reports in %s)" % out, file=sys.stderr)
 PY

@@ -106,6 +106,7 @@ func printReplay(w io.Writer, rep *replay.Report) {
 			{"all", sc.Ctxls.All, ptr(sc.Baseline, func(s *replay.Split) *replay.Metrics { return &s.All })},
 			{"names gold", sc.Ctxls.NamesGold, ptr(sc.Baseline, func(s *replay.Split) *replay.Metrics { return &s.NamesGold })},
 			{"names nothing", sc.Ctxls.NamesNothing, ptr(sc.Baseline, func(s *replay.Split) *replay.Metrics { return &s.NamesNothing })},
+			{"first right", sc.Ctxls.FirstRight, ptr(sc.Baseline, func(s *replay.Split) *replay.Metrics { return &s.FirstRight })},
 		} {
 			fmt.Fprintf(w, "%-8s %-14s %5d  %s", sc.Name, part.name, part.c.Cases, row(part.c))
 			if part.b != nil {

@@ -82,6 +82,9 @@ type Split struct {
 	All          Metrics `json:"all"`
 	NamesGold    Metrics `json:"namesGold"`    // the message names a gold file or changed symbol
 	NamesNothing Metrics `json:"namesNothing"` // it names neither
+	// FirstRight: the cases whose first file is a changed one (hit@1),
+	// where hunk coverage measures the lines within the right file.
+	FirstRight Metrics `json:"firstRight"`
 }
 
 // Metrics are macro averages over cases.
@@ -467,10 +470,14 @@ func split(cases []Case, get func(*Case) (Score, bool)) Split {
 		} else {
 			sp.NamesNothing.add(s)
 		}
+		if s.Hit1 {
+			sp.FirstRight.add(s)
+		}
 	}
 	sp.All.mean()
 	sp.NamesGold.mean()
 	sp.NamesNothing.mean()
+	sp.FirstRight.mean()
 	return sp
 }
 

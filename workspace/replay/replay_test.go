@@ -187,6 +187,16 @@ func TestReplayCases(t *testing.T) {
 		if sc.Name == Cold && (sc.Baseline == nil || sc.Baseline.All.Cases != 4) {
 			t.Errorf("the baseline was not scored beside ctxls: %+v", sc.Baseline)
 		}
+		// The first-right split holds the cases whose first file is right.
+		right := 0
+		for _, c := range rep.Cases {
+			if s, ok := c.Scores[sc.Name]; ok && s.Hit1 {
+				right++
+			}
+		}
+		if fr := sc.Ctxls.FirstRight; fr.Cases != right || (right > 0 && fr.Hit1 != 1) {
+			t.Errorf("%s: firstRight %+v, want the %d cases with hit@1", sc.Name, fr, right)
+		}
 	}
 }
 
