@@ -113,9 +113,12 @@ func focusFile(p *plan, q *query, best *cand, head, rest []*cand, share, room in
 	if room <= 0 {
 		return nil, append(left, mine...)
 	}
-	if h := fileHead(best); h != nil && p.accepts(h.path, symbolindex.KindFile) && used+int(h.sym.EndByte) <= share/2 {
+	// The head comes first when it fits the share (counted, like every
+	// item, at most at the per-item cap): changes add imports and module
+	// constants as often as they touch a symbol.
+	if h := fileHead(best); h != nil && p.accepts(h.path, symbolindex.KindFile) && used+size(h) <= share {
 		pulled = append(pulled, h)
-		used += int(h.sym.EndByte)
+		used += size(h)
 	}
 	within := withinFile(best.folder.idx, best.fileSlot, q)
 	score := func(c *cand) float64 { return c.fused + within[c.slot] }
