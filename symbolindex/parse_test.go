@@ -910,3 +910,51 @@ func benchmarkParse(b *testing.B, name string, src []byte) {
 		}
 	}
 }
+
+// TestParseTestBlocks: in JavaScript and TypeScript test files, describe
+// blocks are modules named by their string, qualifying the it and test
+// cases inside them; a call with a computed name or no callback is not a
+// symbol, and neither is anything local to a case.
+func TestParseTestBlocks(t *testing.T) {
+	src := []byte(`const assert = require('node:assert')
+
+describe('res.send(body)', function () {
+  it('should send a string', function (done) {
+    function local () {}
+    done()
+  })
+
+  context('when body is null', () => {
+    test('should send ""', async () => {
+      assert.ok(true)
+    })
+  })
+
+  it(name, function () {})
+  it('is pending')
+})
+`)
+	p := NewParser()
+	defer p.Close()
+	for _, file := range []string{"res.send.test.js", "res.send.test.ts"} {
+		pf, err := p.Parse(file, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkInvariants(t, src, pf)
+		var got []string
+		for _, s := range pf.Symbols {
+			got = append(got, fmt.Sprintf("%s %v %d-%d", s.Qualified, s.Kind, s.Range.StartLine, s.Range.EndLine))
+		}
+		want := []string{
+			"assert const 0-0",
+			"res.send(body) module 2-16",
+			"res.send(body).should send a string function 3-6",
+			"res.send(body).when body is null module 8-12",
+			"res.send(body).when body is null.should send \"\" function 9-11",
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: symbols\n%s\nwant\n%s", file, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

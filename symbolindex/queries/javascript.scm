@@ -24,6 +24,16 @@
 (expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name) right: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) (#eq? @_module "module") (#eq? @_exports "exports")) @def.function
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (object [(method_definition name: (property_identifier) @name body: (_) @body) (pair key: (property_identifier) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)])] @def.function)) (#eq? @_module "module") (#eq? @_exports "exports"))
 
+
+; Test suites and cases (mocha, jest, vitest, node:test): describe('…', fn)
+; (or context, suite) is a module that qualifies the it('…', fn) and
+; test('…', fn) cases inside it; the string is the name.
+(expression_statement (call_expression function: (identifier) @_fn arguments: (arguments . (string (string_fragment) @name) . [(function_expression body: (_) @body) (arrow_function body: (_) @body)])) @def.module (#eq? @_fn "describe"))
+(expression_statement (call_expression function: (identifier) @_fn arguments: (arguments . (string (string_fragment) @name) . [(function_expression body: (_) @body) (arrow_function body: (_) @body)])) @def.module (#eq? @_fn "context"))
+(expression_statement (call_expression function: (identifier) @_fn arguments: (arguments . (string (string_fragment) @name) . [(function_expression body: (_) @body) (arrow_function body: (_) @body)])) @def.module (#eq? @_fn "suite"))
+(expression_statement (call_expression function: (identifier) @_fn arguments: (arguments . (string (string_fragment) @name) . [(function_expression body: (_) @body) (arrow_function body: (_) @body)])) @def.function (#eq? @_fn "it"))
+(expression_statement (call_expression function: (identifier) @_fn arguments: (arguments . (string (string_fragment) @name) . [(function_expression body: (_) @body) (arrow_function body: (_) @body)])) @def.function (#eq? @_fn "test"))
+
 ; References: identifiers in call, type, selector and constructor positions.
 (call_expression function: (identifier) @ref)
 (member_expression property: (property_identifier) @ref)
