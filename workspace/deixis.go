@@ -17,8 +17,17 @@ import (
 // definitions of the names its body uses), and both weigh
 // heuristics.DeicticBoost times as much.
 
-// cursorSlot is the innermost symbol under the cursor in the active file.
+// cursorSlot is the innermost symbol under the cursor in the active file,
+// found once per scope (the cursor source, deixis and its graph ask).
 func (s *scope) cursorSlot() (uint32, bool) {
+	if !s.cursor.done {
+		s.cursor.done = true
+		s.cursor.slot, s.cursor.ok = s.findCursorSlot()
+	}
+	return s.cursor.slot, s.cursor.ok
+}
+
+func (s *scope) findCursorSlot() (uint32, bool) {
 	if s.activeRel == "" || s.p.cursor == nil {
 		return 0, false
 	}
@@ -26,6 +35,8 @@ func (s *scope) cursorSlot() (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
+	// A file's symbols come outer before inner: the last to hold the
+	// cursor's line is the innermost.
 	best, found := uint32(0), false
 	for _, slot := range s.idx.FileSymbols(fs) {
 		ref, _ := s.idx.Symbol(slot)

@@ -65,6 +65,10 @@ type scope struct {
 	conf                  heuristics.ConfidenceInput
 	mentioned             []weighted2 // files the query names; see mentionedFiles
 	mentionedDone         bool
+	cursor                struct { // see cursorSlot
+		slot     uint32
+		ok, done bool
+	}
 	// ruleFiles are the folder's rule files: they come as rules, not as
 	// text sections among the code.
 	ruleFiles map[string]bool
