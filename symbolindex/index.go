@@ -68,6 +68,7 @@ func (ix *Index) Mapped() bool { return ix.mapped != nil }
 // Discard unmaps the cache file of an index that was loaded but never
 // used: nothing may point into it.
 func (ix *Index) Discard() {
+	ix.vecs.closeFile()
 	if ix.mapped != nil {
 		unmapFile(ix.mapped)
 		ix.mapped = nil
@@ -79,6 +80,7 @@ func (ix *Index) Discard() {
 // read again from the file when touched); the index itself must not be
 // used any more.
 func (ix *Index) Release() {
+	ix.vecs.closeFile()
 	if ix.mapped != nil {
 		dropPages(ix.mapped)
 	}

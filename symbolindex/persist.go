@@ -528,7 +528,7 @@ func invert[D, T uint16 | uint32](dtOff, dtTerms, count []uint32, doc func(i int
 // others with a *SegmentsError (wrapped): the caller uses the index and
 // indexes the missing files again.
 func LoadIndex(path string, emb Embedder) (*Index, error) {
-	data, err := mapFile(path)
+	data, f, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -538,9 +538,15 @@ func LoadIndex(path string, emb Embedder) (*Index, error) {
 	adviseRandom(data)
 	if ix == nil {
 		unmapFile(data)
+		if f != nil {
+			f.Close()
+		}
 		return nil, fmt.Errorf("load index %s: %w", path, err)
 	}
 	ix.mapped = data
+	if f != nil {
+		ix.vecs.readRowsFrom(f, data)
+	}
 	if err != nil {
 		return ix, fmt.Errorf("load index %s: %w", path, err)
 	}
