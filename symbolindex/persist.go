@@ -343,11 +343,10 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 			refs = append(refs, segRef{Ref: w.text.str(r), Lower: w.str(strings.ToLower(r))})
 		}
 		for _, s := range fe.Slots {
-			e := &ix.syms[s]
-			sym := &e.Sym
+			sym := ix.sym(s)
 			syms = append(syms, segSym{Name: w.str(sym.Name), Qual: w.str(sym.Qualified),
 				LName: w.str(strings.ToLower(sym.Name)), LQual: w.str(strings.ToLower(sym.Qualified)),
-				Sig: w.text.str(sym.Signature), Doc: w.text.str(sym.Doc), Key: w.str(e.Key), Hash: e.Hash,
+				Sig: w.text.str(sym.Signature), Doc: w.text.str(sym.Doc), Key: w.str(ix.LeafKey(s)), Hash: ix.LeafHash(s),
 				Range: sym.Range, StartByte: sym.StartByte, EndByte: sym.EndByte, Kind: sym.Kind})
 			slots = append(slots, symBase+uint32(len(oldSyms)))
 			oldSyms = append(oldSyms, s)
@@ -677,10 +676,12 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	}
 	ix = NewIndex(emb)
 	ix.fileTab = make([]fileEntry, fileSlots)
-	ix.syms = make([]symEntry, symSlots)
-	for s := range ix.syms {
-		ix.syms[s].file = noFile
+	ix.symFile = make([]uint32, symSlots)
+	for s := range ix.symFile {
+		ix.symFile[s] = noFile
 	}
+	ix.symAt = make([]uint32, symSlots)
+	ix.symSeg = make([]*segRecords, (int(symSlots)+vecChunk-1)/vecChunk)
 	ix.BeginBatch()
 	symLex := make([]*lexSegData, len(views))
 	fileLex := make([]*lexSegData, len(views))
@@ -692,8 +693,8 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	ix.flex.addSegments(fileLex)
 	ix.lex.trim()
 	ix.flex.trim()
-	for s := len(ix.syms) - 1; s >= 0; s-- {
-		if ix.syms[s].file == noFile {
+	for s := len(ix.symFile) - 1; s >= 0; s-- {
+		if ix.symFile[s] == noFile {
 			ix.freeSym = append(ix.freeSym, uint32(s))
 		}
 	}
@@ -914,9 +915,7 @@ func (ix *Index) mapSegment(v *segView) {
 			s := &v.syms[f.FirstSym+uint32(j)]
 			slot := e.SymBase + f.FirstSym + uint32(j)
 			leaves[j] = merkle.Leaf{Key: v.str(s.Key), Hash: s.Hash}
-			ix.syms[slot] = symEntry{file: fslot, Key: leaves[j].Key, Hash: s.Hash, Sym: Symbol{
-				Name: v.str(s.Name), Qualified: v.str(s.Qual), Kind: s.Kind, Range: s.Range,
-				StartByte: s.StartByte, EndByte: s.EndByte, Signature: mappedStr(v.text, s.Sig), Doc: mappedStr(v.text, s.Doc)}}
+			ix.symFile[slot] = fslot
 			name := v.str(s.LName)
 			ix.names[name] = append(ix.names[name], slot)
 			if q := v.str(s.LQual); q != name {
@@ -927,6 +926,10 @@ func (ix *Index) mapSegment(v *segView) {
 	}
 	ix.nsyms += int(e.NSyms)
 	ix.vecs.mapChunks(e.SymBase, v.vecs, v.scales)
+	recs := &segRecords{base: e.SymBase, syms: v.syms, strs: v.strs, text: v.text}
+	for c := e.SymBase / vecChunk; c*vecChunk < e.SymBase+e.NSyms; c++ {
+		ix.symSeg[c] = recs
+	}
 }
 
 // baseName is path.Base for the clean slash paths of the index.

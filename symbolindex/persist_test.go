@@ -6,9 +6,11 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -414,5 +416,55 @@ func TestLoadedVectorsFollowWrites(t *testing.T) {
 	vs.closeFile()
 	if inPlace := vs.TopK(q, nil, 10, nil); !slices.Equal(viaFile, inPlace) {
 		t.Errorf("TopK with pread %v, in place %v", viaFile, inPlace)
+	}
+}
+
+// A loaded index reads its symbols from the cache's records until an edit
+// changes them: after edits (a symbol moved by a line above it, one
+// changed, a file removed and its slots reused by a new file) it must hold
+// what an index built from the edited files holds, and name lookups must
+// follow.
+func TestLoadedSymbolsFollowEdits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.idx")
+	if err := persistBuild(t).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewParser()
+	defer p.Close()
+	emb := loaded.Embedder()
+	files := maps.Clone(persistFiles)
+	files["bank/account.go"] = strings.Replace(strings.Replace(ixAccounts, "package bank\n", "package bank\n\n// Moved down a line.\n", 1), "/ 12", "/ 365", 1)
+	delete(files, "web/cart.ts")
+	files["web/ledger.go"] = "package web\n\n// Ledger lists entries.\ntype Ledger struct{}\n\n// Post records one entry.\nfunc (l *Ledger) Post(amount int64) {}\n"
+	loaded.Put(ixPrepare(t, p, emb, "bank/account.go", files["bank/account.go"]))
+	loaded.Remove("web/cart.ts")
+	loaded.Put(ixPrepare(t, p, emb, "web/ledger.go", files["web/ledger.go"]))
+	fresh := NewIndex(emb)
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		fresh.Put(ixPrepare(t, p, emb, f, files[f]))
+	}
+	if g, w := ixSymbols(loaded), ixSymbols(fresh); !slices.Equal(g, w) {
+		t.Errorf("symbols after edits:\n got %q\nwant %q", g, w)
+	}
+	if loaded.Tree().RootHex() != fresh.Tree().RootHex() {
+		t.Errorf("Merkle root after edits %s, want %s", loaded.Tree().RootHex(), fresh.Tree().RootHex())
+	}
+	for _, name := range []string{"Deposit", "Account.Withdraw", "Post", "CartStore"} {
+		var got, want []string
+		for _, s := range loaded.Named(name) {
+			ref, _ := loaded.Symbol(s)
+			got = append(got, ref.Path+"::"+ref.Qualified+" "+loaded.LeafKey(s))
+		}
+		for _, s := range fresh.Named(name) {
+			ref, _ := fresh.Symbol(s)
+			want = append(want, ref.Path+"::"+ref.Qualified+" "+fresh.LeafKey(s))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Named(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

@@ -501,7 +501,7 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 	if !ok || !s.p.accepts(ref.Path, ref.Kind) || s.ruleFiles[ref.Path] || isDocLanguage(ref.Language) && !s.p.itemKind(ItemDoc) {
 		return nil
 	}
-	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, sym: *ref.Symbol, hash: s.idx.LeafHash(slot)}
+	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, sym: ref.Symbol, hash: s.idx.LeafHash(slot)}
 	cands[slot] = c
 	return c
 }

@@ -106,8 +106,8 @@ func hitScore(h symbolindex.Hit) float32 { return h.Score }
 func (s *scope) filesOf(syms []symRank) []scoredFile {
 	var files []scoredFile
 	for _, h := range syms {
-		if ref, ok := s.idx.Symbol(h.slot); ok {
-			files = append(files, scoredFile{ref.File, float64(h.score)})
+		if f, ok := s.idx.SymbolFile(h.slot); ok {
+			files = append(files, scoredFile{f, float64(h.score)})
 		}
 	}
 	return bestPerFile(files)
