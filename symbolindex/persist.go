@@ -238,16 +238,14 @@ func (ix *Index) writeSegments(f *os.File) error {
 	var groups []segGroup
 	for _, p := range ix.Paths() {
 		n := len(ix.fileTab[ix.files[p]].Slots)
-		if len(groups) == 0 || len(groups[len(groups)-1].paths) >= segMaxFiles || groups[len(groups)-1].nsyms+n > segMaxSyms && len(groups[len(groups)-1].paths) > 0 {
+		if len(groups) == 0 || segFull(len(groups[len(groups)-1].paths), groups[len(groups)-1].nsyms, n) {
 			groups = append(groups, segGroup{})
 		}
 		g := &groups[len(groups)-1]
 		g.paths = append(g.paths, p)
 		g.nsyms += n
 	}
-	emb := ix.emb.ID()
-	hdrLen := 32 + len(emb) + len(groups)*int(unsafe.Sizeof(segEntry{})) + 8
-	off := uint64(alignUp(hdrLen, pageSize))
+	off := uint64(alignUp(headerLen(ix.emb, len(groups)), pageSize))
 	table := make([]segEntry, len(groups))
 	var fileBase, symBase uint32
 	end := off
@@ -264,15 +262,34 @@ func (ix *Index) writeSegments(f *os.File) error {
 		fileBase += uint32(len(g.paths))
 		symBase = uint32(alignUp(int(symBase)+g.nsyms, vecChunk))
 	}
-	hdr := make([]byte, 0, hdrLen)
+	return writeHeader(f, ix.emb, table, fileBase, symBase, end)
+}
+
+// segFull says whether a segment of files files and nsyms symbols is
+// closed before a file of n symbols: at segMaxFiles files, or when the file
+// would take it past segMaxSyms symbols (a segment has at least one file).
+func segFull(files, nsyms, n int) bool {
+	return files >= segMaxFiles || nsyms+n > segMaxSyms && files > 0
+}
+
+// headerLen is the length of the header of a file of nseg segments.
+func headerLen(emb Embedder, nseg int) int {
+	return 32 + len(emb.ID()) + nseg*int(unsafe.Sizeof(segEntry{})) + 8
+}
+
+// writeHeader writes the header (segment table, slot counts, checksum) at
+// the start of f, whose segments end at end, and truncates f there.
+func writeHeader(f *os.File, emb Embedder, table []segEntry, fileSlots, symSlots uint32, end uint64) error {
+	id := emb.ID()
+	hdr := make([]byte, 0, headerLen(emb, len(table)))
 	hdr = append(hdr, segMagic...)
 	hdr = binary.LittleEndian.AppendUint32(hdr, cacheVersion)
-	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(ix.emb.Dim()))
-	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(groups)))
-	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(emb)))
-	hdr = binary.LittleEndian.AppendUint32(hdr, fileBase)
-	hdr = binary.LittleEndian.AppendUint32(hdr, symBase)
-	hdr = append(hdr, emb...)
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(emb.Dim()))
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(table)))
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(id)))
+	hdr = binary.LittleEndian.AppendUint32(hdr, fileSlots)
+	hdr = binary.LittleEndian.AppendUint32(hdr, symSlots)
+	hdr = append(hdr, id...)
 	hdr = append(hdr, asBytes(table)...)
 	hdr = binary.LittleEndian.AppendUint64(hdr, xxhash.Sum64(hdr))
 	if _, err := f.WriteAt(hdr, 0); err != nil {
