@@ -239,6 +239,7 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 			sc := newScope(s, fv, p, q)
 			sc.ruleFiles = ruleFiles[fv.Root]
 			all = append(all, sc.collect()...)
+			sc.release()
 			conf.BestLexicalCoverage = math.Max(conf.BestLexicalCoverage, sc.conf.BestLexicalCoverage)
 			conf.BestSemantic = math.Max(conf.BestSemantic, sc.conf.BestSemantic)
 			conf.Mentions += sc.conf.Mentions
