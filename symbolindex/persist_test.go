@@ -368,10 +368,9 @@ func TestSaveIsAtomic(t *testing.T) {
 	}
 }
 
-// A loaded index's vector search reads the rows of its mapped chunks with
-// pread; a vector set or cleared since the load must be what it scores,
-// not the file's row, and both ways of reading must agree.
-func TestLoadedVectorsFollowWrites(t *testing.T) {
+// persistLoaded saves persistBuild's index and loads it.
+func persistLoaded(t *testing.T) *Index {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "index.idx")
 	if err := persistBuild(t).Save(path); err != nil {
 		t.Fatal(err)
@@ -380,6 +379,14 @@ func TestLoadedVectorsFollowWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ix
+}
+
+// A loaded index's vector search reads the rows of its mapped chunks with
+// pread; a vector set or cleared since the load must be what it scores,
+// not the file's row, and both ways of reading must agree.
+func TestLoadedVectorsFollowWrites(t *testing.T) {
+	ix := persistLoaded(t)
 	if ix.vecs.file == nil {
 		t.Fatal("the loaded index does not read its vectors from the file")
 	}
@@ -425,14 +432,7 @@ func TestLoadedVectorsFollowWrites(t *testing.T) {
 // what an index built from the edited files holds, and name lookups must
 // follow.
 func TestLoadedSymbolsFollowEdits(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "index.idx")
-	if err := persistBuild(t).Save(path); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := persistLoaded(t)
 	p := NewParser()
 	defer p.Close()
 	emb := loaded.Embedder()
