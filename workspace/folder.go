@@ -472,6 +472,7 @@ func streamBuild(ctx context.Context, cfile string, emb symbolindex.Embedder, fi
 		return nil, updateStats{}, nil
 	}
 	m.Reembedded = w.Embedded()
+	log.Debug("index streamed into its cache file", "cache", cfile, "files", m.Files(), "symbols", m.Symbols())
 	sort.Slice(st.skips, func(i, j int) bool { return st.skips[i].Path < st.skips[j].Path })
 	return m, st, nil
 }
