@@ -127,7 +127,12 @@ func BenchmarkContextSelect(b *testing.B) {
 // over the pipe, and the server's resident set from /proc after the
 // selects: VmRSS (now) and VmHWM (peak, the build included). 100k symbols;
 // also 1M with CTXLS_BENCH_1M=1 (about 10 minutes on 2 shared cores);
-// CTXLS_BENCH_SYMBOLS=N runs N instead of 100k.
+// CTXLS_BENCH_SYMBOLS=N runs N instead of 100k. CTXLS_BENCH_ROOT=DIR and
+// CTXLS_BENCH_CACHE=DIR serve a workspace generated beforehand (synthgen,
+// of the last size) from a cache dir that already holds its index: only
+// the restart runs,
+// so that a change can be measured at 1M without a 3–7 minute build each
+// time.
 func BenchmarkServeMapped(b *testing.B) {
 	queries := synth.Queries
 	sizes := []int{100_000}
@@ -137,13 +142,22 @@ func BenchmarkServeMapped(b *testing.B) {
 	if os.Getenv("CTXLS_BENCH_1M") != "" {
 		sizes = append(sizes, 1_000_000)
 	}
+	phases := []string{"build", "restart"}
+	root, cache := os.Getenv("CTXLS_BENCH_ROOT"), os.Getenv("CTXLS_BENCH_CACHE")
+	if root != "" && cache != "" {
+		phases, sizes = phases[1:], sizes[len(sizes)-1:]
+	} else {
+		root, cache = "", ""
+	}
 	for _, n := range sizes {
-		root := b.TempDir()
-		if _, err := synth.Generate(root, synth.Options{Symbols: n}); err != nil {
-			b.Fatal(err)
+		if len(phases) == 2 {
+			root = b.TempDir()
+			if _, err := synth.Generate(root, synth.Options{Symbols: n}); err != nil {
+				b.Fatal(err)
+			}
+			cache = b.TempDir()
 		}
-		cache := b.TempDir()
-		for _, phase := range []string{"build", "restart"} {
+		for _, phase := range phases {
 			b.Run(fmt.Sprintf("symbols=%d/%s", n, phase), func(b *testing.B) {
 				c := processClient(b, io.Discard, "serve")
 				c.readyTimeout = 60 * time.Minute

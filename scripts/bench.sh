@@ -7,7 +7,7 @@
 #   BENCH_PROFILE=1 scripts/bench.sh # then CPU profiles of cold index, restart and
 #                                    # select, and a heap profile, at 100k
 #   BENCH_1M=1 scripts/bench.sh      # also 1M symbols (about 640 MB of source generated
-#                                    # in $BENCH_OUT; 5.5 GB peak RSS, ~25 minutes more)
+#                                    # in $BENCH_OUT; 1.1 GB peak RSS, ~15 minutes more)
 #
 # 1. the machine: CPU, cores, memory, Go version, load average;
 # 2. the ctxls binary on a 100k-symbol synthetic workspace: a cold index,

@@ -3,6 +3,7 @@ package symbolindex
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,7 +26,15 @@ type Index struct {
 	fileTab  []fileEntry       // file slot → entry; Path "" marks a free slot
 	freeFile []uint32
 
-	syms    []symEntry // symbol slot → entry; file == noFile marks a free slot
+	// Symbols by slot. symFile is each slot's file (noFile: a free slot).
+	// A symbol loaded from a cache segment is read in place from its
+	// record there (symSeg, by vector chunk: segments start at a chunk);
+	// one put since is in syms, at symAt[slot]-1 (0: none yet). A slot
+	// keeps its heap entry once it has one.
+	symFile []uint32
+	symAt   []uint32
+	syms    []symEntry
+	symSeg  []*segRecords
 	freeSym []uint32
 
 	lex   *Lexical     // symbol documents, keyed by symbol slot
@@ -68,6 +77,7 @@ func (ix *Index) Mapped() bool { return ix.mapped != nil }
 // Discard unmaps the cache file of an index that was loaded but never
 // used: nothing may point into it.
 func (ix *Index) Discard() {
+	ix.vecs.closeFile()
 	if ix.mapped != nil {
 		unmapFile(ix.mapped)
 		ix.mapped = nil
@@ -79,6 +89,7 @@ func (ix *Index) Discard() {
 // read again from the file when touched); the index itself must not be
 // used any more.
 func (ix *Index) Release() {
+	ix.vecs.closeFile()
 	if ix.mapped != nil {
 		dropPages(ix.mapped)
 	}
@@ -106,12 +117,53 @@ type fileEntry struct {
 	loaded bool
 }
 
-// symEntry is one symbol in its slot.
+// symEntry is a symbol put into the index in memory.
 type symEntry struct {
-	file uint32
 	Sym  Symbol
 	Key  string // leaf key, unique within the file
 	Hash uint64 // leaf hash: qualified name, kind and folded body
+}
+
+// segRecords are the symbol records of a mapped segment, whose first
+// symbol is in slot base.
+type segRecords struct {
+	base       uint32
+	syms       []segSym
+	strs, text []byte
+}
+
+func (v *segRecords) str(r strRef) string { return mappedStr(v.strs, r) }
+
+// record returns the cache record of slot s, which has no heap entry.
+func (ix *Index) record(s uint32) (*segRecords, *segSym) {
+	v := ix.symSeg[s/vecChunk]
+	return v, &v.syms[s-v.base]
+}
+
+// sym returns the symbol in slot s, which is not free.
+func (ix *Index) sym(s uint32) Symbol {
+	if a := ix.symAt[s]; a != 0 {
+		return ix.syms[a-1].Sym
+	}
+	v, r := ix.record(s)
+	return Symbol{Name: v.str(r.Name), Qualified: v.str(r.Qual), Kind: r.Kind, Range: r.Range,
+		StartByte: r.StartByte, EndByte: r.EndByte, Signature: mappedStr(v.text, r.Sig), Doc: mappedStr(v.text, r.Doc)}
+}
+
+// own returns the heap entry of slot s, making one (from the slot's cache
+// record, if it has one) if need be.
+func (ix *Index) own(s uint32) *symEntry {
+	if a := ix.symAt[s]; a != 0 {
+		return &ix.syms[a-1]
+	}
+	var e symEntry
+	if int(s/vecChunk) < len(ix.symSeg) && ix.symSeg[s/vecChunk] != nil && ix.symFile[s] != noFile {
+		v, r := ix.record(s)
+		e = symEntry{Sym: ix.sym(s), Key: v.str(r.Key), Hash: r.Hash}
+	}
+	ix.syms = append(ix.syms, e)
+	ix.symAt[s] = uint32(len(ix.syms))
+	return &ix.syms[len(ix.syms)-1]
 }
 
 // NewIndex returns an empty index that embeds with emb.
@@ -340,7 +392,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		fe := &ix.fileTab[fslot]
 		old = make(map[string]uint32, len(fe.Slots))
 		for _, s := range fe.Slots {
-			old[ix.syms[s].Key] = s
+			old[ix.LeafKey(s)] = s
 		}
 		ix.flex.Remove(fslot)
 	} else {
@@ -360,9 +412,9 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		sym := d.Parsed.Symbols[i]
 		key, h := d.Keys[i], d.Hashes[i]
 		leaves[i] = merkle.Leaf{Key: key, Hash: h}
-		if s, ok := old[key]; ok && ix.syms[s].Hash == h {
+		if s, ok := old[key]; ok && ix.LeafHash(s) == h {
 			delete(old, key)
-			ix.syms[s].Sym = sym
+			ix.own(s).Sym = sym
 			slots[i] = s
 			vbuf = ix.vecs.Get(s, vbuf[:0])
 			addTo(sum, vbuf)
@@ -385,7 +437,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 	}
 	for _, s := range old {
 		ix.dropSymbol(s)
-		ix.syms[s].file = noFile
+		ix.symFile[s] = noFile
 		ix.freeSym = append(ix.freeSym, s)
 		ix.nsyms--
 	}
@@ -442,8 +494,8 @@ func (ix *Index) Has(relPath, key string, hash uint64) bool {
 		return false
 	}
 	for _, s := range ix.fileTab[f].Slots {
-		if e := &ix.syms[s]; e.Key == key {
-			return e.Hash == hash
+		if ix.LeafKey(s) == key {
+			return ix.LeafHash(s) == hash
 		}
 	}
 	return false
@@ -459,7 +511,8 @@ func addTo(sum, v []float32) {
 }
 
 func (ix *Index) fillSymbol(s, fslot uint32, sym Symbol, key string, h uint64, terms DocTerms, vec []float32) {
-	ix.syms[s] = symEntry{file: fslot, Sym: sym, Key: key, Hash: h}
+	*ix.own(s) = symEntry{Sym: sym, Key: key, Hash: h}
+	ix.symFile[s] = fslot
 	ix.lex.addTokenized(s, terms)
 	ix.vecs.Set(s, vec)
 	name := strings.ToLower(sym.Name)
@@ -472,11 +525,11 @@ func (ix *Index) fillSymbol(s, fslot uint32, sym Symbol, key string, h uint64, t
 // dropSymbol removes slot s from the lexical index, the vectors and the name
 // table. The slot itself stays allocated.
 func (ix *Index) dropSymbol(s uint32) {
-	e := &ix.syms[s]
+	sym := ix.sym(s)
 	ix.lex.Remove(s)
 	ix.vecs.Clear(s)
-	ix.unname(strings.ToLower(e.Sym.Name), s)
-	ix.unname(strings.ToLower(e.Sym.Qualified), s)
+	ix.unname(strings.ToLower(sym.Name), s)
+	ix.unname(strings.ToLower(sym.Qualified), s)
 }
 
 func (ix *Index) unname(name string, s uint32) {
@@ -501,8 +554,9 @@ func (ix *Index) allocSym() uint32 {
 		ix.freeSym = ix.freeSym[:n-1]
 		return s
 	}
-	ix.syms = append(ix.syms, symEntry{file: noFile})
-	return uint32(len(ix.syms) - 1)
+	ix.symFile = append(ix.symFile, noFile)
+	ix.symAt = append(ix.symAt, 0)
+	return uint32(len(ix.symFile) - 1)
 }
 
 func (ix *Index) allocFile() uint32 {
@@ -529,7 +583,7 @@ func (ix *Index) Remove(relPath string) bool {
 	}
 	for _, s := range fe.Slots {
 		ix.dropSymbol(s)
-		ix.syms[s].file = noFile
+		ix.symFile[s] = noFile
 		ix.freeSym = append(ix.freeSym, s)
 		ix.nsyms--
 	}
@@ -591,25 +645,46 @@ type SymbolRef struct {
 	File     uint32
 	Path     string
 	Language string
-	*Symbol
+	Symbol
 }
 
 // Symbol returns the symbol in slot s. ok is false for a free slot.
 func (ix *Index) Symbol(s uint32) (SymbolRef, bool) {
-	if int(s) >= len(ix.syms) || ix.syms[s].file == noFile {
+	if int(s) >= len(ix.symFile) || ix.symFile[s] == noFile {
 		return SymbolRef{}, false
 	}
-	e := &ix.syms[s]
-	fe := &ix.fileTab[e.file]
-	return SymbolRef{Slot: s, File: e.file, Path: fe.Path, Language: fe.Language, Symbol: &e.Sym}, true
+	f := ix.symFile[s]
+	fe := &ix.fileTab[f]
+	return SymbolRef{Slot: s, File: f, Path: fe.Path, Language: fe.Language, Symbol: ix.sym(s)}, true
+}
+
+// SymbolFile returns the file slot of the symbol in slot s without
+// reading its record. ok is false for a free slot.
+func (ix *Index) SymbolFile(s uint32) (uint32, bool) {
+	if int(s) >= len(ix.symFile) || ix.symFile[s] == noFile {
+		return 0, false
+	}
+	return ix.symFile[s], true
 }
 
 // LeafKey returns the key of the symbol in slot s, unique within its file
 // and stable across edits that do not rename it.
-func (ix *Index) LeafKey(s uint32) string { return ix.syms[s].Key }
+func (ix *Index) LeafKey(s uint32) string {
+	if a := ix.symAt[s]; a != 0 {
+		return ix.syms[a-1].Key
+	}
+	v, r := ix.record(s)
+	return v.str(r.Key)
+}
 
 // LeafHash returns the content hash of the symbol in slot s.
-func (ix *Index) LeafHash(s uint32) uint64 { return ix.syms[s].Hash }
+func (ix *Index) LeafHash(s uint32) uint64 {
+	if a := ix.symAt[s]; a != 0 {
+		return ix.syms[a-1].Hash
+	}
+	_, r := ix.record(s)
+	return r.Hash
+}
 
 // FileSlot returns the slot of an indexed file.
 func (ix *Index) FileSlot(relPath string) (uint32, bool) {
@@ -676,18 +751,27 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 		if err != nil {
 			return dst[:0]
 		}
+		// In slot order (files of a folder the descent chose are then
+		// next to each other, and so are their vectors in a loaded
+		// index): the store reads runs of rows at once, and the result
+		// does not depend on the order.
+		fslots := make([]uint32, 0, len(paths))
 		for _, p := range paths {
 			if f, ok := ix.files[p]; ok {
-				slots = append(slots, ix.fileTab[f].Slots...)
+				fslots = append(fslots, f)
 			}
+		}
+		slices.Sort(fslots)
+		for _, f := range fslots {
+			slots = append(slots, ix.fileTab[f].Slots...)
 		}
 		if len(slots) == 0 {
 			return dst[:0]
 		}
 	} else {
 		slots = make([]uint32, 0, ix.nsyms)
-		for s := range ix.syms {
-			if ix.syms[s].file != noFile {
+		for s, f := range ix.symFile {
+			if f != noFile {
 				slots = append(slots, uint32(s))
 			}
 		}

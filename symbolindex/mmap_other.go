@@ -5,7 +5,12 @@ package symbolindex
 import "os"
 
 // mapFile reads the file at path into memory where there is no mmap.
-func mapFile(path string) ([]byte, error) { return os.ReadFile(path) }
+// There is no file to read rows from either: the vector store reads them
+// in memory.
+func mapFile(path string) ([]byte, *os.File, error) {
+	b, err := os.ReadFile(path)
+	return b, nil, err
+}
 
 func dropPages([]byte) {}
 

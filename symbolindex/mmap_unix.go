@@ -14,13 +14,23 @@ import (
 // that page into the process instead of touching the file. A mapping that
 // was served is not unmapped: strings and slices of a loaded index point
 // into it and may outlive the index (a response being written); one that
-// never was is unmapped by Index.Discard.
-func mapFile(path string) ([]byte, error) {
+// never was is unmapped by Index.Discard. It returns the open file too,
+// which the caller closes: the vector store reads rows with pread from the
+// very file it maps (the path may be renamed over meanwhile).
+func mapFile(path string) ([]byte, *os.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer f.Close()
+	b, err := mapOpen(f, path)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return b, f, nil
+}
+
+func mapOpen(f *os.File, path string) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err

@@ -238,16 +238,14 @@ func (ix *Index) writeSegments(f *os.File) error {
 	var groups []segGroup
 	for _, p := range ix.Paths() {
 		n := len(ix.fileTab[ix.files[p]].Slots)
-		if len(groups) == 0 || len(groups[len(groups)-1].paths) >= segMaxFiles || groups[len(groups)-1].nsyms+n > segMaxSyms && len(groups[len(groups)-1].paths) > 0 {
+		if len(groups) == 0 || segFull(len(groups[len(groups)-1].paths), groups[len(groups)-1].nsyms, n) {
 			groups = append(groups, segGroup{})
 		}
 		g := &groups[len(groups)-1]
 		g.paths = append(g.paths, p)
 		g.nsyms += n
 	}
-	emb := ix.emb.ID()
-	hdrLen := 32 + len(emb) + len(groups)*int(unsafe.Sizeof(segEntry{})) + 8
-	off := uint64(alignUp(hdrLen, pageSize))
+	off := uint64(alignUp(headerLen(ix.emb, len(groups)), pageSize))
 	table := make([]segEntry, len(groups))
 	var fileBase, symBase uint32
 	end := off
@@ -264,15 +262,34 @@ func (ix *Index) writeSegments(f *os.File) error {
 		fileBase += uint32(len(g.paths))
 		symBase = uint32(alignUp(int(symBase)+g.nsyms, vecChunk))
 	}
-	hdr := make([]byte, 0, hdrLen)
+	return writeHeader(f, ix.emb, table, fileBase, symBase, end)
+}
+
+// segFull says whether a segment of files files and nsyms symbols is
+// closed before a file of n symbols: at segMaxFiles files, or when the file
+// would take it past segMaxSyms symbols (a segment has at least one file).
+func segFull(files, nsyms, n int) bool {
+	return files >= segMaxFiles || nsyms+n > segMaxSyms && files > 0
+}
+
+// headerLen is the length of the header of a file of nseg segments.
+func headerLen(emb Embedder, nseg int) int {
+	return 32 + len(emb.ID()) + nseg*int(unsafe.Sizeof(segEntry{})) + 8
+}
+
+// writeHeader writes the header (segment table, slot counts, checksum) at
+// the start of f, whose segments end at end, and truncates f there.
+func writeHeader(f *os.File, emb Embedder, table []segEntry, fileSlots, symSlots uint32, end uint64) error {
+	id := emb.ID()
+	hdr := make([]byte, 0, headerLen(emb, len(table)))
 	hdr = append(hdr, segMagic...)
 	hdr = binary.LittleEndian.AppendUint32(hdr, cacheVersion)
-	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(ix.emb.Dim()))
-	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(groups)))
-	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(emb)))
-	hdr = binary.LittleEndian.AppendUint32(hdr, fileBase)
-	hdr = binary.LittleEndian.AppendUint32(hdr, symBase)
-	hdr = append(hdr, emb...)
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(emb.Dim()))
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(table)))
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(id)))
+	hdr = binary.LittleEndian.AppendUint32(hdr, fileSlots)
+	hdr = binary.LittleEndian.AppendUint32(hdr, symSlots)
+	hdr = append(hdr, id...)
 	hdr = append(hdr, asBytes(table)...)
 	hdr = binary.LittleEndian.AppendUint64(hdr, xxhash.Sum64(hdr))
 	if _, err := f.WriteAt(hdr, 0); err != nil {
@@ -343,11 +360,10 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 			refs = append(refs, segRef{Ref: w.text.str(r), Lower: w.str(strings.ToLower(r))})
 		}
 		for _, s := range fe.Slots {
-			e := &ix.syms[s]
-			sym := &e.Sym
+			sym := ix.sym(s)
 			syms = append(syms, segSym{Name: w.str(sym.Name), Qual: w.str(sym.Qualified),
 				LName: w.str(strings.ToLower(sym.Name)), LQual: w.str(strings.ToLower(sym.Qualified)),
-				Sig: w.text.str(sym.Signature), Doc: w.text.str(sym.Doc), Key: w.str(e.Key), Hash: e.Hash,
+				Sig: w.text.str(sym.Signature), Doc: w.text.str(sym.Doc), Key: w.str(ix.LeafKey(s)), Hash: ix.LeafHash(s),
 				Range: sym.Range, StartByte: sym.StartByte, EndByte: sym.EndByte, Kind: sym.Kind})
 			slots = append(slots, symBase+uint32(len(oldSyms)))
 			oldSyms = append(oldSyms, s)
@@ -528,7 +544,7 @@ func invert[D, T uint16 | uint32](dtOff, dtTerms, count []uint32, doc func(i int
 // others with a *SegmentsError (wrapped): the caller uses the index and
 // indexes the missing files again.
 func LoadIndex(path string, emb Embedder) (*Index, error) {
-	data, err := mapFile(path)
+	data, f, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -538,9 +554,15 @@ func LoadIndex(path string, emb Embedder) (*Index, error) {
 	adviseRandom(data)
 	if ix == nil {
 		unmapFile(data)
+		if f != nil {
+			f.Close()
+		}
 		return nil, fmt.Errorf("load index %s: %w", path, err)
 	}
 	ix.mapped = data
+	if f != nil {
+		ix.vecs.readRowsFrom(f, data)
+	}
 	if err != nil {
 		return ix, fmt.Errorf("load index %s: %w", path, err)
 	}
@@ -671,10 +693,12 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	}
 	ix = NewIndex(emb)
 	ix.fileTab = make([]fileEntry, fileSlots)
-	ix.syms = make([]symEntry, symSlots)
-	for s := range ix.syms {
-		ix.syms[s].file = noFile
+	ix.symFile = make([]uint32, symSlots)
+	for s := range ix.symFile {
+		ix.symFile[s] = noFile
 	}
+	ix.symAt = make([]uint32, symSlots)
+	ix.symSeg = make([]*segRecords, (int(symSlots)+vecChunk-1)/vecChunk)
 	ix.BeginBatch()
 	symLex := make([]*lexSegData, len(views))
 	fileLex := make([]*lexSegData, len(views))
@@ -686,8 +710,8 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	ix.flex.addSegments(fileLex)
 	ix.lex.trim()
 	ix.flex.trim()
-	for s := len(ix.syms) - 1; s >= 0; s-- {
-		if ix.syms[s].file == noFile {
+	for s := len(ix.symFile) - 1; s >= 0; s-- {
+		if ix.symFile[s] == noFile {
 			ix.freeSym = append(ix.freeSym, uint32(s))
 		}
 	}
@@ -908,9 +932,7 @@ func (ix *Index) mapSegment(v *segView) {
 			s := &v.syms[f.FirstSym+uint32(j)]
 			slot := e.SymBase + f.FirstSym + uint32(j)
 			leaves[j] = merkle.Leaf{Key: v.str(s.Key), Hash: s.Hash}
-			ix.syms[slot] = symEntry{file: fslot, Key: leaves[j].Key, Hash: s.Hash, Sym: Symbol{
-				Name: v.str(s.Name), Qualified: v.str(s.Qual), Kind: s.Kind, Range: s.Range,
-				StartByte: s.StartByte, EndByte: s.EndByte, Signature: mappedStr(v.text, s.Sig), Doc: mappedStr(v.text, s.Doc)}}
+			ix.symFile[slot] = fslot
 			name := v.str(s.LName)
 			ix.names[name] = append(ix.names[name], slot)
 			if q := v.str(s.LQual); q != name {
@@ -921,6 +943,10 @@ func (ix *Index) mapSegment(v *segView) {
 	}
 	ix.nsyms += int(e.NSyms)
 	ix.vecs.mapChunks(e.SymBase, v.vecs, v.scales)
+	recs := &segRecords{base: e.SymBase, syms: v.syms, strs: v.strs, text: v.text}
+	for c := e.SymBase / vecChunk; c*vecChunk < e.SymBase+e.NSyms; c++ {
+		ix.symSeg[c] = recs
+	}
 }
 
 // baseName is path.Base for the clean slash paths of the index.

@@ -6,9 +6,11 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -363,5 +365,106 @@ func TestSaveIsAtomic(t *testing.T) {
 	}
 	if _, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim)); err != nil {
 		t.Errorf("the earlier cache was damaged by a failed save: %v", err)
+	}
+}
+
+// persistLoaded saves persistBuild's index and loads it.
+func persistLoaded(t *testing.T) *Index {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "index.idx")
+	if err := persistBuild(t).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// A loaded index's vector search reads the rows of its mapped chunks with
+// pread; a vector set or cleared since the load must be what it scores,
+// not the file's row, and both ways of reading must agree.
+func TestLoadedVectorsFollowWrites(t *testing.T) {
+	ix := persistLoaded(t)
+	if ix.vecs.file == nil {
+		t.Fatal("the loaded index does not read its vectors from the file")
+	}
+	vs := ix.Vectors()
+	qv, err := ix.Embedder().Embed([]string{"withdraw money overdraw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := qv[0]
+	before := vs.TopK(q, nil, 3, nil)
+	if len(before) < 3 {
+		t.Fatalf("TopK over the loaded index: %v", before)
+	}
+	// The last of the three takes the query itself as its vector: it must
+	// come first; the first is cleared: it must be gone.
+	top, third := before[0].Slot, before[2].Slot
+	if err := vs.Set(third, q); err != nil {
+		t.Fatal(err)
+	}
+	vs.Clear(top)
+	for _, slots := range [][]uint32{nil, {top, before[1].Slot, third}} {
+		got := vs.TopK(q, slots, 3, nil)
+		if len(got) == 0 || got[0].Slot != third || got[0].Score < 0.99 {
+			t.Errorf("TopK(slots %v) after Set: %v, want slot %d first with score 1", slots, got, third)
+		}
+		for _, h := range got {
+			if h.Slot == top {
+				t.Errorf("TopK(slots %v) after Clear still returns slot %d: %v", slots, top, got)
+			}
+		}
+	}
+	// Reading through the mapping gives the same answers as pread.
+	viaFile := vs.TopK(q, nil, 10, nil)
+	vs.closeFile()
+	if inPlace := vs.TopK(q, nil, 10, nil); !slices.Equal(viaFile, inPlace) {
+		t.Errorf("TopK with pread %v, in place %v", viaFile, inPlace)
+	}
+}
+
+// A loaded index reads its symbols from the cache's records until an edit
+// changes them: after edits (a symbol moved by a line above it, one
+// changed, a file removed and its slots reused by a new file) it must hold
+// what an index built from the edited files holds, and name lookups must
+// follow.
+func TestLoadedSymbolsFollowEdits(t *testing.T) {
+	loaded := persistLoaded(t)
+	p := NewParser()
+	defer p.Close()
+	emb := loaded.Embedder()
+	files := maps.Clone(persistFiles)
+	files["bank/account.go"] = strings.Replace(strings.Replace(ixAccounts, "package bank\n", "package bank\n\n// Moved down a line.\n", 1), "/ 12", "/ 365", 1)
+	delete(files, "web/cart.ts")
+	files["web/ledger.go"] = "package web\n\n// Ledger lists entries.\ntype Ledger struct{}\n\n// Post records one entry.\nfunc (l *Ledger) Post(amount int64) {}\n"
+	loaded.Put(ixPrepare(t, p, emb, "bank/account.go", files["bank/account.go"]))
+	loaded.Remove("web/cart.ts")
+	loaded.Put(ixPrepare(t, p, emb, "web/ledger.go", files["web/ledger.go"]))
+	fresh := NewIndex(emb)
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		fresh.Put(ixPrepare(t, p, emb, f, files[f]))
+	}
+	if g, w := ixSymbols(loaded), ixSymbols(fresh); !slices.Equal(g, w) {
+		t.Errorf("symbols after edits:\n got %q\nwant %q", g, w)
+	}
+	if loaded.Tree().RootHex() != fresh.Tree().RootHex() {
+		t.Errorf("Merkle root after edits %s, want %s", loaded.Tree().RootHex(), fresh.Tree().RootHex())
+	}
+	for _, name := range []string{"Deposit", "Account.Withdraw", "Post", "CartStore"} {
+		var got, want []string
+		for _, s := range loaded.Named(name) {
+			ref, _ := loaded.Symbol(s)
+			got = append(got, ref.Path+"::"+ref.Qualified+" "+loaded.LeafKey(s))
+		}
+		for _, s := range fresh.Named(name) {
+			ref, _ := fresh.Symbol(s)
+			want = append(want, ref.Path+"::"+ref.Qualified+" "+fresh.LeafKey(s))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Named(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

@@ -115,6 +115,35 @@ func TestCacheRestartReusesEverything(t *testing.T) {
 	}
 }
 
+// A cold build with a cache dir streams the index into the cache file a
+// segment at a time and serves the file: it must hold and answer what a
+// build in memory (no cache dir) does, ties included.
+func TestStreamedBuildAnswersAsInMemory(t *testing.T) {
+	root, files := cacheTree(t)
+	streamed, st, log := cacheIndex(t, root, t.TempDir())
+	inMem, want, _ := cacheIndex(t, root, CacheDirOff)
+	if w := log.lines("WARN"); len(w) > 0 {
+		t.Fatalf("warnings on a streamed build: %q", w)
+	}
+	if !slices.ContainsFunc(log.lines("DEBUG"), func(l string) bool { return strings.Contains(l, "index streamed into its cache file") }) {
+		t.Errorf("the cold build with a cache dir was not streamed: %q", log.lines(""))
+	}
+	if f := streamed.folders[0]; !f.idx.Mapped() || f.idx.Reembedded != want.Symbols {
+		t.Errorf("streamed build serves a mapped index %v with %d symbols embedded, want mapped with %d", f.idx.Mapped(), f.idx.Reembedded, want.Symbols)
+	}
+	if st.Files != files || st.Parsed != files || st.Symbols != want.Symbols || st.MerkleRoot != want.MerkleRoot {
+		t.Errorf("streamed build: %d files (%d parsed), %d symbols, root %s; in memory: %d files, %d symbols, root %s",
+			st.Files, st.Parsed, st.Symbols, st.MerkleRoot, want.Files, want.Symbols, want.MerkleRoot)
+	}
+	for _, q := range []string{"retry delay doubles after a failed attempt", "parseConfig rejects unknown keys", "format amount"} {
+		a := selDo(t, streamed, &SelectRequest{Query: q})
+		b := selDo(t, inMem, &SelectRequest{Query: q})
+		if !slices.Equal(selIDs(a), selIDs(b)) {
+			t.Errorf("%q: the streamed build answers differently:\nstreamed  %q\nin memory %q", q, selIDs(a), selIDs(b))
+		}
+	}
+}
+
 func TestCacheReparsesOnlyChangedFiles(t *testing.T) {
 	root, files := t.TempDir(), selAppFiles
 	selWriteTree(t, root, selApp)

@@ -170,7 +170,7 @@ func fileHead(top *cand) *cand {
 	first := symbolindex.Symbol{StartByte: ^uint32(0)}
 	for _, s := range top.folder.idx.FileSymbols(top.fileSlot) {
 		if ref, ok := top.folder.idx.Symbol(s); ok && ref.StartByte < first.StartByte {
-			first = *ref.Symbol
+			first = ref.Symbol
 		}
 	}
 	if first.StartByte == ^uint32(0) || first.Range.StartLine == 0 || first.Kind == symbolindex.KindFile {

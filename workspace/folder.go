@@ -148,9 +148,22 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 		src, _, err := readRegular(f.Root, abs, cfg.MaxFileBytes)
 		return src, err
 	}
-	idx, st, err := update(ctx, &f.mu, base, emb, files, read, progressFor(f.Root, progress), live)
-	if err != nil {
-		return IndexStats{}, err
+	var idx *symbolindex.Index
+	var st updateStats
+	streamed := false
+	if !live && persist && base.Files() == 0 {
+		// Nothing to start from: write the cache as the files come.
+		idx, st, err = streamBuild(ctx, cfile, emb, files, read, progressFor(f.Root, progress), log)
+		if err != nil {
+			return IndexStats{}, err
+		}
+		streamed = idx != nil
+	}
+	if !streamed {
+		idx, st, err = update(ctx, &f.mu, base, emb, files, read, progressFor(f.Root, progress), live)
+		if err != nil {
+			return IndexStats{}, err
+		}
 	}
 	refused := map[SkipReason]int{}
 	for _, s := range append(skipped, st.skips...) {
@@ -167,7 +180,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 	describe(idx, &stats)
 	gen := idx.Generation()
 	var m *symbolindex.Index
-	if persist && (st.parsed > 0 || st.removed > 0 || st.touched > 0) {
+	if persist && !streamed && (st.parsed > 0 || st.removed > 0 || st.touched > 0) {
 		m = saveAndMap(idx, cfile, emb, log)
 	}
 	f.mu.RUnlock()
@@ -360,35 +373,18 @@ func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb s
 			}
 		}()
 	}
-	// Results are applied in the order of todo (path order), whatever order
-	// the workers finish in, so that symbols get the same slots, and equal
-	// scores the same order, on every build and after a restart from the
-	// cache.
 	var pending []prepared
-	done, total := st.reused, len(files)
-	progress(done, total)
-	waiting := make(map[int]prepared)
-	next := 0
-	for r := range results {
-		done++
-		progress(done, total)
-		waiting[r.seq] = r
-		var ready []prepared
-		for q, ok := waiting[next]; ok; q, ok = waiting[next] {
-			delete(waiting, next)
-			next++
-			ready = append(ready, q)
-		}
+	inOrder(results, st.reused, len(files), progress, func(ready []prepared) {
 		if live {
 			pending = append(pending, ready...)
-			continue
+			return
 		}
 		mu.Lock()
 		for _, q := range ready {
 			st.apply(idx, q)
 		}
 		mu.Unlock()
-	}
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
@@ -403,6 +399,82 @@ func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb s
 	}
 	sort.Slice(st.skips, func(i, j int) bool { return st.skips[i].Path < st.skips[j].Path })
 	return idx, st, err
+}
+
+// inOrder hands the results of prepareAll to apply in the order of the
+// files (path order), whatever order the workers finish in, so that
+// symbols get the same slots, and equal scores the same order, on every
+// build and after a restart from the cache. done of total files are
+// already done.
+func inOrder(results <-chan prepared, done, total int, progress func(done, total int), apply func(ready []prepared)) {
+	progress(done, total)
+	waiting := make(map[int]prepared)
+	next := 0
+	for r := range results {
+		done++
+		progress(done, total)
+		waiting[r.seq] = r
+		var ready []prepared
+		for q, ok := waiting[next]; ok; q, ok = waiting[next] {
+			delete(waiting, next)
+			next++
+			ready = append(ready, q)
+		}
+		apply(ready)
+	}
+}
+
+// streamBuild indexes every file of a folder that has no index yet
+// straight into its cache file, a segment at a time
+// (symbolindex.StreamWriter), and returns the saved file mapped: a cold
+// build never holds the whole index in the heap. It returns a nil index,
+// and no error, when the cache cannot be written or read back: the caller
+// then builds in memory.
+func streamBuild(ctx context.Context, cfile string, emb symbolindex.Embedder, files []FileInfo, read func(abs string) ([]byte, error), progress func(done, total int), log *slog.Logger) (*symbolindex.Index, updateStats, error) {
+	var st updateStats
+	w, err := symbolindex.NewStreamWriter(cfile, emb, len(files))
+	if err != nil {
+		log.Warn("could not write the index cache; indexing in memory", "err", err)
+		return nil, st, nil
+	}
+	var putErr error
+	inOrder(prepareAll(ctx, emb, files, nil, read), 0, len(files), progress, func(ready []prepared) {
+		for _, q := range ready {
+			switch {
+			case q.skip != nil:
+				st.skips = append(st.skips, *q.skip)
+			case putErr == nil:
+				putErr = w.Put(q.doc)
+				st.parsed++
+			}
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		w.Abort()
+		return nil, st, err
+	}
+	if putErr == nil {
+		putErr = w.Finish()
+	} else {
+		w.Abort()
+	}
+	if putErr != nil {
+		log.Warn("could not write the index cache; indexing in memory", "err", putErr)
+		return nil, updateStats{}, nil
+	}
+	runtime.GC() // the build's garbage, before the mapped index adds its own
+	m, err := symbolindex.LoadIndex(cfile, emb)
+	if err != nil {
+		if m != nil {
+			m.Discard()
+		}
+		log.Warn("could not map the index cache just written; indexing in memory", "err", err)
+		return nil, updateStats{}, nil
+	}
+	m.Reembedded = w.Embedded()
+	log.Debug("index streamed into its cache file", "cache", cfile, "files", m.Files(), "symbols", m.Symbols())
+	sort.Slice(st.skips, func(i, j int) bool { return st.skips[i].Path < st.skips[j].Path })
+	return m, st, nil
 }
 
 // diffFiles sorts files into those to read (new, or changed in size or

@@ -41,8 +41,8 @@ func graphFiles(idx *symbolindex.Index, seeds []weighted2) []scoredFile {
 			}
 			w := sd.w / float64(len(defs))
 			for _, s := range defs {
-				if ref, ok := idx.Symbol(s); ok && same(ref.File) {
-					score[ref.File] += w
+				if g, ok := idx.SymbolFile(s); ok && same(g) {
+					score[g] += w
 				}
 			}
 		}

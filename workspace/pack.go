@@ -52,7 +52,7 @@ func pinnedCand(f *folderView, rel, qualified string) *cand {
 	for _, s := range f.idx.FileSymbols(fs) {
 		ref, _ := f.idx.Symbol(s)
 		if ref.Qualified == qualified {
-			c.slot, c.sym, c.hash = s, *ref.Symbol, f.idx.LeafHash(s)
+			c.slot, c.sym, c.hash = s, ref.Symbol, f.idx.LeafHash(s)
 			return c
 		}
 	}

@@ -239,6 +239,7 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 			sc := newScope(s, fv, p, q)
 			sc.ruleFiles = ruleFiles[fv.Root]
 			all = append(all, sc.collect()...)
+			sc.release()
 			conf.BestLexicalCoverage = math.Max(conf.BestLexicalCoverage, sc.conf.BestLexicalCoverage)
 			conf.BestSemantic = math.Max(conf.BestSemantic, sc.conf.BestSemantic)
 			conf.Mentions += sc.conf.Mentions
@@ -501,7 +502,7 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 	if !ok || !s.p.accepts(ref.Path, ref.Kind) || s.ruleFiles[ref.Path] || isDocLanguage(ref.Language) && !s.p.itemKind(ItemDoc) {
 		return nil
 	}
-	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, sym: *ref.Symbol, hash: s.idx.LeafHash(slot)}
+	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, sym: ref.Symbol, hash: s.idx.LeafHash(slot)}
 	cands[slot] = c
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -61,7 +62,7 @@ type scope struct {
 	// Filters only when the request has some: the searches call them for
 	// every document they score.
 	symFilter, fileFilter func(uint32) bool
-	buf                   symbolindex.SearchBuffer
+	buf                   *symbolindex.SearchBuffer // from searchBufs until release
 	conf                  heuristics.ConfidenceInput
 	mentioned             []weighted2 // files the query names; see mentionedFiles
 	mentionedDone         bool
@@ -74,8 +75,14 @@ type scope struct {
 	ruleFiles map[string]bool
 }
 
+// searchBufs are the lexical searches' buffers, kept from one request to
+// the next: their per-document arrays (6 bytes a document: 6 MB at 1M
+// symbols) were most of what a request allocated at that size, and so
+// what set the pace of the collector.
+var searchBufs = sync.Pool{New: func() any { return new(symbolindex.SearchBuffer) }}
+
 func newScope(snap *Snapshot, fv *folderView, p *plan, q *query) *scope {
-	s := &scope{snap: snap, fv: fv, idx: fv.idx, p: p, q: q}
+	s := &scope{snap: snap, fv: fv, idx: fv.idx, p: p, q: q, buf: searchBufs.Get().(*symbolindex.SearchBuffer)}
 	if p.activeAbs != "" && (p.activeAbs == fv.Root || strings.HasPrefix(p.activeAbs, fv.Root+string(os.PathSeparator))) {
 		s.activeRel = relPathOf(fv.Root, p.activeAbs)
 	}
@@ -86,6 +93,13 @@ func newScope(snap *Snapshot, fv *folderView, p *plan, q *query) *scope {
 		s.fileFilter = func(fs uint32) bool { return p.acceptsPath(s.idx.FilePath(fs)) }
 	}
 	return s
+}
+
+// release returns the scope's search buffer; the scope runs no search
+// after it (the hits of the searches alias the buffer).
+func (s *scope) release() {
+	searchBufs.Put(s.buf)
+	s.buf = nil
 }
 
 // accepts reports whether a symbol passes the request's filters.
@@ -110,8 +124,8 @@ func hitScore(h symbolindex.Hit) float32 { return h.Score }
 func (s *scope) filesOf(syms []symRank) []scoredFile {
 	var files []scoredFile
 	for _, h := range syms {
-		if ref, ok := s.idx.Symbol(h.slot); ok {
-			files = append(files, scoredFile{ref.File, float64(h.score)})
+		if f, ok := s.idx.SymbolFile(h.slot); ok {
+			files = append(files, scoredFile{f, float64(h.score)})
 		}
 	}
 	return bestPerFile(files)
@@ -120,7 +134,7 @@ func (s *scope) filesOf(syms []symRank) []scoredFile {
 // lexicalSource is BM25F over symbols, for the query's terms and the
 // history's.
 func lexicalSource(s *scope) ranked {
-	lex := s.idx.SearchSymbols(s.q.terms, heuristics.LexicalK, s.symFilter, &s.buf)
+	lex := s.idx.SearchSymbols(s.q.terms, heuristics.LexicalK, s.symFilter, s.buf)
 	if len(lex) > 0 && len(s.q.own) > 0 {
 		s.conf.BestLexicalCoverage = ownCoverage(lex, s.q)
 	}
@@ -131,7 +145,7 @@ func lexicalSource(s *scope) ranked {
 // filesSource is BM25 over whole files.
 func filesSource(s *scope) ranked {
 	var out ranked
-	for _, h := range s.idx.SearchFiles(s.q.terms, heuristics.FileK, s.fileFilter, &s.buf) {
+	for _, h := range s.idx.SearchFiles(s.q.terms, heuristics.FileK, s.fileFilter, s.buf) {
 		out.files = append(out.files, scoredFile{h.Doc, float64(h.Score)})
 	}
 	return out
@@ -149,7 +163,7 @@ func sentenceSource(s *scope) ranked {
 	at := map[uint32]int{}
 	var pooled []scoredFile
 	for _, st := range s.q.sentences {
-		hits := s.idx.SearchSymbols(st, heuristics.SentenceK, s.symFilter, &s.buf)
+		hits := s.idx.SearchSymbols(st, heuristics.SentenceK, s.symFilter, s.buf)
 		for _, h := range ranksOf(hits, hitSlot, hitScore) {
 			ref, ok := s.idx.Symbol(h.slot)
 			if !ok || !s.p.accepts(ref.Path, ref.Kind) {
