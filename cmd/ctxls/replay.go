@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctxls/ctxls/workspace"
 	"github.com/ctxls/ctxls/workspace/replay"
 )
 
@@ -24,6 +25,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	baseline := fs.Bool("baseline", false, "also score plain BM25 over whole files")
 	withHistory := fs.Bool("history", true, "let each case see the repository's commits up to its parent (--history=false: none)")
 	asJSON := fs.Bool("json", false, "print the report, with every case, as JSON")
+	limit := fs.Int("limit", 40, "items each request asks for (as a client's limit)")
+	maxChars := fs.Int("max-chars", 0, "each request's character budget (0: none; hunk coverage reads the first 12,000 characters either way)")
+	items := fs.Bool("items", false, "with --json, keep every answer's items (path, lines, characters)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ctxls replay [flags]\n\nReplays the repository's last commits as change-localization cases: the parent's\ntree is the workspace, the message the request, the modified source files the answer.")
 		fs.PrintDefaults()
@@ -37,6 +41,12 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *commits < 1 {
 		return usagef("--commits must be positive, got %d", *commits)
+	}
+	if *limit < 1 || *limit > workspace.MaxLimit {
+		return usagef("--limit must be between 1 and %d, got %d", workspace.MaxLimit, *limit)
+	}
+	if *maxChars < 0 {
+		return usagef("--max-chars must not be negative, got %d", *maxChars)
 	}
 	var list []string
 	for _, s := range strings.Split(*scenarios, ",") {
@@ -53,7 +63,8 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opts := replay.Options{Root: f.root, Commits: *commits, Since: *since, Scenarios: list, Baseline: *baseline, NoHistory: !*withHistory, Config: cfg}
+	opts := replay.Options{Root: f.root, Commits: *commits, Since: *since, Scenarios: list, Baseline: *baseline, NoHistory: !*withHistory, Config: cfg,
+		Limit: *limit, MaxChars: *maxChars, Items: *items}
 	if f.verbose || isTerminal(stderr) {
 		opts.Progress = func(done, total int, commit string) {
 			if commit != "" {

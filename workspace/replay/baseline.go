@@ -93,15 +93,15 @@ func (b *baseline) remove(p string) {
 
 // answer ranks the files for query and returns them as results: each the
 // head of its file.
-func (b *baseline) answer(query string, k int) []result {
+func (b *baseline) answer(query string, k int) []Item {
 	var terms []symbolindex.QueryTerm
 	for _, t := range symbolindex.QueryTerms(query) {
 		terms = append(terms, symbolindex.QueryTerm{Term: t, Weight: 1})
 	}
-	var out []result
+	var out []Item
 	for _, h := range b.lex.Search(terms, k, nil, &b.buf) {
 		p := b.path[h.Doc]
-		out = append(out, result{path: p, start: 1, end: b.docs[p].headLast, chars: baselineHeadChars})
+		out = append(out, Item{Path: p, Start: 1, End: b.docs[p].headLast, Chars: baselineHeadChars})
 	}
 	return out
 }

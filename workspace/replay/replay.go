@@ -55,6 +55,14 @@ type Options struct {
 	// the repository's commits up to its parent, as a clone would.
 	NoHistory bool
 	Config    workspace.Config
+	// Limit and MaxChars shape each request as a client would (0: 40
+	// items and no character budget, so that the answer ranks files well
+	// past the first five and hunk coverage reads the first
+	// CoverageBudget characters of it).
+	Limit, MaxChars int
+	// Items keeps each answer's items (path, lines, characters) in its
+	// score, for reading where an answer spent its budget.
+	Items bool
 	// Progress, if set, is told of each commit as it is replayed.
 	Progress func(done, total int, commit string)
 }
@@ -116,7 +124,8 @@ type Gold struct {
 
 // Score is one answer to one case.
 type Score struct {
-	Files        []string `json:"files"` // the distinct files answered, in order (at most 10)
+	Files        []string `json:"files"`           // the distinct files answered, in order (at most 10)
+	Items        []Item   `json:"items,omitempty"` // with Options.Items: every item, in order
 	Hit1         bool     `json:"hit1"`
 	Hit5         bool     `json:"hit5"`
 	Recall5      float64  `json:"recall5"`
@@ -124,16 +133,18 @@ type Score struct {
 	HunkCoverage float64  `json:"hunkCoverage"`
 }
 
-// result is one item of an answer: a file's lines (1-based) and the
-// characters of its text.
-type result struct {
-	path       string
-	start, end int
-	chars      int
+// Item is one item of an answer: its file, the lines its range claims
+// (1-based, inclusive), the characters of its text and its symbol.
+type Item struct {
+	Path   string `json:"path"`
+	Start  int    `json:"start"`
+	End    int    `json:"end"`
+	Chars  int    `json:"chars"`
+	Symbol string `json:"symbol,omitempty"`
 }
 
-// answerLimit is how many items a replayed request asks for: enough to
-// rank files well past the first five.
+// answerLimit is how many items a replayed request asks for by default:
+// enough to rank files well past the first five.
 const answerLimit = 40
 
 // Run replays the commits and scores every scenario.
@@ -141,6 +152,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
 	if opts.Commits <= 0 {
 		opts.Commits = 60
+	}
+	if opts.Limit <= 0 {
+		opts.Limit = answerLimit
+	}
+	if opts.MaxChars <= 0 {
+		opts.MaxChars = 1 << 20
 	}
 	if opts.Scenarios == nil {
 		opts.Scenarios = AllScenarios
@@ -337,7 +354,7 @@ func (rp *replayer) moveTo(ctx context.Context, p string) error {
 
 // ask runs one scenario of a case, for ctxls and the baseline.
 func (rp *replayer) ask(ctx context.Context, scenario string, cs *Case) error {
-	req := &workspace.SelectRequest{Query: cs.Query, Limit: answerLimit, MaxChars: 1 << 20, IncludeItems: workspace.CodeOnly()}
+	req := &workspace.SelectRequest{Query: cs.Query, Limit: rp.opts.Limit, MaxChars: rp.opts.MaxChars, IncludeItems: workspace.CodeOnly()}
 	baseQuery := cs.Query
 	gold, active := cs.Gold, ""
 	switch scenario {
@@ -357,13 +374,17 @@ func (rp *replayer) ask(ctx context.Context, scenario string, cs *Case) error {
 	if err != nil {
 		return err
 	}
-	results := make([]result, len(sel.Items))
+	results := make([]Item, len(sel.Items))
 	for i, it := range sel.Items {
-		results[i] = result{path: it.Path, start: int(it.Span.StartLine) + 1, end: int(it.Span.EndLine) + 1, chars: len(it.Text)}
+		results[i] = Item{Path: it.Path, Start: int(it.Span.StartLine) + 1, End: int(it.Span.EndLine) + 1, Chars: len(it.Text), Symbol: it.Symbol}
 	}
-	cs.Scores[scenario] = score(results, gold, active)
+	s := score(results, gold, active)
+	if rp.opts.Items {
+		s.Items = results
+	}
+	cs.Scores[scenario] = s
 	if rp.base != nil {
-		cs.Baseline[scenario] = score(rp.base.answer(baseQuery, answerLimit), gold, active)
+		cs.Baseline[scenario] = score(rp.base.answer(baseQuery, rp.opts.Limit), gold, active)
 	}
 	return nil
 }
@@ -386,7 +407,7 @@ func mostChanged(gold []Gold) int {
 // score rates an answer against the gold files: ranks over distinct files
 // (the active file left out), and hunk coverage over the items that fit
 // CoverageBudget, in rank order.
-func score(results []result, gold []Gold, active string) Score {
+func score(results []Item, gold []Gold, active string) Score {
 	isGold := map[string]bool{}
 	hunks := 0
 	for _, g := range gold {
@@ -397,15 +418,15 @@ func score(results []result, gold []Gold, active string) Score {
 	seen := map[string]bool{}
 	found := 0
 	for _, r := range results {
-		if r.path == active || seen[r.path] {
+		if r.Path == active || seen[r.Path] {
 			continue
 		}
-		seen[r.path] = true
+		seen[r.Path] = true
 		rank := len(seen)
 		if len(s.Files) < 10 {
-			s.Files = append(s.Files, r.path)
+			s.Files = append(s.Files, r.Path)
 		}
-		if !isGold[r.path] {
+		if !isGold[r.Path] {
 			continue
 		}
 		if s.RR == 0 {
@@ -420,16 +441,16 @@ func score(results []result, gold []Gold, active string) Score {
 	covered := map[[2]int]bool{}
 	used := 0
 	for _, r := range results {
-		if used+r.chars > CoverageBudget {
+		if used+r.Chars > CoverageBudget {
 			break
 		}
-		used += r.chars
+		used += r.Chars
 		for gi, g := range gold {
-			if g.Path != r.path {
+			if g.Path != r.Path {
 				continue
 			}
 			for hi, h := range g.Hunks {
-				if r.start <= h.End && h.Start <= r.end {
+				if r.Start <= h.End && h.Start <= r.End {
 					covered[[2]int{gi, hi}] = true
 				}
 			}
