@@ -245,7 +245,9 @@ func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string
 // Pinned candidates always stay; a ranked one that overlaps a pinned one is
 // dropped, as the pinned text already holds it. A ranked candidate that
 // Collapse moved up in place of a looser one it overlaps inherits that
-// one's score, so items stay sorted by score.
+// one's score, so items stay sorted by score; only the first to take a
+// looser one's place does (a class ranked second yields its best method
+// second, not all its methods at the class's score).
 func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*cand {
 	kept := make([]*cand, 0, len(window))
 	type pinKey struct {
@@ -267,6 +269,7 @@ func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*can
 		isKept[i] = true
 	}
 	start := len(kept)
+	inherited := make([]bool, len(ranked))
 	for _, i := range keep {
 		s := ranked[i]
 		if spanOverlapsAny(s, spans[:nPinned]) {
@@ -274,8 +277,9 @@ func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*can
 		}
 		c := window[nPinned+i]
 		for j := 0; j < i; j++ {
-			if !isKept[j] && ranked[j].Overlaps(s) {
+			if !isKept[j] && !inherited[j] && ranked[j].Overlaps(s) {
 				c.fused = math.Max(c.fused, window[nPinned+j].fused)
+				inherited[j] = true
 			}
 		}
 		kept = append(kept, c)

@@ -930,3 +930,28 @@ func TestSelectTypeHeaderWithLongDoc(t *testing.T) {
 		t.Errorf("balanceCents text:\n%s", it.Text)
 	}
 }
+
+// TestSelectClassYieldsOneMemberInItsPlace: a class that ranks high but
+// loses to its own members in the collapse gives its place to one member;
+// the others keep their own scores, so the file ranked next still comes
+// among the first items rather than after every method of the class.
+func TestSelectClassYieldsOneMemberInItsPlace(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("-- billing/invoice.py --\nclass Invoice:\n    \"\"\"An invoice: lines, taxes and a total.\"\"\"\n\n")
+	for _, m := range []string{"add_line", "remove_line", "tax", "discount", "currency", "due_date", "render", "send"} {
+		fmt.Fprintf(&b, "    def %s(self, value):\n        self.%s_value = value\n        return self\n\n", m, m)
+	}
+	b.WriteString("-- billing/refunds.py --\ndef refund_invoice(invoice, amount):\n    \"\"\"Refund part of an invoice.\"\"\"\n    return invoice.total - amount\n")
+	b.WriteString("-- billing/ledger.py --\ndef post_invoice(ledger, invoice):\n    \"\"\"Post an invoice to the ledger.\"\"\"\n    ledger.append(invoice)\n")
+	ws, root := selOpen(t, b.String(), Options{})
+	req := &SelectRequest{Query: "the invoice: lines, taxes and a total", Limit: 6}
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	files := map[string]bool{}
+	for _, it := range res.Items[:min(4, len(res.Items))] {
+		files[it.Path] = true
+	}
+	if len(files) < 3 {
+		t.Errorf("the first four items hold %d files, want the three that mention invoices: %q", len(files), selIDs(res))
+	}
+}
