@@ -26,7 +26,7 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 	if len(ranked) < 2 {
 		return ranked
 	}
-	nHead := min(heuristics.FocusAfter, len(ranked))
+	nHead := opening(ranked)
 	room := p.limit/2 - nHead - 1
 	if room <= 0 {
 		return ranked // the limit leaves no room (the default limit of 8 does not)
@@ -65,17 +65,58 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 		return ranked
 	}
 	sort.SliceStable(rest, func(i, j int) bool { return rest[i].fused > rest[j].fused })
-	hi, lo := head[len(head)-1].fused, 0.0
-	if len(rest) > 0 {
-		lo = min(rest[0].fused, hi)
-	}
-	for j, c := range pulled {
-		c.fused = lo + (hi-lo)*float64(len(pulled)-j)/float64(len(pulled)+1)
-	}
+	between(pulled, head[len(head)-1], rest)
 	out := make([]*cand, 0, len(ranked)+1)
 	out = append(out, head...)
 	out = append(out, pulled...)
 	return append(out, rest...)
+}
+
+// opening orders the first items of a ranking and marks them: the first
+// heuristics.FocusAfter items keep their place and, when they hold fewer
+// than FocusAfter files, the best item of each next file joins them until
+// they do. What comes after them (the best files' shares, the lead's
+// neighbourhood) must not push the fifth file out of an answer whose
+// budget binds. It returns how many items open the ranking.
+func opening(ranked []*cand) int {
+	n := min(heuristics.FocusAfter, len(ranked))
+	var files []*cand
+	for _, c := range ranked[:n] {
+		if !slices.ContainsFunc(files, func(o *cand) bool { return sameFile(o, c) }) {
+			files = append(files, c)
+		}
+	}
+	var joined []*cand
+	for i := n; i < len(ranked) && len(files) < heuristics.FocusAfter; i++ {
+		c := ranked[i]
+		if !slices.ContainsFunc(files, func(o *cand) bool { return sameFile(o, c) }) {
+			files = append(files, c)
+			joined = append(joined, c)
+		}
+	}
+	if len(joined) > 0 {
+		rest := slices.DeleteFunc(slices.Clone(ranked[n:]), func(c *cand) bool { return slices.Contains(joined, c) })
+		between(joined, ranked[n-1], rest)
+		copy(ranked[n:], joined)
+		copy(ranked[n+len(joined):], rest)
+		n += len(joined)
+	}
+	for _, c := range ranked[:n] {
+		c.opening = true
+	}
+	return n
+}
+
+// between gives items moved up behind prev scores between prev's and the
+// first of rest's, in their order, so that items stay sorted by score.
+func between(items []*cand, prev *cand, rest []*cand) {
+	hi, lo := prev.fused, 0.0
+	if len(rest) > 0 {
+		lo = min(rest[0].fused, hi)
+	}
+	for j, c := range items {
+		c.fused = lo + (hi-lo)*float64(len(items)-j)/float64(len(items)+1)
+	}
 }
 
 func sameFile(a, b *cand) bool { return a.folder == b.folder && a.fileSlot == b.fileSlot }
@@ -177,7 +218,7 @@ func fileHead(top *cand) *cand {
 		return nil
 	}
 	c := *top
-	c.slot, c.hash, c.head, c.reason = noSlot, 0, true, ReasonRetrieved
+	c.slot, c.hash, c.head, c.reason, c.opening = noSlot, 0, true, ReasonRetrieved, false
 	// It has its file's evidence, none of its own.
 	for src := range heuristics.NumSources {
 		switch src {

@@ -245,9 +245,10 @@ func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string
 // Pinned candidates always stay; a ranked one that overlaps a pinned one is
 // dropped, as the pinned text already holds it. A ranked candidate that
 // Collapse moved up in place of a looser one it overlaps inherits that
-// one's score, so items stay sorted by score; only the first to take a
-// looser one's place does (a class ranked second yields its best method
-// second, not all its methods at the class's score).
+// one's score, so items stay sorted by score, and its place among the
+// opening items (focus.go); only the first to take a looser one's place
+// does (a class ranked second yields its best method second, not all its
+// methods at the class's score).
 func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*cand {
 	kept := make([]*cand, 0, len(window))
 	type pinKey struct {
@@ -279,6 +280,7 @@ func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*can
 		for j := 0; j < i; j++ {
 			if !isKept[j] && !inherited[j] && ranked[j].Overlaps(s) {
 				c.fused = math.Max(c.fused, window[nPinned+j].fused)
+				c.opening = c.opening || window[nPinned+j].opening
 				inherited[j] = true
 			}
 		}

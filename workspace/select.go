@@ -185,6 +185,8 @@ type cand struct {
 	// head: a file item of the lines before the file's first symbol
 	// (focus.go), not of the whole file.
 	head bool
+	// opening: one of the first items, which span files (focus.go).
+	opening bool
 }
 
 // Select answers a contextSelect request: it takes a snapshot of the

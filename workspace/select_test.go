@@ -955,3 +955,35 @@ func TestSelectClassYieldsOneMemberInItsPlace(t *testing.T) {
 		t.Errorf("the first four items hold %d files, want the three that mention invoices: %q", len(files), selIDs(res))
 	}
 }
+
+// TestOpeningSpansFiles: when the best file's items fill the first five,
+// the best item of each next file joins them, ahead of the best file's
+// share, so that an answer whose budget binds still reaches five files;
+// scores stay sorted.
+func TestOpeningSpansFiles(t *testing.T) {
+	f := &folderView{}
+	mk := func(file uint32, fused float64) *cand {
+		return &cand{folder: f, fileSlot: file, path: fmt.Sprint("f", file), fused: fused}
+	}
+	// Files 1 and 2 fill the first five; 3, 4 and 5 come later.
+	ranked := []*cand{mk(1, .9), mk(2, .8), mk(1, .7), mk(1, .6), mk(2, .5), mk(3, .4), mk(1, .3), mk(4, .2), mk(5, .1), mk(6, .05)}
+	n := opening(ranked)
+	var got []uint32
+	for i, c := range ranked {
+		got = append(got, c.fileSlot)
+		if c.opening != (i < n) {
+			t.Errorf("item %d: opening %v, want %v", i, c.opening, i < n)
+		}
+		if i > 0 && c.fused > ranked[i-1].fused {
+			t.Errorf("item %d: score %v above the previous %v", i, c.fused, ranked[i-1].fused)
+		}
+	}
+	if want := []uint32{1, 2, 1, 1, 2, 3, 4, 5, 1, 6}; n != 8 || !slices.Equal(got, want) {
+		t.Errorf("opening %d items, files %v; want 8, %v", n, got, want)
+	}
+	// Five files in the first five: nothing joins.
+	ranked = []*cand{mk(1, .5), mk(2, .4), mk(3, .3), mk(4, .2), mk(5, .1), mk(1, .05)}
+	if n := opening(ranked); n != 5 || ranked[5].fileSlot != 1 {
+		t.Errorf("five files already: opening %d, then file %d", n, ranked[5].fileSlot)
+	}
+}
