@@ -141,7 +141,10 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefi
 		}
 		switch {
 		case c.head:
-			end := len(bytes.TrimRight(src[:min(int(c.sym.EndByte), len(src))], " \t\r\n"))
+			// The head ends above the first symbol's doc comment, which
+			// is the symbol's.
+			hs, _ := leadingComments(src, min(int(c.sym.EndByte), len(src)))
+			end := len(bytes.TrimRight(src[:hs], " \t\r\n"))
 			if end == 0 {
 				continue
 			}

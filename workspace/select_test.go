@@ -400,7 +400,14 @@ func selCheckItems(t *testing.T, root string, req *SelectRequest, res *Selection
 	}
 	used := 0
 	seen := map[string]bool{}
+	lines := map[string][]Span{} // by path: no line is given twice
 	for i, it := range res.Items {
+		for _, sp := range lines[it.Path] {
+			if sp.StartLine <= it.Span.EndLine && it.Span.StartLine <= sp.EndLine {
+				t.Errorf("item %d (%s): lines %d-%d overlap an earlier item's %d-%d", i, it.ID, it.Span.StartLine, it.Span.EndLine, sp.StartLine, sp.EndLine)
+			}
+		}
+		lines[it.Path] = append(lines[it.Path], it.Span)
 		if seen[it.ID] {
 			t.Errorf("item %d: duplicate id %s", i, it.ID)
 		}
