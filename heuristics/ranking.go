@@ -248,3 +248,18 @@ const TypeHeaderChars = 600
 // best file's share (workspace/focus.go): the first few items span files,
 // for the answers whose first file is wrong.
 const FocusAfter = 5
+
+// ContextChars is how far an item's text takes in the lines around its
+// symbol (workspace/surround.go): changes cluster, so the lines next to a
+// symbol the ranking found are edited with it far more often than lines
+// elsewhere; at 1,000 characters an item holds a typical function and a
+// few lines on each side. 800 and 1,200 did as well within a case on real
+// history; 1,500 (the per-item cap) showed fewer files within the budget.
+const ContextChars = 1000
+
+// RegionChars is how much of the lead's file, around the lead, an answer
+// holds (the lead and the windows that follow it, workspace/surround.go):
+// the first item is where the ranking is surest, and the code around it
+// is the likeliest to change with it. 3,500 gave a point less of hunk
+// coverage on real history; 8,000 took the room of the files after it.
+const RegionChars = 5000

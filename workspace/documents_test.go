@@ -30,9 +30,12 @@ func docOpen(t *testing.T, opts Options) (*Workspace, string) {
 
 // docItem runs a query and returns the item with id, failing when it is
 // missing.
+// docItem is the item of id in the answer to query, pinned so that its
+// text is exactly its symbol's (a ranked item takes in the lines around
+// it, surround.go).
 func docItem(t *testing.T, ws *Workspace, query, id string) Selected {
 	t.Helper()
-	res := selDo(t, ws, &SelectRequest{Query: query, Limit: 20})
+	res := selDo(t, ws, &SelectRequest{Query: query, Limit: 20, Pinned: []string{id}})
 	if it := selFind(res, id); it != nil {
 		return *it
 	}
@@ -67,8 +70,11 @@ func TestDidOpenUnsavedTextWins(t *testing.T) {
 	}
 	res := selDo(t, ws, &SelectRequest{Query: "Server.Restart reconnects with exponential backoff"})
 	selFirst(t, res, "sym:lsp/server.go::Server.Restart")
-	// The item starts with the symbol's doc comment.
-	if it := res.Items[0]; !strings.HasPrefix(it.Text, "// Restart reconnects the listener with exponential backoff.\nfunc (s *Server) Restart() error {") || it.Span.StartLine != uint32(strings.Count(string(disk), "\n")+1) {
+	// The item holds the symbol from its doc comment on, at its line in
+	// the buffer.
+	it := res.Items[0]
+	at := strings.Index(it.Text, "// Restart reconnects the listener with exponential backoff.\nfunc (s *Server) Restart() error {")
+	if at < 0 || it.Span.StartLine+uint32(strings.Count(it.Text[:at], "\n")) != uint32(strings.Count(string(disk), "\n")+1) {
 		t.Errorf("Restart item from the buffer: span %v, text %q", it.Span, it.Text)
 	}
 	if res.Stats.MerkleRoot == before {

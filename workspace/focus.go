@@ -26,7 +26,7 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 	if len(ranked) < 2 {
 		return ranked
 	}
-	nHead := opening(ranked)
+	nHead := opening(p, ranked)
 	room := p.limit/2 - nHead - 1
 	if room <= 0 {
 		return ranked // the limit leaves no room (the default limit of 8 does not)
@@ -74,22 +74,26 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 
 // opening orders the first items of a ranking and marks them: the first
 // heuristics.FocusAfter items keep their place and, when they hold fewer
-// than FocusAfter files, the best item of each next file joins them until
-// they do. What comes after them (the best files' shares, the lead's
+// than FocusAfter files besides the active one (which the user has in
+// front of them), the best item of each next file joins them until they
+// do. What comes after them (the best files' shares, the lead's
 // neighbourhood) must not push the fifth file out of an answer whose
 // budget binds. It returns how many items open the ranking.
-func opening(ranked []*cand) int {
+func opening(p *plan, ranked []*cand) int {
 	n := min(heuristics.FocusAfter, len(ranked))
 	var files []*cand
+	seen := func(c *cand) bool {
+		return p.activeAbs != "" && joinRoot(c.folder.Root, c.path) == p.activeAbs ||
+			slices.ContainsFunc(files, func(o *cand) bool { return sameFile(o, c) })
+	}
 	for _, c := range ranked[:n] {
-		if !slices.ContainsFunc(files, func(o *cand) bool { return sameFile(o, c) }) {
+		if !seen(c) {
 			files = append(files, c)
 		}
 	}
 	var joined []*cand
 	for i := n; i < len(ranked) && len(files) < heuristics.FocusAfter; i++ {
-		c := ranked[i]
-		if !slices.ContainsFunc(files, func(o *cand) bool { return sameFile(o, c) }) {
+		if c := ranked[i]; !seen(c) {
 			files = append(files, c)
 			joined = append(joined, c)
 		}
@@ -219,7 +223,16 @@ func fileHead(top *cand) *cand {
 	}
 	c := *top
 	c.slot, c.hash, c.head, c.reason, c.opening = noSlot, 0, true, ReasonRetrieved, false
-	// It has its file's evidence, none of its own.
+	fileEvidence(&c) // it has its file's evidence, none of its own
+	c.sym = symbolindex.Symbol{Kind: symbolindex.KindFile, EndByte: first.StartByte,
+		Range: symbolindex.Range{EndLine: first.Range.StartLine - 1}}
+	return &c
+}
+
+// fileEvidence keeps only the file-level evidence of a candidate made
+// from another of its file (a file head, a window of the lead's
+// neighbourhood): it has none of its own.
+func fileEvidence(c *cand) {
 	for src := range heuristics.NumSources {
 		switch src {
 		case heuristics.SrcFile, heuristics.SrcLocality, heuristics.SrcGraph, heuristics.SrcCoChange, heuristics.SrcHistory:
@@ -227,7 +240,4 @@ func fileHead(top *cand) *cand {
 			c.ranks[src], c.scores[src] = 0, 0
 		}
 	}
-	c.sym = symbolindex.Symbol{Kind: symbolindex.KindFile, EndByte: first.StartByte,
-		Range: symbolindex.Range{EndLine: first.Range.StartLine - 1}}
-	return &c
 }

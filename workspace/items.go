@@ -611,6 +611,12 @@ type packEntry struct {
 	text   string
 	prefix string // a code candidate's enclosing type header (typecontext.go)
 	item   *contextItem
+	// rng is the lines a code candidate's text holds: its symbol's, or
+	// more with the lines around it (surround.go).
+	rng symbolindex.Range
+	// fixed: the lead and its neighbourhood, which are not widened again;
+	// cut: text is already an excerpt of the symbol.
+	fixed, cut bool
 }
 
 // mergeItems orders what the budget is filled from: the required items
@@ -623,7 +629,7 @@ func mergeItems(ready []*cand, texts, prefixes []string, pick itemPick) []packEn
 	}
 	i := 0
 	for ; i < len(ready) && ready[i].reason == ReasonPinned; i++ {
-		out = append(out, packEntry{cand: ready[i], text: texts[i], prefix: prefixes[i]})
+		out = append(out, packEntry{cand: ready[i], text: texts[i], prefix: prefixes[i], rng: ready[i].sym.Range})
 	}
 	scored := pick.scored
 	for ; i < len(ready); i++ {
@@ -631,7 +637,7 @@ func mergeItems(ready []*cand, texts, prefixes []string, pick itemPick) []packEn
 			out = append(out, packEntry{item: scored[0], text: scored[0].text})
 			scored = scored[1:]
 		}
-		out = append(out, packEntry{cand: ready[i], text: texts[i], prefix: prefixes[i]})
+		out = append(out, packEntry{cand: ready[i], text: texts[i], prefix: prefixes[i], rng: ready[i].sym.Range})
 	}
 	for _, it := range scored {
 		out = append(out, packEntry{item: it, text: it.text})

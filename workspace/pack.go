@@ -101,9 +101,10 @@ func collapseWindow(window []*cand, nPinned int) []*cand {
 	return collapseRanked(window, spans, nPinned)
 }
 
-// readTexts reads the texts of the first candidates, as many as could fit,
-// skipping a repeated id and a slice the file no longer holds. srcs are
-// the whole texts of their files, by absolute path.
+// readTexts reads the texts of the first candidates, as many as could fit
+// (twice the limit: the lead's neighbourhood may hold some of them,
+// surround.go), skipping a repeated id and a slice the file no longer
+// holds. srcs are the whole texts of their files, by absolute path.
 func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes []string, srcs map[string][]byte) {
 	texts = make([]string, 0, len(kept))
 	prefixes = make([]string, 0, len(kept))
@@ -114,7 +115,7 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefi
 	seenID := map[string]bool{}
 	counted := 0 // documentation held to the item share does not count: code may take its place
 	for _, c := range kept {
-		if counted >= p.limit {
+		if counted >= 2*p.limit {
 			break
 		}
 		// Overloads (TypeScript signatures, Java constructors) share a
@@ -187,18 +188,21 @@ func indexedText(idx *symbolindex.Index, relPath string, src []byte) bool {
 }
 
 // items fits the entries into the budget, items other than code within
-// their share, and turns them into items, in order. A code text over its
-// share is cut to an excerpt that keeps the lines matching the query
+// their share, and turns them into items, in order. Code items take in
+// their surroundings first (surround.go). A code text over its share is
+// cut to an excerpt that keeps the lines matching the query
 // (heuristics.ExcerptOf), and the item's range is exactly the lines its
 // text holds after any elision marker.
 func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string][]byte) ([]Selected, int) {
-	packIn := make([]heuristics.PackItem, len(entries))
-	for i, e := range entries {
-		packIn[i] = e.packItem(p)
+	sur := newSurroundings(srcs)
+	entries = sur.region(p, q, entries)
+	sur.widen(p, entries)
+	packed, used := packEntries(p, entries)
+	if left := min(p.maxChars, DefaultMaxChars) - used; left > 0 && sur.spend(p, entries, packed, left) {
+		packed, _ = packEntries(p, entries)
 	}
-	packed, _ := heuristics.PackShare(packIn, p.limit, p.maxChars, p.perItem, p.shareChars())
 	items := make([]Selected, 0, len(packed))
-	used := 0
+	used = 0
 	for _, pk := range packed {
 		e := entries[pk.Index]
 		if it := e.item; it != nil {
@@ -218,7 +222,7 @@ func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string
 		text := prefix + ex.Text
 		used += len(text)
 		src := srcs[joinRoot(c.folder.Root, c.path)]
-		r := claimedRange(c.sym.Range, ex)
+		r := claimedRange(e.rng, ex)
 		it := Selected{
 			Abs:           joinRoot(c.folder.Root, c.path),
 			Path:          c.path,
@@ -229,7 +233,7 @@ func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string
 			StartLineText: lineAt(src, r.StartLine),
 			EndLineText:   lineAt(src, r.EndLine),
 			Text:          text,
-			Truncated:     ex.Cut || c.head, // a file head is never the whole file
+			Truncated:     ex.Cut || e.cut || c.head, // a file head is never the whole file
 			Score:         round4(c.fused),
 			Reason:        c.reason,
 			Signals:       signals(c),
@@ -241,6 +245,15 @@ func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string
 		items = append(items, it)
 	}
 	return items, used
+}
+
+// packEntries decides which entries fill the budget and how much of each.
+func packEntries(p *plan, entries []packEntry) ([]heuristics.Packed, int) {
+	in := make([]heuristics.PackItem, len(entries))
+	for i, e := range entries {
+		in[i] = e.packItem(p)
+	}
+	return heuristics.PackShare(in, p.limit, p.maxChars, p.perItem, p.shareChars())
 }
 
 // collapseRanked collapses overlapping and identical candidates of window

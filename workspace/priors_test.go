@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -173,7 +174,16 @@ func Greeting() string { return "hello" }
 // first symbol: package clause, imports) comes as a file item that says it
 // is not the whole file.
 func TestSelectFileHeadIsTruncated(t *testing.T) {
-	ws, _ := selOpen(t, selApp, Options{})
+	// The function the query names lies far below the imports, beyond the
+	// lead's neighbourhood (surround.go), which would hold them otherwise.
+	var b strings.Builder
+	b.WriteString("-- internal/config/config.go --\npackage config\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n")
+	for i := range 80 {
+		fmt.Fprintf(&b, "// step%d is one step of the pipeline.\nfunc step%d(s string) string {\n\treturn strings.TrimSpace(s) + %q\n}\n\n", i, i, fmt.Sprint(i))
+	}
+	b.WriteString("// parseConfig parses key = value lines, rejecting unknown keys.\nfunc parseConfig(text string) error {\n\treturn fmt.Errorf(\"unknown key in %q\", text)\n}\n")
+	b.WriteString("-- internal/other/other.go --\npackage other\n\n// Other does something else.\nfunc Other() {}\n")
+	ws, _ := selOpen(t, b.String(), Options{})
 	res := selDo(t, ws, &SelectRequest{Query: "parseConfig rejects unknown keys in the configuration", Limit: 40})
 	it := selFind(res, "file:internal/config/config.go")
 	if it == nil {

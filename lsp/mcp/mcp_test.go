@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -178,8 +179,17 @@ func TestSelectContext(t *testing.T) {
 		}
 	}
 
-	// The active file and cursor, as a relative path.
-	res = call(t, cs, "select_context", map[string]any{"query": "what does this do", "activeFile": out.Items[0].Path, "cursorLine": out.Items[0].Range.Start.Line + 1})
+	// The active file and cursor, as a relative path; the cursor on the
+	// first item's declaration (its text holds lines around it too).
+	first0 := out.Items[0]
+	name := first0.Symbol[strings.LastIndexByte(first0.Symbol, '.')+1:]
+	decl := slices.IndexFunc(strings.Split(first0.Text, "\n"), func(l string) bool {
+		return strings.HasPrefix(l, "func ") && strings.Contains(l, name+"(")
+	})
+	if decl < 0 {
+		t.Fatalf("no declaration of %s in the first item:\n%s", first0.Symbol, first0.Text)
+	}
+	res = call(t, cs, "select_context", map[string]any{"query": "what does this do", "activeFile": first0.Path, "cursorLine": int(first0.Range.Start.Line) + decl + 1})
 	var active SelectOutput
 	decode(t, res, &active)
 	if len(active.Items) == 0 || active.Items[0].ID != out.Items[0].ID {

@@ -80,9 +80,12 @@ func openGreet(t *testing.T) (*workspace.Workspace, string) {
 }
 
 // item selects for query and returns the wire item id, in the encoding.
+// item is the item of id in the answer to query, pinned so that its range
+// is exactly its symbol's (a ranked item takes in the whole lines around
+// it).
 func item(t *testing.T, ws *workspace.Workspace, query, id string, utf8 bool) wire.Item {
 	t.Helper()
-	sel, err := ws.Select(context.Background(), &workspace.SelectRequest{Query: query, Limit: 20})
+	sel, err := ws.Select(context.Background(), &workspace.SelectRequest{Query: query, Limit: 20, Pinned: []string{id}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,180 @@
+package workspace
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ctxls/ctxls/heuristics"
+)
+
+// surroundApp is a workspace with one long file of many small functions
+// (ledger.go, about 14,000 characters) and five short files that share a
+// word with the queries.
+func surroundApp() string {
+	var b strings.Builder
+	b.WriteString("-- ledger/ledger.go --\npackage ledger\n\nimport \"fmt\"\n\n")
+	for i := range 120 {
+		fmt.Fprintf(&b, "// step%03d moves the ledger one step.\nfunc step%03d(x int) int {\n\treturn x + %d\n}\n\n", i, i, i)
+	}
+	b.WriteString("// reconcileAccounts matches postings against the bank statement.\nfunc reconcileAccounts(postings []int) error {\n\treturn fmt.Errorf(\"reconcile %d postings\", len(postings))\n}\n\n")
+	for i := 120; i < 240; i++ {
+		fmt.Fprintf(&b, "// step%03d moves the ledger one step.\nfunc step%03d(x int) int {\n\treturn x + %d\n}\n\n", i, i, i)
+	}
+	for _, name := range []string{"bank", "statement", "postings", "accounts", "match"} {
+		fmt.Fprintf(&b, "-- %[1]s/%[1]s.go --\npackage %[1]s\n\n// Use%[1]s reads the %[1]s.\nfunc Use%[1]s() string { return %[1]q }\n", name)
+	}
+	return b.String()
+}
+
+// TestSurroundLeadRegion: the lead comes with its neighbourhood, windows of
+// the lines above and below it, after the opening items (which span five
+// files), each at most the per-item cap, none sharing a line with another
+// item, the whole about heuristics.RegionChars.
+func TestSurroundLeadRegion(t *testing.T) {
+	ws, root := selOpen(t, surroundApp(), Options{})
+	req := &SelectRequest{Query: "reconcileAccounts matches postings against the bank statement", Limit: 20, MaxChars: 30000}
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	lead := res.Items[0]
+	if lead.ID != "sym:ledger/ledger.go::reconcileAccounts" || !strings.Contains(lead.Text, "func reconcileAccounts(") {
+		t.Fatalf("first item: want reconcileAccounts, got %q", selIDs(res))
+	}
+	if len(lead.Text) < DefaultMaxCharsPerItem-200 || !strings.Contains(lead.Text, "func step119(") || !strings.Contains(lead.Text, "func step120(") {
+		t.Errorf("the lead (%d chars) does not take in the functions around it:\n%s", len(lead.Text), lead.Text)
+	}
+	files := map[string]bool{}
+	regionChars, windows := len(lead.Text), 0
+	first, last := lead.Span.StartLine, lead.Span.EndLine
+	for i, it := range res.Items[1:] {
+		if it.Path != "ledger/ledger.go" {
+			files[it.Path] = true
+			continue
+		}
+		if it.Reason != ReasonExpanded {
+			continue // a ranked item of the file beyond the region
+		}
+		windows++
+		regionChars += len(it.Text)
+		if len(files) < 4 {
+			t.Errorf("window %d (%s) comes before the opening items of the other files: %q", i+1, it.ID, selIDs(res))
+		}
+		// Windows continue the region without a gap.
+		switch {
+		case it.Span.StartLine == last+1:
+			last = it.Span.EndLine
+		case it.Span.EndLine+1 == first:
+			first = it.Span.StartLine
+		default:
+			t.Errorf("window %s (lines %d-%d) does not continue the region %d-%d", it.ID, it.Span.StartLine, it.Span.EndLine, first, last)
+		}
+		if !strings.HasPrefix(it.ID, "sym:ledger/ledger.go::step") {
+			t.Errorf("window %s is not named after a function it holds", it.ID)
+		}
+	}
+	if windows < 2 || regionChars > heuristics.RegionChars || regionChars < heuristics.RegionChars-2*DefaultMaxCharsPerItem/3 {
+		t.Errorf("%d windows, region of %d chars, want at least two and about %d: %q", windows, regionChars, heuristics.RegionChars, selIDs(res))
+	}
+}
+
+// TestSurroundContext: an item other than the lead holds its symbol and
+// the lines around it, up to heuristics.ContextChars, and never the lines
+// of another item.
+func TestSurroundContext(t *testing.T) {
+	archive := surroundApp() + "-- audit/audit.go --\npackage audit\n\n// Reconcile audits a reconciliation of postings against the bank statement.\nfunc Reconcile(postings []int) bool {\n\treturn len(postings) > 0\n}\n"
+	ws, root := selOpen(t, archive, Options{})
+	req := &SelectRequest{Query: "step130 moves the ledger; audit Reconcile of postings", Limit: 30} // the budget binds
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	it := selFind(res, "sym:audit/audit.go::Reconcile")
+	if it == nil || !strings.HasPrefix(it.Text, "package audit") {
+		t.Fatalf("want audit.go's Reconcile with the lines above it, got %q", selIDs(res))
+	}
+	for _, it := range res.Items {
+		if it.Reason != ReasonExpanded && it.ID != res.Items[0].ID && len(it.Text) > heuristics.ContextChars {
+			t.Errorf("%s: %d chars, more than its surroundings allow (%d)", it.ID, len(it.Text), heuristics.ContextChars)
+		}
+	}
+}
+
+// TestSurroundSpendsBudgetAtTheLimit: an answer that ends at its limit with
+// budget to spare widens its items, each up to the per-item cap.
+func TestSurroundSpendsBudgetAtTheLimit(t *testing.T) {
+	ws, root := selOpen(t, surroundApp(), Options{})
+	req := &SelectRequest{Query: "step050 step150 step200 move the ledger", Limit: 3, MaxCharsPerItem: 900}
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	if len(res.Items) != 3 {
+		t.Fatalf("want 3 items, got %q", selIDs(res))
+	}
+	for _, it := range res.Items {
+		if len(it.Text) < 900-60 {
+			t.Errorf("%s: %d chars, want it widened to about the cap of 900 (budget left: %d of %d)", it.ID, len(it.Text), DefaultMaxChars-res.UsedChars, DefaultMaxChars)
+		}
+	}
+}
+
+// TestSurroundPointedQueryKeepsItsOrder: a query that points at the code
+// under the cursor gets no neighbourhood: the symbol first, then its
+// callers.
+func TestSurroundPointedQueryKeepsItsOrder(t *testing.T) {
+	var caller strings.Builder
+	caller.WriteString("-- ledger/run.go --\npackage ledger\n\n")
+	for i := range 60 {
+		fmt.Fprintf(&caller, "// helper%d helps.\nfunc helper%d() int {\n\treturn %d\n}\n\n", i, i, i)
+	}
+	caller.WriteString("// run runs step130.\nfunc run() int { return step130(1) }\n")
+	ws, root := selOpen(t, surroundApp()+caller.String(), Options{})
+	req := &SelectRequest{Query: "who calls this", Active: selPath(root, "ledger/ledger.go"), Cursor: &Cursor{Line: 5 + 130*5 + 5 + 1}, Limit: 40, MaxChars: 4000} // the budget binds: nothing is widened to the cap
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	selFirst(t, res, "sym:ledger/ledger.go::step130")
+	// The caller, the first item outside the active file, is no lead: it
+	// takes in the lines around it, not a neighbourhood.
+	run := selFind(res, "sym:ledger/run.go::run")
+	if run == nil {
+		t.Fatalf("the caller is missing: %q", selIDs(res))
+	}
+	if len(run.Text) > heuristics.ContextChars {
+		t.Errorf("the caller has %d chars, a lead's neighbourhood:\n%s", len(run.Text), run.Text)
+	}
+}
+
+func TestFileLines(t *testing.T) {
+	l := newFileLines([]byte("a\n\nbc\n"))
+	if l.n() != 3 || l.size(0) != 2 || l.size(2) != 3 || l.end(2) != 5 || !l.blank(1) || l.blank(2) {
+		t.Errorf("lines of %q: n %d, sizes %d %d, end %d", l.src, l.n(), l.size(0), l.size(2), l.end(2))
+	}
+	if text, r := l.text(1, 2); text != "\nbc" || r.StartLine != 1 || r.EndLine != 2 || r.EndCol != 2 {
+		t.Errorf("text(1, 2) = %q, %+v", text, r)
+	}
+	if l := newFileLines([]byte("no newline")); l.n() != 1 || l.end(0) != 10 {
+		t.Errorf("a text without a newline: n %d, end %d", l.n(), l.end(0))
+	}
+}
+
+// TestWindowEndsAtABlankLine: a window that fills up ends at the blank
+// line in its last third, where one symbol gives way to the next.
+func TestWindowEndsAtABlankLine(t *testing.T) {
+	src := "0123456789\n0123456789\n\n0123456789\n0123456789\n0123456789\n"
+	s := newSurroundings(map[string][]byte{"/f": []byte(src)})
+	s.held = map[string][]heldSpan{}
+	l := s.lines("/f")
+	// Lines of 11 characters but line 2, blank.
+	if a, b, ok := s.window(l, "/f", 0, 1, 34, -1); !ok || a != 0 || b != 2 {
+		t.Errorf("down from 0 within 34: %d-%d %v, want 0-2 (to the blank line)", a, b, ok)
+	}
+	if a, b, ok := s.window(l, "/f", 0, 1, 45, -1); !ok || a != 0 || b != 4 {
+		t.Errorf("down from 0 within 45: %d-%d %v, want 0-4 (all of it fits)", a, b, ok)
+	}
+	if a, b, ok := s.window(l, "/f", 5, -1, 40, -1); !ok || a != 2 || b != 5 {
+		t.Errorf("up from 5 within 40: %d-%d %v, want 2-5", a, b, ok)
+	}
+	if a, b, ok := s.window(l, "/f", 5, -1, 100, -1); !ok || a != 0 || b != 5 {
+		t.Errorf("up from 5 within 100: %d-%d %v, want 0-5 (the text's start)", a, b, ok)
+	}
+	s.held["/f"] = []heldSpan{{first: 4, last: 4, owner: 7}}
+	if a, b, ok := s.window(l, "/f", 3, 1, 100, -1); !ok || a != 3 || b != 3 {
+		t.Errorf("down from 3 to a held line: %d-%d %v, want 3-3", a, b, ok)
+	}
+}
