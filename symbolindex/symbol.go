@@ -76,6 +76,23 @@ func (r Range) Overlaps(o Range) bool {
 	return r.StartLine <= o.EndLine && o.StartLine <= r.EndLine
 }
 
+// Intersect is the part of r that o covers too; ok is false when they
+// share nothing.
+func (r Range) Intersect(o Range) (x Range, ok bool) {
+	x = r
+	if r.startsBefore(o) {
+		x.StartLine, x.StartCol = o.StartLine, o.StartCol
+	}
+	if o.endsBefore(r) {
+		x.EndLine, x.EndCol = o.EndLine, o.EndCol
+	}
+	return x, !x.endsBeforeStart()
+}
+
+func (r Range) endsBeforeStart() bool {
+	return r.EndLine < r.StartLine || r.EndLine == r.StartLine && r.EndCol < r.StartCol
+}
+
 func (r Range) startsBefore(o Range) bool {
 	return r.StartLine < o.StartLine || (r.StartLine == o.StartLine && r.StartCol < o.StartCol)
 }

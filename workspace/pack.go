@@ -241,6 +241,9 @@ func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string
 		it.ID = itemID(c)
 		if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile {
 			it.Symbol = ""
+		} else if sr, ok := r.Intersect(c.sym.Range); ok && sr != r {
+			it.SymbolSpan = &Span{StartLine: sr.StartLine, StartCol: sr.StartCol, EndLine: sr.EndLine, EndCol: sr.EndCol}
+			it.SymbolStartLineText, it.SymbolEndLineText = lineAt(src, sr.StartLine), lineAt(src, sr.EndLine)
 		}
 		items = append(items, it)
 	}

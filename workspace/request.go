@@ -95,6 +95,11 @@ type Selected struct {
 	// StartLineText and EndLineText are the lines Span starts and ends
 	// on, for converting its byte columns to another encoding.
 	StartLineText, EndLineText []byte
+	// SymbolSpan, when the text holds lines around the item's symbol, is
+	// the part of Span the symbol (from its doc comment) takes, with its
+	// first and last lines for converting the columns; nil otherwise.
+	SymbolSpan                             *Span
+	SymbolStartLineText, SymbolEndLineText []byte
 	// Paths lists every path of an item whose identical content several
 	// files hold (a rule copied into AGENTS.md and CLAUDE.md), Path first.
 	Paths     []string

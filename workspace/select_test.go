@@ -469,6 +469,13 @@ func selCheckItems(t *testing.T, root string, req *SelectRequest, res *Selection
 		if claimed != full {
 			t.Errorf("item %d (%s): text differs from the file's slice %v:\n got %q\nwant %q", i, it.ID, it.Span, claimed, full)
 		}
+		if sp := it.SymbolSpan; sp != nil {
+			inside := (sp.StartLine > it.Span.StartLine || sp.StartLine == it.Span.StartLine && sp.StartCol >= it.Span.StartCol) &&
+				(sp.EndLine < it.Span.EndLine || sp.EndLine == it.Span.EndLine && sp.EndCol <= it.Span.EndCol)
+			if !inside || *sp == it.Span || it.Symbol == "" {
+				t.Errorf("item %d (%s): symbol span %v, range %v: want a part of the range, for a symbol's item", i, it.ID, *sp, it.Span)
+			}
+		}
 		if len(it.Text) > perItem {
 			t.Errorf("item %d (%s): text of %d chars, per-item cap %d", i, it.ID, len(it.Text), perItem)
 		}

@@ -43,6 +43,10 @@ func TestSurroundLeadRegion(t *testing.T) {
 	if len(lead.Text) < DefaultMaxCharsPerItem-200 || !strings.Contains(lead.Text, "func step119(") || !strings.Contains(lead.Text, "func step120(") {
 		t.Errorf("the lead (%d chars) does not take in the functions around it:\n%s", len(lead.Text), lead.Text)
 	}
+	// Its symbol span says where reconcileAccounts (and its doc comment) is.
+	if sp := lead.SymbolSpan; sp == nil || sp.StartLine != 4+120*5 || sp.EndLine != 4+120*5+3 {
+		t.Errorf("symbol span %v, want lines %d-%d", sp, 4+120*5, 4+120*5+3)
+	}
 	files := map[string]bool{}
 	regionChars, windows := len(lead.Text), 0
 	first, last := lead.Span.StartLine, lead.Span.EndLine

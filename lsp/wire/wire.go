@@ -120,15 +120,19 @@ type Result struct {
 
 // Item is one selected slice of the workspace.
 type Item struct {
-	ID        string `json:"id"`
-	URI       string `json:"uri"`
-	Path      string `json:"path"`
-	Symbol    string `json:"symbol"`
-	Kind      string `json:"kind"`
-	Language  string `json:"language"`
-	Range     Range  `json:"range"`
-	Text      string `json:"text"`
-	Truncated bool   `json:"truncated"`
+	ID       string `json:"id"`
+	URI      string `json:"uri"`
+	Path     string `json:"path"`
+	Symbol   string `json:"symbol"`
+	Kind     string `json:"kind"`
+	Language string `json:"language"`
+	Range    Range  `json:"range"`
+	// SymbolRange, when the text holds lines around the item's symbol,
+	// is where the symbol (from its doc comment) lies within Range: where
+	// an editor opening the item puts the cursor.
+	SymbolRange *Range `json:"symbolRange,omitempty"`
+	Text        string `json:"text"`
+	Truncated   bool   `json:"truncated"`
 	// Paths lists every path of a context item whose identical content
 	// several files hold, path first.
 	Paths   []string          `json:"paths,omitempty"`
@@ -229,16 +233,27 @@ func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
 		if it.Abs != "" {
 			uri = URIFromPath(it.Abs)
 		}
-		res.Items = append(res.Items, Item{
+		item := Item{
 			ID: it.ID, URI: uri, Paths: it.Paths, Path: it.Path, Symbol: it.Symbol, Kind: it.Kind, Language: it.Language,
-			Range: Range{
-				Start: Position{Line: it.Span.StartLine, Character: Column(it.StartLineText, it.Span.StartCol, utf8)},
-				End:   Position{Line: it.Span.EndLine, Character: Column(it.EndLineText, it.Span.EndCol, utf8)},
-			},
-			Text: it.Text, Truncated: it.Truncated, Score: it.Score, Reason: it.Reason, Signals: sig,
-		})
+			Range: rangeOf(it.Span, it.StartLineText, it.EndLineText, utf8),
+			Text:  it.Text, Truncated: it.Truncated, Score: it.Score, Reason: it.Reason, Signals: sig,
+		}
+		if it.SymbolSpan != nil {
+			r := rangeOf(*it.SymbolSpan, it.SymbolStartLineText, it.SymbolEndLineText, utf8)
+			item.SymbolRange = &r
+		}
+		res.Items = append(res.Items, item)
 	}
 	return res
+}
+
+// rangeOf is a span's range, its byte columns converted with the lines it
+// starts and ends on.
+func rangeOf(sp workspace.Span, startLine, endLine []byte, utf8 bool) Range {
+	return Range{
+		Start: Position{Line: sp.StartLine, Character: Column(startLine, sp.StartCol, utf8)},
+		End:   Position{Line: sp.EndLine, Character: Column(endLine, sp.EndCol, utf8)},
+	}
 }
 
 // PathFromURI turns a file:// URI into a cleaned absolute path. Other

@@ -233,3 +233,43 @@ func TestItemWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestSymbolRangeInEncoding: an item that holds lines around its symbol
+// says where the symbol lies, in the negotiated encoding.
+func TestSymbolRangeInEncoding(t *testing.T) {
+	encodings(t, func(t *testing.T, utf8 bool) {
+		dir := t.TempDir()
+		waveLine := "/* 👋 */ "
+		if err := os.WriteFile(filepath.Join(dir, "wave.go"), []byte("package i18n\n\n"+waveLine+"func Wave() string { return \"👋\" }\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := workspace.DefaultConfig()
+		cfg.CacheDir = workspace.CacheDirOff
+		ws, err := workspace.New(cfg, workspace.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ws.AddFolder(dir); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ws.Index(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		sel, err := ws.Select(context.Background(), &workspace.SelectRequest{Query: "Wave"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := wire.FromSelection(sel, utf8)
+		if len(res.Items) != 1 || res.Items[0].Symbol != "Wave" {
+			t.Fatalf("want Wave alone, got %+v", res.Items)
+		}
+		it := res.Items[0]
+		if it.Range.Start != (wire.Position{}) {
+			t.Errorf("range %+v: want it to start at the package clause, as the item takes in the lines around Wave", it.Range)
+		}
+		want := wire.Range{Start: wire.Position{Line: 2, Character: column(waveLine, utf8)}, End: wire.Position{Line: 2, Character: column(waveLine+"func Wave() string { return \"👋\" }", utf8)}}
+		if it.SymbolRange == nil || *it.SymbolRange != want {
+			t.Errorf("symbolRange %+v, want %+v", it.SymbolRange, want)
+		}
+	})
+}

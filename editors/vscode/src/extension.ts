@@ -545,13 +545,13 @@ interface Row extends vscode.QuickPickItem {
   item?: ContextItem;
 }
 
-/** Opens an item's document with its range selected. */
+/** Opens an item's document with its symbol (or, without one, its range) selected. */
 async function openItem(item: ContextItem): Promise<void> {
   if (item.uri === '') {
     // A memory note or a tool: it has no file to open.
     return;
   }
-  const r = item.range;
+  const r = item.symbolRange ?? item.range;
   const range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
   const editor = await vscode.window.showTextDocument(vscode.Uri.parse(item.uri), { selection: range, preview: true });
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);

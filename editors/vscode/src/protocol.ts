@@ -72,6 +72,11 @@ export interface ContextItem {
   kind: string;
   language: string;
   range: Range;
+  /**
+   * Where the item's symbol (from its doc comment) lies within range, when
+   * the text holds lines around it; absent otherwise.
+   */
+  symbolRange?: Range;
   /** The slice of the document for range, capped at maxCharsPerItem. */
   text: string;
   truncated: boolean;

@@ -243,18 +243,22 @@ describe('ctxls serve, end to end', { timeout: 120_000 }, () => {
     assert.equal(top.reason, 'retrieved');
     assert.equal(top.uri, uri('billing/invoice.go'));
     assert.equal(top.id, 'sym:billing/invoice.go::ComputeInvoiceTotal');
-    // The item takes in the function's doc comment.
-    assert.ok(top.text.startsWith('// ComputeInvoiceTotal adds up the lines of an invoice and applies the tax rate.\nfunc ComputeInvoiceTotal(inv Invoice, taxRate float64) int64 {'), top.text);
+    // The item holds the function from its doc comment on, at its place
+    // in the file (and the lines around it).
+    const doc = '// ComputeInvoiceTotal adds up the lines of an invoice and applies the tax rate.\nfunc ComputeInvoiceTotal(inv Invoice, taxRate float64) int64 {';
+    assert.ok(top.text.includes(doc), top.text);
     assert.ok(top.text.includes('return sum + int64(float64(sum)*taxRate)'), top.text);
-    assert.equal(top.range.start.line, 14, 'the function and its doc comment start on 0-based line 14');
+    const docLine = top.range.start.line + top.text.slice(0, top.text.indexOf(doc)).split('\n').length - 1;
+    assert.equal(docLine, 14, 'the function and its doc comment start on 0-based line 14');
+    assert.equal(top.symbolRange?.start.line, 14, 'symbolRange says where the function starts within the text');
     assert.equal(res.usedChars, res.items.reduce((n, it) => n + it.text.length, 0));
     for (let i = 1; i < res.items.length; i++) assert.ok(res.items[i - 1].score >= res.items[i].score, 'sorted by score');
 
     const rows = pickRows(res);
     assert.equal(rows[0].label, 'ComputeInvoiceTotal');
-    assert.match(rows[0].description, /^billing\/invoice\.go:15-\d+$/);
+    assert.match(rows[0].description, new RegExp(`^billing/invoice\\.go:${top.range.start.line + 1}-\\d+$`));
     const md = toMarkdown(res.items.slice(0, 1), { query: params.query });
-    assert.match(md, /### `billing\/invoice\.go` \(lines 15-\d+\): function `ComputeInvoiceTotal`\n\n```go\n\/\/ ComputeInvoiceTotal adds up[^\n]*\nfunc ComputeInvoiceTotal/);
+    assert.match(md, /### `billing\/invoice\.go` \(lines \d+-\d+\): function `ComputeInvoiceTotal`\n\n```go\n[^`]*\/\/ ComputeInvoiceTotal adds up[^\n]*\nfunc ComputeInvoiceTotal/);
   });
 
   test('budget settings limit the items and their text', async () => {
@@ -301,7 +305,8 @@ export function verifyWebhookSignature(body: string, signature: string, secret: 
     assert.ok(hit, `the edited-in function was not selected:\n${summary(res)}${context()}`);
     assert.equal(res.items[0].symbol, 'verifyWebhookSignature', summary(res));
     assert.ok(hit.text.includes('hmacSha256(secret, body)'), hit.text);
-    assert.equal(hit.range.start.line, lines + 1);
+    const decl = hit.text.split('\n').findIndex((l) => l.startsWith('export function verifyWebhookSignature'));
+    assert.equal(hit.range.start.line + decl, lines + 1, 'the function is at its line in the buffer');
     assert.equal(fs.readFileSync(path.join(root, file), 'utf8'), fixture[file], 'the disk was not touched');
   });
 

@@ -629,6 +629,16 @@ local function item_lines(it)
   return s + 1, e + 1
 end
 
+-- Where to put the cursor for an item: its symbol (symbolRange, when the
+-- text holds lines around it) or else its range's start; 1-based line,
+-- 0-based column. Definitions start after ASCII indentation, so the
+-- UTF-16 character is the byte column.
+local function item_cursor(it)
+  local r = type(it.symbolRange) == 'table' and it.symbolRange or type(it.range) == 'table' and it.range or {}
+  local s = type(r.start) == 'table' and r.start or {}
+  return (tonumber(s.line) or 0) + 1, tonumber(s.character) or 0
+end
+
 -- The heading of one item: path:lines symbol (kind, reason, score).
 local function item_title(it)
   local first, last = item_lines(it)
@@ -777,8 +787,8 @@ local function show_results(result, query)
   return buf, win
 end
 
---- Opens the item under the cursor in the results buffer: its file, at the
---- first line of its range, in the previous window.
+--- Opens the item under the cursor in the results buffer: its file, at its
+--- symbol (or the first line of its range), in the previous window.
 function M.open_item()
   local buf = vim.api.nvim_get_current_buf()
   local res = state.results[buf]
@@ -808,10 +818,7 @@ function M.open_item()
     vim.cmd('aboveleft split')
   end
   vim.cmd('edit ' .. vim.fn.fnameescape(fname))
-  local first = item_lines(item)
-  -- Definitions start after ASCII indentation, so the UTF-16 character is
-  -- the byte column.
-  local col = type(item.range) == 'table' and item.range.start and item.range.start.character or 0
+  local first, col = item_cursor(item)
   local last_line = vim.api.nvim_buf_line_count(0)
   pcall(vim.api.nvim_win_set_cursor, 0, { math.min(first, last_line), col })
   vim.cmd('normal! zv')
@@ -821,8 +828,8 @@ local function fill_quickfix(result, query)
   local qf = {}
   for _, it in ipairs(type(result.items) == 'table' and result.items or {}) do
     if type(it.uri) == 'string' and it.uri ~= '' then
-      local first, last = item_lines(it)
-      local col = type(it.range) == 'table' and it.range.start and it.range.start.character or 0
+      local _, last = item_lines(it)
+      local first, col = item_cursor(it)
       local sym = str(it.symbol)
       local score = type(it.score) == 'number' and ('%.4f'):format(it.score) or '?'
       qf[#qf + 1] = {
