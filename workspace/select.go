@@ -187,6 +187,9 @@ type cand struct {
 	head bool
 	// opening: one of the first items, which span files (focus.go).
 	opening bool
+	// evident: something besides a faint likeness points at it (see
+	// hasEvidence); an answer nothing matched well keeps only these.
+	evident bool
 }
 
 // Select answers a contextSelect request: it takes a snapshot of the
@@ -257,6 +260,12 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 			res.Stats.MerkleRoot = fv.idx.Tree().RootHex()
 		}
 	}
+	res.LowConfidence = heuristics.LowConfidence(conf)
+	if res.LowConfidence {
+		// Nothing matched well: fewer items, each with some evidence,
+		// beat a full budget of faint likenesses.
+		all = slices.DeleteFunc(all, func(c *cand) bool { return !c.evident })
+	}
 	res.Stats.Candidates = len(all)
 	res.Stats.Embedder = s.emb.ID()
 	res.Stats.Refused = s.refused
@@ -271,7 +280,6 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 		return nil, err
 	}
 	res.Items, res.UsedChars = s.pack(p, q, pinned, ranked, pick)
-	res.LowConfidence = heuristics.LowConfidence(conf)
 	return res, nil
 }
 
@@ -453,8 +461,10 @@ func (s *scope) collect() []*cand {
 		}
 	}
 	onlyRanks := fileOnlyRanks(&fileLists)
+	evident := evidentFiles(&fileLists)
 	out := make([]*cand, 0, len(cands))
 	for _, c := range cands {
+		c.evident = evident[c.fileSlot] || c.hasEvidence()
 		if r, ok := fileRank[c.fileSlot]; ok {
 			c.ranks[heuristics.SrcFile] = r
 			c.scores[heuristics.SrcFile] = float32(fileScore[c.fileSlot])
@@ -474,6 +484,39 @@ func (s *scope) collect() []*cand {
 	}
 	s.fuse(out, fileLists[heuristics.SrcGraph])
 	return out
+}
+
+// evidentFiles are the files some source other than the embedder found:
+// the words, names, history or graph of the request point at them.
+func evidentFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32]bool {
+	out := map[uint32]bool{}
+	for src := range heuristics.NumSources {
+		if src == heuristics.SrcSemantic {
+			continue
+		}
+		for _, sf := range lists[src] {
+			out[sf.slot] = true
+		}
+	}
+	return out
+}
+
+// hasEvidence reports whether a candidate has evidence of its own beyond a
+// faint likeness: a source other than the embedder ranked it, or its
+// cosine reaches heuristics.SemanticConfidence. The built-in embedder's
+// best cosine for a query the workspace knows nothing about is about .25
+// (EVAL.md, "No evidence, no item").
+func (c *cand) hasEvidence() bool {
+	for src := range heuristics.NumSources {
+		switch src {
+		case heuristics.SrcSemantic, heuristics.SrcFile, heuristics.SrcLocality:
+		default:
+			if c.ranks[src] > 0 {
+				return true
+			}
+		}
+	}
+	return float64(c.scores[heuristics.SrcSemantic]) >= heuristics.SemanticConfidence
 }
 
 // fileOnlyRanks gives the files of the file-only sources their ranks, for

@@ -774,6 +774,37 @@ func TestSelectLowConfidence(t *testing.T) {
 	}
 }
 
+// TestSelectNoEvidenceNoItem: when nothing matches a query well, the answer
+// keeps only the candidates something points at besides a faint likeness
+// to the query (the embedder's), so an off-topic question gets few items
+// or none, not a budget of noise; one that matches keeps its full answer.
+func TestSelectNoEvidenceNoItem(t *testing.T) {
+	ws, root := selOpen(t, selApp, Options{})
+	for _, query := range []string{"zxqv blorf quux wibblewobble", "bake a sourdough loaf with rye flour", "the migration routes of arctic terns"} {
+		req := &SelectRequest{Query: query}
+		res := selDo(t, ws, req)
+		selCheckItems(t, root, req, res)
+		if !res.LowConfidence {
+			t.Errorf("%q: lowConfidence false", query)
+		}
+		for _, it := range res.Items {
+			evidence := it.Signals["semantic"].Score >= heuristics.SemanticConfidence
+			for name := range it.Signals {
+				evidence = evidence || name != "semantic" && name != "file" && name != "locality"
+			}
+			if !evidence && it.Reason == ReasonRetrieved {
+				t.Errorf("%q: %s has no evidence but a likeness of %.2f: %q", query, it.ID, it.Signals["semantic"].Score, selIDs(res))
+			}
+		}
+		if len(res.Items) > 3 {
+			t.Errorf("%q: %d items of noise: %q", query, len(res.Items), selIDs(res))
+		}
+	}
+	if res := selDo(t, ws, &SelectRequest{Query: "monthly sales report csv writer"}); len(res.Items) != DefaultLimit {
+		t.Errorf("a query that matches: %d items, want the limit of %d", len(res.Items), DefaultLimit)
+	}
+}
+
 func TestSelectHistory(t *testing.T) {
 	ws, root := selOpen(t, selApp, Options{})
 	request := "parseConfig rejects unknown keys in the configuration"

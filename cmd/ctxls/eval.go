@@ -105,6 +105,10 @@ func printReport(w io.Writer, rep *eval.Report) {
 	}
 	row(fmt.Sprintf("macro (%d cases)", len(rep.Cases)), "all", rep.Macro)
 	c := rep.Confidence
-	fmt.Fprintf(w, "\nlowConfidence flagged %d of %d cases (hit@5 %.2f where flagged, %.2f elsewhere) and %d of %d off-topic queries\n",
+	fmt.Fprintf(w, "\nlowConfidence flagged %d of %d cases (hit@5 %.2f where flagged, %.2f elsewhere) and %d of %d off-topic queries",
 		c.Flagged, c.Cases, c.Hit5Flagged, c.Hit5Unflagged, c.OffTopicFlagged, c.OffTopic)
+	if c.OffTopic > 0 {
+		fmt.Fprintf(w, ", whose answers held %.1f items on average", float64(c.OffTopicItems)/float64(c.OffTopic))
+	}
+	fmt.Fprintln(w)
 }

@@ -102,9 +102,12 @@ type Calibration struct {
 	Hit5Flagged   float64 `json:"hit5Flagged"`
 	Hit5Unflagged float64 `json:"hit5Unflagged"`
 	// OffTopic counts the off-topic queries (offTopicQueries, asked of
-	// every suite) and how many of them were flagged, as they should be.
+	// every suite), how many of them were flagged, as they should be, and
+	// how many items their answers held in all (noise: the fewer the
+	// better).
 	OffTopic        int `json:"offTopic"`
 	OffTopicFlagged int `json:"offTopicFlagged"`
+	OffTopicItems   int `json:"offTopicItems"`
 }
 
 // offTopicQueries have no answer in any workspace; lowConfidence should
@@ -254,15 +257,16 @@ func Evaluate(ctx context.Context, dir string, cfg workspace.Config, opts worksp
 				return nil, fmt.Errorf("%s: off-topic query %q: %w", s.Workspace, q, err)
 			}
 			rep.Confidence.OffTopic++
+			rep.Confidence.OffTopicItems += len(res.Items)
 			if res.LowConfidence {
 				rep.Confidence.OffTopicFlagged++
 			}
 		}
 	}
 	rep.Macro = average(rep.Cases, "")
-	off, flagged := rep.Confidence.OffTopic, rep.Confidence.OffTopicFlagged
+	off, flagged, offItems := rep.Confidence.OffTopic, rep.Confidence.OffTopicFlagged, rep.Confidence.OffTopicItems
 	rep.Confidence = calibrate(rep.Cases)
-	rep.Confidence.OffTopic, rep.Confidence.OffTopicFlagged = off, flagged
+	rep.Confidence.OffTopic, rep.Confidence.OffTopicFlagged, rep.Confidence.OffTopicItems = off, flagged, offItems
 	kinds := map[string]bool{}
 	for _, c := range rep.Cases {
 		kinds[c.Kind] = true
