@@ -160,7 +160,9 @@ func focusFile(p *plan, q *query, best *cand, head, rest []*cand, share, room in
 	}
 	// The head comes first when it fits the share (counted, like every
 	// item, at most at the per-item cap): changes add imports and module
-	// constants as often as they touch a symbol.
+	// constants as often as they touch a symbol, and a head is short: per
+	// character it holds five times the changed lines a symbol does
+	// (EVAL.md, "Heads first").
 	if h := fileHead(best); h != nil && p.accepts(h.path, symbolindex.KindFile) && used+size(h) <= share {
 		pulled = append(pulled, h)
 		used += size(h)
@@ -176,10 +178,6 @@ func focusFile(p *plan, q *query, best *cand, head, rest []*cand, share, room in
 		used += size(c)
 		taken = append(taken, c.sym.Range)
 		pulled = append(pulled, c)
-	}
-	if len(pulled) > 0 && pulled[0].head {
-		// The head goes last: it is context, not the change.
-		pulled = append(pulled[1:], pulled[0])
 	}
 	return pulled, left
 }
