@@ -230,9 +230,11 @@ func (s *surroundings) spend(p *plan, entries []packEntry, packed []heuristics.P
 
 // region gives the lead its neighbourhood (see the top of this file) and
 // returns the entries with its windows in place. Queries that point at
-// the cursor have their own order (deixis.go) and get none.
+// the cursor have their own order (deixis.go) and get none; nor do
+// requests for some kinds of symbol only, as a window is named after
+// whatever symbol it holds.
 func (s *surroundings) region(p *plan, q *query, entries []packEntry) []packEntry {
-	if p.pointsAtCursor() {
+	if p.pointsAtCursor() || p.kinds != nil {
 		return entries
 	}
 	li := leadEntry(p, entries)

@@ -182,3 +182,26 @@ func TestWindowEndsAtABlankLine(t *testing.T) {
 		t.Errorf("down from 3 to a held line: %d-%d %v, want 3-3", a, b, ok)
 	}
 }
+
+// TestSurroundKindsFilter: a request for some kinds of symbol only gets no
+// neighbourhood, whose windows are named after whatever symbol they hold.
+func TestSurroundKindsFilter(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("-- ledger/ledger.go --\npackage ledger\n\n")
+	for i := range 240 {
+		if i == 120 {
+			b.WriteString("// reconcileAccounts matches postings against the bank statement.\nfunc reconcileAccounts(postings []int) error {\n\treturn nil\n}\n\n")
+		}
+		fmt.Fprintf(&b, "// Entry%03d is one kind of ledger entry.\ntype Entry%03d struct {\n\tCents int\n}\n\n", i, i)
+	}
+	ws, root := selOpen(t, b.String(), Options{})
+	req := &SelectRequest{Query: "reconcileAccounts matches postings against the bank statement", Kinds: []string{"function"}, Limit: 20}
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	selFirst(t, res, "sym:ledger/ledger.go::reconcileAccounts")
+	for _, it := range res.Items {
+		if it.Kind != "function" {
+			t.Errorf("kinds [function]: got %s (%s)", it.ID, it.Kind)
+		}
+	}
+}
