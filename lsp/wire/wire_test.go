@@ -49,12 +49,26 @@ func encodings(t *testing.T, fn func(t *testing.T, utf8 bool)) {
 // openGreet indexes a folder holding i18n/greet.go and opens it.
 func openGreet(t *testing.T) (*workspace.Workspace, string) {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "i18n"), 0o755); err != nil {
+	ws, dir := openFolder(t, "i18n/greet.go", greet)
+	real, err := filepath.EvalSymlinks(filepath.Join(dir, "i18n", "greet.go"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "i18n", "greet.go")
-	if err := os.WriteFile(path, []byte(greet), 0o644); err != nil {
+	if err := ws.DidOpen(real, 1, greet); err != nil {
+		t.Fatal(err)
+	}
+	return ws, real
+}
+
+// openFolder indexes a new folder holding one file, rel, with text.
+func openFolder(t *testing.T, rel, text string) (*workspace.Workspace, string) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg := workspace.DefaultConfig()
@@ -69,14 +83,7 @@ func openGreet(t *testing.T) (*workspace.Workspace, string) {
 	if _, err := ws.Index(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ws.DidOpen(real, 1, greet); err != nil {
-		t.Fatal(err)
-	}
-	return ws, real
+	return ws, dir
 }
 
 // item selects for query and returns the wire item id, in the encoding.
@@ -238,23 +245,8 @@ func TestItemWhere(t *testing.T) {
 // says where the symbol lies, in the negotiated encoding.
 func TestSymbolRangeInEncoding(t *testing.T) {
 	encodings(t, func(t *testing.T, utf8 bool) {
-		dir := t.TempDir()
 		waveLine := "/* 👋 */ "
-		if err := os.WriteFile(filepath.Join(dir, "wave.go"), []byte("package i18n\n\n"+waveLine+"func Wave() string { return \"👋\" }\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cfg := workspace.DefaultConfig()
-		cfg.CacheDir = workspace.CacheDirOff
-		ws, err := workspace.New(cfg, workspace.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ws.AddFolder(dir); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ws.Index(context.Background(), nil); err != nil {
-			t.Fatal(err)
-		}
+		ws, _ := openFolder(t, "wave.go", "package i18n\n\n"+waveLine+"func Wave() string { return \"👋\" }\n")
 		sel, err := ws.Select(context.Background(), &workspace.SelectRequest{Query: "Wave"})
 		if err != nil {
 			t.Fatal(err)
