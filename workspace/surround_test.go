@@ -105,15 +105,18 @@ func TestSurroundContext(t *testing.T) {
 // budget to spare widens its items, each up to the per-item cap.
 func TestSurroundSpendsBudgetAtTheLimit(t *testing.T) {
 	ws, root := selOpen(t, surroundApp(), Options{})
-	req := &SelectRequest{Query: "step050 step150 step200 move the ledger", Limit: 3, MaxCharsPerItem: 900}
+	// A cap above heuristics.ContextChars: only the budget left over can
+	// widen an item past it.
+	const perItem = 1400
+	req := &SelectRequest{Query: "step050 step150 step200 move the ledger", Limit: 3, MaxCharsPerItem: perItem}
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	if len(res.Items) != 3 {
 		t.Fatalf("want 3 items, got %q", selIDs(res))
 	}
 	for _, it := range res.Items {
-		if len(it.Text) < 900-60 {
-			t.Errorf("%s: %d chars, want it widened to about the cap of 900 (budget left: %d of %d)", it.ID, len(it.Text), DefaultMaxChars-res.UsedChars, DefaultMaxChars)
+		if len(it.Text) < perItem-60 {
+			t.Errorf("%s: %d chars, want it widened to about the cap of %d (budget left: %d of %d)", it.ID, len(it.Text), perItem, DefaultMaxChars-res.UsedChars, DefaultMaxChars)
 		}
 	}
 }
