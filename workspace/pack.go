@@ -197,12 +197,12 @@ func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string
 	sur := newSurroundings(srcs)
 	entries = sur.region(p, q, entries)
 	sur.widen(p, entries)
-	packed, used := packEntries(p, entries)
-	if left := min(p.maxChars, DefaultMaxChars) - used; left > 0 && sur.spend(p, entries, packed, left) {
+	packed, packedChars := packEntries(p, entries)
+	if left := min(p.maxChars, DefaultMaxChars) - packedChars; left > 0 && sur.spend(p, entries, packed, left) {
 		packed, _ = packEntries(p, entries)
 	}
 	items := make([]Selected, 0, len(packed))
-	used = 0
+	used := 0 // the texts as cut (an excerpt may come out shorter than its share)
 	for _, pk := range packed {
 		e := entries[pk.Index]
 		if it := e.item; it != nil {

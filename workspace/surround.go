@@ -10,7 +10,7 @@ import (
 
 // An item's surroundings. Changes cluster: the lines next to a symbol the
 // ranking found are edited with it far more often than lines elsewhere in
-// its file (EVAL.md, "The lines around the symbols"). So the items of an
+// its file (EVAL.md, "Third pass: the lines around the symbols"). So the items of an
 // answer hold more than their symbols:
 //
 //   - the lead (the first ranked symbol outside the active file) takes in
@@ -21,9 +21,9 @@ import (
 //     lines they hold go;
 //   - every other symbol's item is widened with the lines around it, a line
 //     at a time below and above, up to heuristics.ContextChars;
-//   - when the answer ends at the limit with budget to spare, its items are
-//     widened further, in order, up to the per-item cap, until the answer
-//     holds min(maxChars, DefaultMaxChars).
+//   - when the answer holds less than min(maxChars, DefaultMaxChars) (it
+//     ended at the limit, or ran out of candidates), its items are widened
+//     further, in order, up to the per-item cap, until it holds that.
 //
 // No item takes a line another item of the answer holds, and an item's
 // range is always exactly the lines its text holds.
@@ -203,8 +203,7 @@ func (s *surroundings) widen(p *plan, entries []packEntry) {
 }
 
 // spend widens the packed entries further, in order, up to the per-item
-// cap, with the left characters an answer that ended at its limit did
-// not use. It reports whether any entry grew.
+// cap, with the left characters the answer did not use. It reports whether any entry grew.
 func (s *surroundings) spend(p *plan, entries []packEntry, packed []heuristics.Packed, left int) bool {
 	s.held = map[string][]heldSpan{}
 	for _, pk := range packed {
