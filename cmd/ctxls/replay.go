@@ -99,7 +99,11 @@ func printReplay(w io.Writer, rep *replay.Report) {
 		sort.Strings(why)
 		fmt.Fprintf(w, " (not cases: %s)", strings.Join(why, ", "))
 	}
-	fmt.Fprintf(w, ", %.1f s\n\n", rep.ElapsedMs/1000)
+	fmt.Fprintf(w, ", %.1f s\n", rep.ElapsedMs/1000)
+	for _, u := range rep.Unwritten {
+		fmt.Fprintf(w, "skipped %s\n", u)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%-8s %-14s %5s  %5s %5s %5s %5s %6s", "scenario", "split", "cases", "hit@1", "hit@5", "rec@5", "MRR", "hunks")
 	if len(rep.Scenarios) > 0 && rep.Scenarios[0].Baseline != nil {
 		fmt.Fprintf(w, "   | BM25 files: %5s %5s %5s %5s %6s", "hit@1", "hit@5", "rec@5", "MRR", "hunks")

@@ -19,9 +19,8 @@ import (
 type repo struct {
 	dir string
 
-	batch *exec.Cmd // git cat-file --batch, started on first use
-	in    io.WriteCloser
-	out   *bufio.Reader
+	batch *catFile // git cat-file --batch, started on first use
+	check *catFile // git cat-file --batch-check, started on first use
 }
 
 func gitEnv() []string {
@@ -156,53 +155,109 @@ func parseRaw(out []byte) ([]change, error) {
 // symlink, a submodule or a directory).
 func regular(mode string) bool { return mode == "100644" || mode == "100755" }
 
-// blob reads one blob through a long-lived `git cat-file --batch`.
-func (r *repo) blob(sha string) ([]byte, error) {
-	if r.batch == nil {
-		cmd := exec.Command("git", "-C", r.dir, "cat-file", "--batch")
-		cmd.Env = gitEnv()
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			return nil, err
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, err
-		}
-		if err := cmd.Start(); err != nil {
-			return nil, fmt.Errorf("git cat-file: %w", err)
-		}
-		r.batch, r.in, r.out = cmd, in, bufio.NewReaderSize(out, 1<<20)
-	}
-	if _, err := io.WriteString(r.in, sha+"\n"); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	header, err := r.out.ReadString('\n')
+// catFile is a long-lived `git cat-file --batch` or `--batch-check`.
+type catFile struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+// startCatFile starts `git cat-file mode` on dir.
+func startCatFile(dir, mode string) (*catFile, error) {
+	cmd := exec.Command("git", "-C", dir, "cat-file", mode)
+	cmd.Env = gitEnv()
+	in, err := cmd.StdinPipe()
 	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	return &catFile{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+}
+
+// ask sends one object name and reads the header git answers with: its
+// type and size.
+func (c *catFile) ask(sha string) (kind string, size int64, err error) {
+	if _, err := io.WriteString(c.in, sha+"\n"); err != nil {
+		return "", 0, fmt.Errorf("git cat-file: %w", err)
+	}
+	header, err := c.out.ReadString('\n')
+	if err != nil {
+		return "", 0, fmt.Errorf("git cat-file: %w", err)
 	}
 	f := strings.Fields(header) // sha type size, or "sha missing"
 	if len(f) != 3 {
-		return nil, fmt.Errorf("git cat-file %s: %s", sha, strings.TrimSpace(header))
+		return "", 0, fmt.Errorf("git cat-file %s: %s", sha, strings.TrimSpace(header))
 	}
-	size, err := strconv.Atoi(f[2])
+	size, err = strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 {
+		return "", 0, fmt.Errorf("git cat-file %s: %q", sha, header)
+	}
+	return f[1], size, nil
+}
+
+func (c *catFile) close() {
+	if c != nil {
+		c.in.Close()
+		c.cmd.Wait()
+	}
+}
+
+// size is the size of a blob, read without its content
+// (`git cat-file --batch-check`).
+func (r *repo) size(sha string) (int64, error) {
+	if r.check == nil {
+		c, err := startCatFile(r.dir, "--batch-check")
+		if err != nil {
+			return 0, err
+		}
+		r.check = c
+	}
+	_, n, err := r.check.ask(sha)
+	return n, err
+}
+
+// blob reads one blob through a long-lived `git cat-file --batch`. A blob
+// over limit bytes is not read into memory: it is skipped in the stream
+// and errBlobTooLarge returned.
+func (r *repo) blob(sha string, limit int64) ([]byte, error) {
+	if r.batch == nil {
+		c, err := startCatFile(r.dir, "--batch")
+		if err != nil {
+			return nil, err
+		}
+		r.batch = c
+	}
+	_, size, err := r.batch.ask(sha)
 	if err != nil {
-		return nil, fmt.Errorf("git cat-file %s: %q", sha, header)
+		return nil, err
+	}
+	if size > limit {
+		if _, err := r.batch.out.Discard(int(size) + 1); err != nil {
+			return nil, fmt.Errorf("git cat-file %s: %w", sha, err)
+		}
+		return nil, fmt.Errorf("%w: %s has %d bytes", errBlobTooLarge, sha, size)
 	}
 	data := make([]byte, size+1) // the content and its newline
-	if _, err := io.ReadFull(r.out, data); err != nil {
+	if _, err := io.ReadFull(r.batch.out, data); err != nil {
 		return nil, fmt.Errorf("git cat-file %s: %w", sha, err)
 	}
 	return data[:size], nil
 }
 
-// close ends the cat-file process.
+// errBlobTooLarge is a blob over the size limit, which is never read.
+var errBlobTooLarge = errors.New("blob over maxFileBytes")
+
+// close ends the cat-file processes.
 func (r *repo) close() {
-	if r.batch != nil {
-		r.in.Close()
-		r.batch.Wait()
-		r.batch = nil
-	}
+	r.batch.close()
+	r.check.close()
+	r.batch, r.check = nil, nil
 }
 
 // Hunk is a range of old-side lines (1-based, inclusive) a commit changed.

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
@@ -74,7 +75,11 @@ type Report struct {
 	Skipped   map[string]int   `json:"skipped"` // commits that are no case, by reason
 	Scenarios []ScenarioReport `json:"scenarios"`
 	Cases     []Case           `json:"cases"`
-	ElapsedMs float64          `json:"elapsedMs"`
+	// Unwritten names the commits whose tree could not be written whole
+	// (a path the file system refuses): each is skipped as a case, with
+	// the paths and why, and the replay goes on.
+	Unwritten []string `json:"unwritten,omitempty"`
+	ElapsedMs float64  `json:"elapsedMs"`
 }
 
 // ScenarioReport averages one scenario's cases, over all of them and split
@@ -184,7 +189,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	rp := &replayer{opts: opts, r: r, t: &tree{r: r, dir: dir}, parser: symbolindex.NewParser()}
+	maxBytes := opts.Config.MaxFileBytes
+	if maxBytes <= 0 {
+		maxBytes = workspace.DefaultMaxFileBytes
+	}
+	rp := &replayer{opts: opts, r: r, t: &tree{r: r, dir: dir, maxBytes: maxBytes}, parser: symbolindex.NewParser()}
 	defer rp.parser.Close()
 	if opts.Baseline {
 		rp.base = newBaseline()
@@ -203,6 +212,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		if skip != "" {
 			rep.Skipped[skip]++
+			if rp.unwritten != "" {
+				rep.Unwritten = append(rep.Unwritten, fmt.Sprintf("%.12s: %s", c, rp.unwritten))
+				rp.unwritten = ""
+			}
 			continue
 		}
 		rep.Cases = append(rep.Cases, *cs)
@@ -223,7 +236,16 @@ type replayer struct {
 	ws     *workspace.Workspace
 	base   *baseline
 	parser *symbolindex.Parser
+	// unwritten says which paths of the last tree written could not be,
+	// and why, when that made its case a skip.
+	unwritten string
 }
+
+// Reasons a commit is no case.
+const (
+	// SkipUnwritten: the parent's tree could not be written whole.
+	SkipUnwritten = "tree could not be written"
+)
 
 // replay makes commit c a case and scores it, or says why it is none.
 func (rp *replayer) replay(ctx context.Context, c string) (*Case, string, error) {
@@ -242,8 +264,18 @@ func (rp *replayer) replay(ctx context.Context, c string) (*Case, string, error)
 	if err != nil || len(gold) == 0 {
 		return nil, "no source file modified", err
 	}
-	if err := rp.moveTo(ctx, parent); err != nil {
+	failed, err := rp.moveTo(ctx, parent)
+	if err != nil {
 		return nil, "", err
+	}
+	for _, g := range gold {
+		if werr, ok := rp.t.unwritten[g.Path]; ok && len(failed) == 0 {
+			failed = append(failed, fmt.Errorf("%s: %w", g.Path, werr))
+		}
+	}
+	if len(failed) > 0 {
+		rp.unwritten = errors.Join(failed...).Error()
+		return nil, SkipUnwritten, nil
 	}
 	cs := &Case{Commit: c, Query: query, Gold: gold, Scores: map[string]Score{}}
 	symbols := map[string][]symbolindex.Symbol{}
@@ -277,7 +309,13 @@ func (rp *replayer) gold(ctx context.Context, parent, c string) ([]Gold, map[str
 		if ch.status != 'M' || !regular(ch.oldMode) || !regular(ch.newMode) {
 			continue
 		}
-		old, err := rp.r.blob(ch.oldBlob)
+		if _, ok := rp.t.abs(ch.path); !ok {
+			continue // never in the tree
+		}
+		old, err := rp.r.blob(ch.oldBlob, rp.t.maxBytes)
+		if errors.Is(err, errBlobTooLarge) {
+			continue // too large to index, and so never in the tree
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -304,12 +342,19 @@ func (rp *replayer) gold(ctx context.Context, parent, c string) ([]Gold, map[str
 
 // moveTo brings the tree, the index and the baseline to commit p: the
 // first time by building the index, afterwards by telling the workspace
-// which files changed, as watched-file events do.
-func (rp *replayer) moveTo(ctx context.Context, p string) error {
-	touched, err := rp.t.moveTo(ctx, p)
+// which files changed, as watched-file events do. failed are the paths of
+// p that could not be written (the tree holds the others).
+func (rp *replayer) moveTo(ctx context.Context, p string) (failed []error, _ error) {
+	touched, failed, err := rp.t.moveTo(ctx, p)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return failed, rp.sync(ctx, p, touched)
+}
+
+// sync tells the index and the baseline that the tree moved to commit p,
+// changing the paths touched.
+func (rp *replayer) sync(ctx context.Context, p string, touched []string) error {
 	if rp.ws == nil {
 		cfg := rp.opts.Config
 		cfg.CacheDir = workspace.CacheDirOff
@@ -328,8 +373,9 @@ func (rp *replayer) moveTo(ctx context.Context, p string) error {
 	} else if len(touched) > 0 {
 		events := make([]workspace.FileEvent, len(touched))
 		for i, abs := range touched {
-			_, statErr := os.Stat(abs)
-			events[i] = workspace.FileEvent{Path: abs, Deleted: errors.Is(statErr, os.ErrNotExist)}
+			// Under a directory that became a file the path is gone too.
+			_, statErr := os.Lstat(abs)
+			events[i] = workspace.FileEvent{Path: abs, Deleted: errors.Is(statErr, os.ErrNotExist) || errors.Is(statErr, syscall.ENOTDIR)}
 		}
 		if err := rp.ws.FilesChanged(events); err != nil {
 			return err
