@@ -2,13 +2,21 @@
 
 package symbolindex
 
-import "os"
+import (
+	"io"
+	"os"
+)
 
 // mapFile reads the file at path into memory where there is no mmap.
 // There is no file to read rows from either: the vector store reads them
 // in memory.
 func mapFile(path string) ([]byte, *os.File, error) {
-	b, err := os.ReadFile(path)
+	f, _, err := OpenCacheFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
 	return b, nil, err
 }
 

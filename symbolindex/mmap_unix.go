@@ -16,9 +16,11 @@ import (
 // into it and may outlive the index (a response being written); one that
 // never was is unmapped by Index.Discard. It returns the open file too,
 // which the caller closes: the vector store reads rows with pread from the
-// very file it maps (the path may be renamed over meanwhile).
+// very file it maps (the path may be renamed over meanwhile). The file is
+// opened by OpenCacheFile: anything but a regular file at path (a symlink,
+// a FIFO, a device) is a *CacheRefusal, and nothing blocks.
 func mapFile(path string) ([]byte, *os.File, error) {
-	f, err := os.Open(path)
+	f, _, err := OpenCacheFile(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -200,16 +199,15 @@ func viewAs[T any](b []byte) ([]T, error) {
 }
 
 // Save writes the index to path atomically: it writes a temporary file in the
-// same directory and renames it over path, so a crash mid-write leaves the
-// previous cache intact.
+// same directory (CreateCacheTemp) and renames it over path, so a crash
+// mid-write leaves the previous cache intact. The rename replaces whatever
+// entry is at path (a symlink or a FIFO is replaced, not written through);
+// a directory there is an error.
 func (ix *Index) Save(path string) error {
 	if !hostLittleEndian {
 		return errors.New("save index: the cache format needs a little-endian machine")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save index: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	tmp, err := CreateCacheTemp(path)
 	if err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}

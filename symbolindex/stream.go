@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 )
 
 // StreamWriter writes the cache file of a new index while it is built: the
@@ -39,10 +38,7 @@ func NewStreamWriter(path string, emb Embedder, maxFiles int) (*StreamWriter, er
 	if !hostLittleEndian {
 		return nil, errors.New("stream index: the cache format needs a little-endian machine")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("stream index: %w", err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	f, err := CreateCacheTemp(path)
 	if err != nil {
 		return nil, fmt.Errorf("stream index: %w", err)
 	}

@@ -39,6 +39,9 @@ type Folder struct {
 	// histReason says why hist is nil; histDone: history was looked for.
 	histReason string
 	histDone   bool
+	// noCache: a directory stands at the folder's cache path, so no cache
+	// can be written there; the folder runs without one.
+	noCache atomic.Bool
 }
 
 // IndexStats reports what building an index did.
@@ -110,6 +113,10 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 
 	stats := IndexStats{Root: f.Root, Embedder: emb.ID(), Cache: "off", SkipReasons: map[string]int{}}
 	cacheDir, persist := cfg.ResolvedCacheDir()
+	if persist {
+		sweepOnce(cacheDir, log)
+	}
+	persist = persist && !f.noCache.Load()
 	var cfile string
 
 	// Start from the current index (a rebuild after a config change or a
@@ -124,6 +131,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 		if persist {
 			cfile = cachePath(cacheDir, f.Root)
 			stats.Cache = cfile
+			var refusal *symbolindex.CacheRefusal
 			switch cached, err := symbolindex.LoadIndex(cfile, emb); {
 			case err == nil:
 				base = cached
@@ -133,6 +141,18 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 				base = cached
 				log.Warn("index cache partly damaged; re-indexing the files it lost", "root", f.Root, "err", err)
 			case errors.Is(err, os.ErrNotExist):
+			case errors.As(err, &refusal) && refusal.IsDir():
+				// Nothing can be renamed over a directory: no cache for
+				// this folder, rather than a failed save after every build.
+				log.Warn("the index cache path is a directory; running without a cache for this folder",
+					"root", f.Root, "path", refusal.Path)
+				f.noCache.Store(true)
+				persist, cfile, stats.Cache = false, "", "off"
+			case refusal != nil:
+				// Never read through it; the new cache is renamed over
+				// the entry itself.
+				log.Warn("the index cache path is not a regular file; rebuilding and replacing it",
+					"root", f.Root, "path", refusal.Path, "is", refusal.What)
 			case errors.Is(err, symbolindex.ErrCacheMismatch):
 				log.Info("rebuilding index", "root", f.Root, "reason", err)
 			default:
@@ -227,6 +247,26 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 // index it has.
 const maxMappings = 4
 
+// swept holds the cache directories whose stale temporary files this
+// process has swept: once each, at the first build that uses one.
+var swept sync.Map
+
+// sweepOnce removes the temporary files dead writers left in the cache
+// directory dir (symbolindex.SweepTemps), the first time this process
+// uses it.
+func sweepOnce(dir string, log *slog.Logger) {
+	if _, done := swept.LoadOrStore(dir, true); done {
+		return
+	}
+	removed, err := symbolindex.SweepTemps(dir)
+	if err != nil {
+		log.Warn("could not sweep the cache directory", "err", err)
+	}
+	for _, s := range removed {
+		log.Info("removed a stale temporary cache file", "path", s.Path, "bytes", s.Bytes, "reason", s.Reason)
+	}
+}
+
 // saveAndMap saves idx to cfile and returns the saved file mapped: the
 // same files, symbols and answers (Merkle root checked) with postings,
 // vectors and strings read in place instead of held in the Go heap. It
@@ -278,7 +318,7 @@ var mergeOverlayAt = 500
 func (f *Folder) maybeMerge(cfg Config, log *slog.Logger) {
 	dir, persist := cfg.ResolvedCacheDir()
 	n := f.idx.Overlay()
-	if !persist || !f.ready || n < mergeOverlayAt || int64(n) <= f.mergeTried.Load() || f.mappings >= maxMappings ||
+	if !persist || f.noCache.Load() || !f.ready || n < mergeOverlayAt || int64(n) <= f.mergeTried.Load() || f.mappings >= maxMappings ||
 		!f.merging.CompareAndSwap(false, true) {
 		return
 	}
