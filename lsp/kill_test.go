@@ -3,14 +3,19 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/ctxls/ctxls/workspace/synth"
 )
@@ -57,11 +62,17 @@ func TestKillDuringCacheWrite(t *testing.T) {
 		time.Sleep(full * time.Duration(i) / kills)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
+		left := cacheTemps(t, cache)
 
 		got, err := indexRoot("--cache-dir", cache)
 		if err != nil {
 			t.Fatalf("index after kill %d (at %d/%d of a run): %v", i, i, kills, err)
 		}
+		// The next run sweeps what the killed writer left.
+		if temps := cacheTemps(t, cache); len(temps) > 0 {
+			t.Fatalf("after kill %d the next run left %q (the kill left %q)", i, temps, left)
+		}
+		t.Logf("kill %d left %d temporary files; the next run left none", i, len(left))
 		want, err := indexRoot("--cache-dir", "off")
 		if err != nil {
 			t.Fatal(err)
@@ -82,5 +93,93 @@ func TestKillDuringCacheWrite(t *testing.T) {
 	res := c.mustSelect(map[string]any{"query": fmt.Sprintf("Touched%d", kills)})
 	if len(res.Items) == 0 || !strings.HasSuffix(res.Items[0].Path, fmt.Sprintf("touched%d.go", kills)) {
 		t.Errorf("the server on the surviving cache did not find Touched%d:%s", kills, res)
+	}
+}
+
+// cacheTemps lists the temporary files in the cache directory dir.
+func cacheTemps(t *testing.T, dir string) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.tmp*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// TestCacheFIFOAtStart: a FIFO at the cache file's path neither hangs
+// `ctxls index` (it completes, warning about the path) nor keeps the
+// server from becoming ready; a temporary file a dead writer left is swept
+// at the start and a live writer's is not.
+func TestCacheFIFOAtStart(t *testing.T) {
+	root := writeFixture(t, "shop.txtar")
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	cfile := filepath.Join(cache, fmt.Sprintf("%016x.idx", xxhash.Sum64String(real)))
+	if err := syscall.Mkfifo(cfile, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A temporary file of a writer that is gone, and one of a writer at
+	// work (this process's pid, its file locked).
+	exited := exec.Command("true")
+	if err := exited.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := fmt.Sprintf("%s.tmp.%d.1", cfile, exited.Process.Pid)
+	writeFile(t, stale, strings.Repeat("x", 1<<16))
+	live := fmt.Sprintf("%s.tmp.%d.2", cfile, os.Getpid())
+	writeFile(t, live, "in progress")
+	lf, err := os.Open(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var stderr strings.Builder
+	cmd := exec.CommandContext(ctx, ctxlsBin, "index", "--root", root, "--cache-dir", cache, "--json")
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatal("ctxls index hung on a FIFO at the cache path")
+	}
+	if err != nil {
+		t.Fatalf("ctxls index: %v\n%s", err, stderr.String())
+	}
+	var st struct{ Files int }
+	if err := json.Unmarshal(out, &st); err != nil || st.Files == 0 {
+		t.Fatalf("ctxls index printed %s (%v)", out, err)
+	}
+	if !strings.Contains(stderr.String(), cfile) || !strings.Contains(stderr.String(), "FIFO") {
+		t.Errorf("no warning names the FIFO at %s: %s", cfile, stderr.String())
+	}
+	if _, err := os.Lstat(stale); err == nil {
+		t.Error("the dead writer's temporary file was not swept")
+	}
+	if _, err := os.Lstat(live); err != nil {
+		t.Error("the live writer's temporary file was removed")
+	}
+
+	// The server, on a cache dir whose cache path is a FIFO again.
+	os.Remove(cfile)
+	if err := syscall.Mkfifo(cfile, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := processClient(t, io.Discard, "serve")
+	c.mustCall("initialize", map[string]any{
+		"processId": nil, "rootUri": uri(root, ""), "capabilities": caps{}.json(),
+		"initializationOptions": map[string]any{"cacheDir": cache},
+	}, nil)
+	c.notify("initialized", map[string]any{})
+	c.waitReady()
+	c.shutdownExit()
+	if fi, err := os.Lstat(cfile); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the server did not replace the FIFO with its cache: %v", err)
 	}
 }
