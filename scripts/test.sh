@@ -1,6 +1,17 @@
 #!/usr/bin/env bash
 # test.sh — the whole test suite, as CI runs it.
 #
+# First scripts/setup.sh checks every tool the suite needs (Go, gcc, Node
+# 20+, npm, git, python3, Neovim, Chromium, ...) and installs the missing
+# ones with apt-get when run as root on Debian or Ubuntu; otherwise it
+# names them in one line and nothing else runs.
+#
+# The first run downloads about 805 MB into ~/.cache/ctxls (Node 24 and
+# code-server for the VS Code host test, the ONNX Runtime library) plus
+# the real-code corpus and the editors' npm dependencies, and takes about
+# 20 minutes on two cores with an empty Go build cache (the C grammars are
+# compiled three times: plain, with -race, and instrumented for fuzzing).
+#
 # Fetches the ONNX Runtime library the ONNX tests need (from the npm
 # registry, once) and the real-code corpus (Go module proxy and npm), then
 # checks formatting and vet, runs every Go test with
@@ -12,6 +23,8 @@
 # tests run against the real runtime and are never skipped here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
 
 ort_dir="${CTXLS_ORT_DIR:-${HOME}/.cache/ctxls/onnxruntime}"
 bash scripts/fetch-onnxruntime.sh "$ort_dir" >/dev/null

@@ -155,7 +155,9 @@ answer order (the active file left out).
 Splits: all cases; "names gold": the message names a changed file or
 symbol; "names nothing": it names neither; "first right": the cases whose
 first file is a changed one (so hit@1 is 1), where hunks says how much of
-the change the answer holds once it found the right file.
+the change the answer holds once it found the right file. The BM25 columns
+(--baseline) score plain BM25 over whole files on the same cases; its first
+right row is over its own first-right cases.
 Scenarios: cold asks the commit message; vague asks "` + replay.VagueQuery + `"
 with the message as history; active asks the message with the most-changed
 file open and scores the other changed files (a commit that changed one
