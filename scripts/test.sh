@@ -8,9 +8,10 @@
 #
 # The first run downloads about 805 MB into ~/.cache/ctxls (Node 24 and
 # code-server for the VS Code host test, the ONNX Runtime library) plus
-# the real-code corpus and the editors' npm dependencies, and takes about
-# 20 minutes on two cores with an empty Go build cache (the C grammars are
-# compiled three times: plain, with -race, and instrumented for fuzzing).
+# the real-code corpus and the editors' npm dependencies, and takes 20 to
+# 30 minutes on two cores with an empty Go build cache: the C grammars are
+# compiled three times (plain, with -race, and instrumented for fuzzing),
+# about 6 minutes each.
 #
 # Fetches the ONNX Runtime library the ONNX tests need (from the npm
 # registry, once) and the real-code corpus (Go module proxy and npm), then
@@ -18,8 +19,7 @@
 # the race detector, the retrieval eval with its ratchet, the VS Code
 # extension's tests and packaging, the extension in code-server driven
 # by headless Chromium, `ctxls mcp` with the official MCP
-# client, and the Neovim plugin's headless test
-# (skipped with a message when nvim is missing, except in CI). The ONNX
+# client, and the Neovim plugin's headless test. The ONNX
 # tests run against the real runtime and are never skipped here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
