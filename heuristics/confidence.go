@@ -1,5 +1,7 @@
 package heuristics
 
+import "strings"
+
 // Confidence thresholds of LowConfidence, to be recalibrated on the
 // evaluation set: the best hit is a strong match when it covers at least
 // LexicalConfidence of the query's content words or its cosine similarity
@@ -22,18 +24,43 @@ type ConfidenceInput struct {
 	// Mentions is the number of identifiers and paths of the query that
 	// matched something in the workspace.
 	Mentions int
+	// Unanchored: the query only points at something ("make it better",
+	// "improve this": see PointsBack) and the request gives it nothing to
+	// point at: no conversation history, no active file, no pinned item.
+	// Whatever its words match, that is no evidence.
+	Unanchored bool
 }
 
 // LowConfidence reports whether nothing matched the query well, for the
-// lowConfidence flag of a selection: the query has no content words, or no
-// mention matched and neither the lexical coverage (≥ LexicalConfidence) nor
+// lowConfidence flag of a selection: the query has no content words, or it
+// is Unanchored, or no mention matched and neither the lexical coverage (≥ LexicalConfidence) nor
 // the cosine (≥ SemanticConfidence) of the best hit is strong. NaN scores
 // count as weak.
 func LowConfidence(s ConfidenceInput) bool {
-	if s.QueryTerms <= 0 {
+	if s.QueryTerms <= 0 || s.Unanchored {
 		return true
 	}
 	return s.Mentions <= 0 &&
 		!(s.BestLexicalCoverage >= LexicalConfidence) &&
 		!(s.BestSemantic >= SemanticConfidence)
+}
+
+// PointsBack reports whether a query says little but "it", "this" or
+// "that": a pronoun standing for something said before or under the
+// cursor, fewer than SpecificWords content words of its own, and no
+// identifier or path ("make it better", "clean this up"). Such a query
+// matches whatever shares its few generic words.
+func PointsBack(q Query) bool {
+	if len(q.Identifiers) > 0 || len(q.Paths) > 0 || len(q.Words) >= SpecificWords {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(q.Text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r == '\'')
+	}) {
+		switch w {
+		case "it", "this", "that", "these", "those", "them":
+			return true
+		}
+	}
+	return false
 }

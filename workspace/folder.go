@@ -61,6 +61,14 @@ type IndexStats struct {
 	History     HistoryStats   `json:"history"` // the commits read for the history sources
 	Embedder    string         `json:"embedder"`
 	Cache       string         `json:"cache"` // the cache file, or "off"
+
+	// Found is the files discovery found to read (what Progress counts):
+	// Files, plus those skipped once read (binary or generated content,
+	// a type ctxls does not index).
+	Found int `json:"found"`
+	// SkippedFiles are the skipped files themselves, for a log that
+	// names them.
+	SkippedFiles []Skip `json:"-"`
 }
 
 // Progress reports indexing progress: Done of Total files read.
@@ -186,7 +194,9 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 		}
 	}
 	refused := map[SkipReason]int{}
+	stats.Found = len(files)
 	for _, s := range append(skipped, st.skips...) {
+		stats.SkippedFiles = append(stats.SkippedFiles, s)
 		stats.Skipped++
 		stats.SkipReasons[string(s.Reason)]++
 		if IsRefusal(s.Reason) {

@@ -234,7 +234,7 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 	res.Stats.Ready = true
 	// A vague follow-up ("fix that") has no terms of its own; the history
 	// it continues counts.
-	conf := heuristics.ConfidenceInput{QueryTerms: len(q.terms)}
+	conf := heuristics.ConfidenceInput{QueryTerms: len(q.terms), Unanchored: p.unanchored()}
 	var all []*cand
 	for _, fv := range s.folders {
 		if err := ctx.Err(); err != nil {
@@ -823,6 +823,12 @@ func asksFor(query string) (tests, docs, config bool) {
 
 // pointsAtCursor reports whether the query points at the code under a
 // cursor the request has.
+// unanchored: the query only points ("make it better") and the request
+// gives it nothing to point at (heuristics.ConfidenceInput.Unanchored).
+func (p *plan) unanchored() bool {
+	return len(p.req.History) == 0 && p.activeAbs == "" && len(p.pinned) == 0 && heuristics.PointsBack(p.query)
+}
+
 func (p *plan) pointsAtCursor() bool {
 	return p.deixis != heuristics.NotDeictic && p.cursor != nil && p.activeAbs != ""
 }

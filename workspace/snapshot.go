@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"maps"
 	"sync"
 	"time"
@@ -109,6 +110,38 @@ func (s *Snapshot) folderOf(root string) *folderView {
 		}
 	}
 	return nil
+}
+
+// FileLines says whether the file at path (absolute, or relative to the
+// first folder) is in the index, and if it is, how many lines its text has
+// (the open document's, or the file's read through the gate). A path
+// outside the folders is an error.
+func (w *Workspace) FileLines(path string) (lines int, indexed bool, err error) {
+	w.mu.Lock()
+	f, rel, real, err := w.resolve(path)
+	if err != nil {
+		w.mu.Unlock()
+		return 0, false, err
+	}
+	s := w.snapshotLocked()
+	w.mu.Unlock()
+	defer s.Release()
+	fv := s.folderOf(f.Root)
+	if fv == nil {
+		return 0, false, nil
+	}
+	if _, ok := fv.idx.FileSlot(rel); !ok {
+		return 0, false, nil
+	}
+	text, err := s.readText(fv.Root, real)
+	if err != nil {
+		return 0, true, err
+	}
+	lines = bytes.Count(text, []byte("\n"))
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		lines++
+	}
+	return lines, true, nil
 }
 
 // SymbolLines is the line span (0-based, both inclusive) of the symbol

@@ -104,23 +104,22 @@ func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (*workspace.Wor
 	if _, err := ws.AddFolder(f.root); err != nil {
 		return nil, nil, usageError{err.Error()}
 	}
-	var progress func(workspace.Progress)
-	if f.verbose {
-		last := -1
-		progress = func(p workspace.Progress) {
-			if p.Total == 0 {
-				return
-			}
-			pct := p.Done * 100 / p.Total
-			if pct/10 != last/10 {
-				last = pct
-				log.Info("indexing", "root", p.Root, "done", p.Done, "total", p.Total)
-			}
-		}
-	}
+	progress, finish := indexProgress(stderr, f.verbose, log)
 	stats, err := ws.Index(ctx, progress)
+	finish()
 	if err != nil {
 		return nil, nil, err
+	}
+	if f.verbose {
+		for _, st := range stats {
+			for _, s := range st.SkippedFiles {
+				args := []any{"root", st.Root, "path", s.Path, "reason", string(s.Reason)}
+				if s.Err != nil {
+					args = append(args, "detail", s.Err.Error())
+				}
+				log.Info("skipped", args...)
+			}
+		}
 	}
 	return ws, stats, nil
 }
@@ -175,7 +174,7 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		f.tools = append(f.tools, tool)
 	}
-	ws, _, err := f.open(ctx, stderr)
+	ws, stats, err := f.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
@@ -190,10 +189,10 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		no := false
 		req.Retrieval = &no
 	}
+	var missingActive bool
 	if *active != "" {
-		var missing bool
-		req.ActiveURI, missing = cliRef(f.root, *active)
-		if missing {
+		req.ActiveURI, missingActive = cliRef(f.root, *active)
+		if missingActive {
 			warnMissingActive(stderr, *active)
 		}
 		if *line > 0 {
@@ -215,6 +214,9 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return err
 	}
+	if *active != "" && !missingActive {
+		warnActive(stderr, ws, stats, req.ActiveURI, *active, *line)
+	}
 	res := wire.FromSelection(sel, false)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -223,6 +225,34 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	printResult(stdout, res, req.Explain)
 	return nil
+}
+
+// indexProgress is how indexing shows its progress on stderr: a counter
+// redrawn in place on a terminal; with -v elsewhere, a log line every
+// tenth of the files; otherwise nothing. finish ends the counter.
+func indexProgress(stderr io.Writer, verbose bool, log *slog.Logger) (progress func(workspace.Progress), finish func()) {
+	switch {
+	case isTerminal(stderr):
+		line := &statusLine{w: stderr}
+		return func(p workspace.Progress) {
+			if p.Total > 0 {
+				line.show(fmt.Sprintf("indexing %s: %d/%d files", p.Root, p.Done, p.Total), p.Done == p.Total)
+			}
+		}, line.done
+	case verbose:
+		last := -1
+		return func(p workspace.Progress) {
+			if p.Total == 0 {
+				return
+			}
+			pct := p.Done * 100 / p.Total
+			if pct/10 != last/10 {
+				last = pct
+				log.Info("indexing", "root", p.Root, "done", p.Done, "total", p.Total)
+			}
+		}, func() {}
+	}
+	return nil, func() {}
 }
 
 // warnMissingActive says that --active names a file that does not exist
@@ -236,6 +266,43 @@ func warnMissingActive(stderr io.Writer, active string) {
 		hint = " (an editor variable left unexpanded?)"
 	}
 	fmt.Fprintf(stderr, "ctxls: warning: --active %s: no such file%s; selecting as if it were an unsaved buffer\n", active, hint)
+}
+
+// warnActive says when --active names a file the index does not hold (a
+// binary file, an ignored one: its contents cannot steer the selection),
+// naming why when indexing skipped it, and when --line is past the end
+// of the file.
+func warnActive(stderr io.Writer, ws *workspace.Workspace, stats []workspace.IndexStats, uri, active string, line int) {
+	p, err := wire.PathFromURI(uri)
+	if err != nil {
+		return // an item id or a URI of another scheme: the request said what was wrong
+	}
+	lines, indexed, err := ws.FileLines(p)
+	switch {
+	case err != nil:
+		return
+	case !indexed:
+		why := "left out by .gitignore or an exclude"
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			if fi, err := os.Stat(real); err == nil && fi.IsDir() {
+				why = "a directory"
+			}
+			for _, st := range stats {
+				for _, s := range st.SkippedFiles {
+					if filepath.Join(st.Root, filepath.FromSlash(s.Path)) == real {
+						why = string(s.Reason)
+					}
+				}
+			}
+		}
+		fmt.Fprintf(stderr, "ctxls: warning: --active %s: not indexed (%s), so its contents cannot steer the selection\n", active, why)
+	case line > lines:
+		noun := "lines"
+		if lines == 1 {
+			noun = "line"
+		}
+		fmt.Fprintf(stderr, "ctxls: warning: --line %d: past the end of %s (%d %s); no symbol is under the cursor\n", line, active, lines, noun)
+	}
 }
 
 // cliRef turns a path typed on the command line into a file URI (see
@@ -433,7 +500,12 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 func printStats(w io.Writer, st workspace.IndexStats) {
 	fmt.Fprintf(w, "root        %s\n", st.Root)
-	fmt.Fprintf(w, "files       %d (%d parsed, %d from cache)\n", st.Files, st.Parsed, st.Reused)
+	fmt.Fprintf(w, "files       %d (%d parsed, %d from cache", st.Files, st.Parsed, st.Reused)
+	if n := st.Found - st.Files; n > 0 {
+		// Indexing counts the files it reads; some are skipped once read.
+		fmt.Fprintf(w, "; %d read, %d of them skipped", st.Found, n)
+	}
+	fmt.Fprintln(w, ")")
 	fmt.Fprintf(w, "symbols     %d\n", st.Symbols)
 	langs := make([]string, 0, len(st.Languages))
 	for l := range st.Languages {

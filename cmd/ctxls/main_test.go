@@ -295,7 +295,7 @@ func TestSelectReadable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if !strings.Contains(stdout, "1. docs/guide.md:1-6  (file)  file") || !strings.Contains(stdout, "2. lsp/server.go:1-19  Server.Start  method") ||
+	if !strings.Contains(stdout, "1. docs/guide.md:1-5  (file)  file") || !strings.Contains(stdout, "2. lsp/server.go:1-19  Server.Start  method") ||
 		!strings.Contains(stdout, "active") {
 		t.Errorf("pinned file first, then the method under the cursor; got:\n%s", stdout)
 	}
@@ -304,7 +304,7 @@ func TestSelectReadable(t *testing.T) {
 	// command runs; an error names the flag typed.
 	code, stdout, stderr = cliRun(t, "select", "--root", root, "--cache-dir", "off", "--limit", "3",
 		"--active", "lsp/server.go", "--line", "12", "--pin", "docs/guide.md", "also log the address")
-	if code != 0 || !strings.Contains(stdout, "1. docs/guide.md:1-6  (file)  file") || !strings.Contains(stdout, "2. lsp/server.go:1-19  Server.Start  method") {
+	if code != 0 || !strings.Contains(stdout, "1. docs/guide.md:1-5  (file)  file") || !strings.Contains(stdout, "2. lsp/server.go:1-19  Server.Start  method") {
 		t.Errorf("relative --active and --pin: exit %d, stderr %q, got:\n%s", code, stderr, stdout)
 	}
 	code, _, stderr = cliRun(t, "select", "--root", root, "--cache-dir", "off", "--active", "../elsewhere.go", "also log the address")

@@ -43,11 +43,8 @@ func logLevelFlag(fs *flag.FlagSet) *string {
 // --log-level that level points to.
 func parseServerFlags(fs *flag.FlagSet, args []string, level *string, extra string) (slog.Level, error) {
 	var lvl slog.Level
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return lvl, err
-		}
-		return lvl, usageError{err.Error()}
+	if err := parseFlags(fs, args); err != nil {
+		return lvl, err
 	}
 	if fs.NArg() > 0 {
 		return lvl, usagef(extra, fs.Arg(0))

@@ -30,6 +30,16 @@ type Range struct {
 	End   Position `json:"end"`
 }
 
+// LastLine is the last line (0-based) a range holds text of: End.Line,
+// unless the range ends at the start of a line, after the previous line's
+// newline (then that line is not part of the text).
+func (r Range) LastLine() uint32 {
+	if r.End.Character == 0 && r.End.Line > r.Start.Line {
+		return r.End.Line - 1
+	}
+	return r.End.Line
+}
+
 // Request is the params object of workspace/contextSelect. Zero limits and
 // budgets mean the defaults; the bounds are the workspace's
 // (workspace.MaxLimit), checked once for the server and the CLI.
@@ -304,5 +314,5 @@ func (it *Item) Where(wholeFile string) string {
 	if name == "" {
 		name = wholeFile
 	}
-	return fmt.Sprintf("%s:%d-%d  %s", it.Path, it.Range.Start.Line+1, it.Range.End.Line+1, name)
+	return fmt.Sprintf("%s:%d-%d  %s", it.Path, it.Range.Start.Line+1, it.Range.LastLine()+1, name)
 }

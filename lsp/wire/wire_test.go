@@ -228,13 +228,16 @@ func TestSelectRequest(t *testing.T) {
 }
 
 func TestItemWhere(t *testing.T) {
-	sym := wire.Item{ID: "sym:a/b.go::F", Path: "a/b.go", Symbol: "F", Range: wire.Range{Start: wire.Position{Line: 3}, End: wire.Position{Line: 9}}}
+	sym := wire.Item{ID: "sym:a/b.go::F", Path: "a/b.go", Symbol: "F", Range: wire.Range{Start: wire.Position{Line: 3}, End: wire.Position{Line: 9, Character: 1}}}
+	// A text that ends with its last line's newline ends at the start of
+	// the next line, which it holds nothing of.
 	file := wire.Item{ID: "file:a/b.go", Path: "a/b.go", Range: wire.Range{End: wire.Position{Line: 4}}}
+	oneLine := wire.Item{ID: "sym:a/b.go::x", Path: "a/b.go", Symbol: "x", Range: wire.Range{Start: wire.Position{Line: 7}, End: wire.Position{Line: 7}}}
 	note := wire.Item{ID: "memory:n1", Kind: "memory"}
 	for _, c := range []struct {
 		it   wire.Item
 		want string
-	}{{sym, "a/b.go:4-10  F"}, {file, "a/b.go:1-5  (file)"}, {note, "memory:n1"}} {
+	}{{sym, "a/b.go:4-10  F"}, {file, "a/b.go:1-4  (file)"}, {oneLine, "a/b.go:8-8  x"}, {note, "memory:n1"}} {
 		if got := c.it.Where("(file)"); got != c.want {
 			t.Errorf("Where = %q, want %q", got, c.want)
 		}
