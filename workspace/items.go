@@ -277,8 +277,9 @@ func (s *Snapshot) readRule(root, rel, dflt, scope string, budget *ruleBudget) (
 		it.name = n
 	}
 	it.description = fm.str("description")
-	globs := fm.list("globs")
-	globs = append(globs, fm.list("applyTo")...)
+	// One past the bound is enough to know it is over.
+	globs := fm.listN("globs", MaxRuleGlobs+1)
+	globs = append(globs, fm.listN("applyTo", MaxRuleGlobs+1-len(globs))...)
 	if scope != "" && len(globs) == 0 {
 		globs = []string{scope}
 	}
@@ -321,7 +322,7 @@ func (s *Snapshot) ruleGlobs(abs string, globs []string) ([]string, int) {
 	alts := 0
 	for i, g := range globs {
 		if len(kept) == MaxRuleGlobs {
-			dropped = append(dropped, fmt.Sprintf("it lists %d globs, over MaxRuleGlobs (%d): only the first %d are used", len(globs), MaxRuleGlobs, MaxRuleGlobs))
+			dropped = append(dropped, fmt.Sprintf("it lists more than MaxRuleGlobs (%d) globs: only the first %d are used", MaxRuleGlobs, MaxRuleGlobs))
 			break
 		}
 		if len(g) > MaxRuleGlobBytes {
@@ -760,10 +761,16 @@ type fields map[string][]string
 func (f fields) str(key string) string { return strings.Join(f[key], ", ") }
 
 // list is a key's values, each split at commas ("globs: a/**, b/**").
-func (f fields) list(key string) []string {
+func (f fields) list(key string) []string { return f.listN(key, -1) }
+
+// listN is the first n of list (all of them when n < 0).
+func (f fields) listN(key string, n int) []string {
 	var out []string
 	for _, v := range f[key] {
 		for _, e := range splitList(v) {
+			if len(out) == n {
+				return out
+			}
 			if e = strings.TrimSpace(e); e != "" {
 				out = append(out, e)
 			}

@@ -365,10 +365,10 @@ func (w *Workspace) changeMemory(root string, change func([]Note) ([]Note, error
 	if len(b)+1 > MaxMemoryFileBytes {
 		return fmt.Errorf("memory: not written: the memory file of %s would hold %d bytes, over MaxMemoryFileBytes (%d)", root, len(b)+1, MaxMemoryFileBytes)
 	}
-	if err := replaceFile(file, append(b, '\n')); err != nil {
+	fi, err := replaceFile(file, append(b, '\n'))
+	if err != nil {
 		return fmt.Errorf("memory: not written: %w", err)
 	}
-	fi, _ := os.Lstat(file)
 	w.mu.Lock()
 	if m := w.mem[root]; m != nil {
 		m.notes, m.file, m.seen = notes, file, fi
@@ -379,7 +379,10 @@ func (w *Workspace) changeMemory(root string, change func([]Note) ([]Note, error
 
 // replaceFile replaces file with data atomically: a temp file beside it,
 // named for this process (memoryTempPrefix), synced and renamed over it.
-func replaceFile(file string, data []byte) error {
+// It returns the stat of the file written (taken from its handle, so that
+// a writer renaming another file over it just after is not mistaken for
+// this one).
+func replaceFile(file string, data []byte) (fs.FileInfo, error) {
 	dir := filepath.Dir(file)
 	var tmp *os.File
 	var err error
@@ -391,11 +394,15 @@ func replaceFile(file string, data []byte) error {
 		}
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var fi fs.FileInfo
 	_, err = tmp.Write(data)
 	if err == nil {
 		err = tmp.Sync()
+	}
+	if err == nil {
+		fi, err = tmp.Stat()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -405,8 +412,9 @@ func replaceFile(file string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		return nil, err
 	}
-	return err
+	return fi, nil
 }
 
 // Remember keeps a note. Bad input is a *ParamError naming the field and

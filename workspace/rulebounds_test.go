@@ -116,7 +116,7 @@ func TestRuleGlobBounds(t *testing.T) {
 		}
 	}
 	for _, want := range [][]string{
-		{filepath.Join(root, ".cursor/rules/many.mdc"), "MaxRuleGlobs (64)", "lists 5002 globs"},
+		{filepath.Join(root, ".cursor/rules/many.mdc"), "more than MaxRuleGlobs (64) globs"},
 		{filepath.Join(root, ".cursor/rules/braces.mdc"), "MaxRuleGlobAlternatives (256)"},
 		{filepath.Join(root, ".cursor/rules/long.mdc"), "MaxRuleGlobBytes (256)"},
 	} {
