@@ -2,9 +2,9 @@ package workspace
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path"
 	"regexp"
 	"slices"
@@ -90,6 +90,48 @@ var ruleSources = []ruleSource{
 // for their directory: a nested AGENTS.md applies to the code beside it.
 var scopedRuleNames = []string{"AGENTS.md", "CLAUDE.md"}
 
+// Bounds on what a workspace's rules may cost. Rules are read for every
+// request, so a hostile repository could otherwise make every request
+// slow: a rule file with 50,000 globs, thousands of rule files, a rule of
+// megabytes. Each refusal is warned about once, naming the file and the
+// bound:
+//
+//   - a rule file over MaxRuleBytes (or maxFileBytes, when smaller) is
+//     skipped;
+//   - past MaxRuleFiles rule files in a folder, or MaxFolderRuleBytes of
+//     them, the rest (in the order they are found: the top-level files,
+//     the rule directories by name, the nested AGENTS.md and CLAUDE.md by
+//     path) are skipped;
+//   - a rule directory is listed up to maxRuleDirEntries entries;
+//   - a glob longer than MaxRuleGlobBytes, or malformed, is dropped; past
+//     MaxRuleGlobs globs, or MaxRuleGlobAlternatives once their {a,b}
+//     alternations are expanded, a rule keeps its first globs and drops
+//     the rest (it applies to fewer files, never to more);
+//   - a scoped rule none of whose globs is kept, or past
+//     MaxFolderGlobAlternatives for all the rules of its folder, is
+//     skipped.
+//
+// A rule file skipped for a bound is not ranked as code either.
+const (
+	MaxRuleBytes              = 64 << 10
+	MaxRuleFiles              = 128
+	MaxFolderRuleBytes        = 512 << 10
+	MaxRuleGlobs              = 64
+	MaxRuleGlobBytes          = 256
+	MaxRuleGlobAlternatives   = 256
+	MaxFolderGlobAlternatives = 2048
+	maxRuleDirEntries         = 4096
+)
+
+// ruleBudget is what the rules of one folder have cost so far.
+type ruleBudget struct {
+	root    string
+	files   int
+	bytes   int
+	alts    int
+	skipped []string // rule files past MaxRuleFiles
+}
+
 // rules discovers the rule files of every folder, reads them through the
 // gate (an open document's text wins) and collapses identical ones. It also
 // returns the rule files by folder root, which the code ranking leaves out:
@@ -99,14 +141,22 @@ func (s *Snapshot) rules() ([]*contextItem, map[string]map[string]bool) {
 	files := map[string]map[string]bool{}
 	for _, fv := range s.folders {
 		files[fv.Root] = map[string]bool{}
+		budget := &ruleBudget{root: fv.Root}
 		add := func(rel, dflt, scope string) {
 			if files[fv.Root][rel] {
 				return
 			}
-			if it := s.readRule(fv.Root, rel, dflt, scope); it != nil {
+			if budget.files >= MaxRuleFiles {
+				budget.skipped = append(budget.skipped, rel)
 				files[fv.Root][rel] = true
+				return
+			}
+			it, refused := s.readRule(fv.Root, rel, dflt, scope, budget)
+			if it != nil {
 				out = append(out, it)
 			}
+			// A rule file refused for a bound is not code either.
+			files[fv.Root][rel] = it != nil || refused
 		}
 		for _, src := range ruleSources {
 			if src.file != "" {
@@ -134,20 +184,38 @@ func (s *Snapshot) rules() ([]*contextItem, map[string]map[string]bool) {
 				add(rel, IncludeAlways, path.Dir(rel)+"/**")
 			}
 		}
+		if n := len(budget.skipped); n > 0 {
+			s.warn.once(fmt.Sprintf("ctxls: %s has %d rule files past MaxRuleFiles (%d); skipped: %s",
+				fv.Root, n, MaxRuleFiles, firstFew(budget.skipped)))
+		}
 	}
 	return collapseItems(out), files
 }
 
+// firstFew lists names for a warning, the first few of them.
+func firstFew(names []string) string {
+	const most = 5
+	if len(names) > most {
+		return strings.Join(names[:most], ", ") + fmt.Sprintf(" and %d more", len(names)-most)
+	}
+	return strings.Join(names, ", ")
+}
+
 // listRuleDir lists the file names in the directory rel of the folder root,
-// sorted; nothing when it is missing or leads out of the folder.
+// sorted; nothing when it is missing, not a directory or leads out of the
+// folder. At most maxRuleDirEntries entries are read.
 func (s *Snapshot) listRuleDir(root, rel string) []string {
 	real, err := realPath(joinRoot(root, rel))
 	if err != nil || !within(root, real) {
 		return nil
 	}
-	entries, err := os.ReadDir(real)
+	entries, more, err := readDirSafe(real, maxRuleDirEntries)
 	if err != nil {
 		return nil
+	}
+	if more {
+		s.warn.once(fmt.Sprintf("ctxls: rule directory %s holds more than %d entries (maxRuleDirEntries); only the first %d listed are read",
+			real, maxRuleDirEntries, maxRuleDirEntries))
 	}
 	var names []string
 	for _, e := range entries {
@@ -155,37 +223,85 @@ func (s *Snapshot) listRuleDir(root, rel string) []string {
 			names = append(names, e.Name())
 		}
 	}
+	slices.Sort(names)
 	return names
 }
 
+// readRuleText is the text of the rule file abs of the folder root, as
+// readText gives it, bounded by MaxRuleBytes (or maxFileBytes). Over the
+// bound it is nil, with a warning, and refused is true.
+func (s *Snapshot) readRuleText(root, abs string) (src []byte, refused bool) {
+	limit, bound := int64(MaxRuleBytes), "MaxRuleBytes"
+	if s.cfg.MaxFileBytes < limit {
+		limit, bound = s.cfg.MaxFileBytes, "maxFileBytes"
+	}
+	src, ok := s.docs[abs]
+	if !ok {
+		var err error
+		if src, _, err = readRegular(root, abs, limit); err != nil {
+			if errors.Is(err, errTooLarge) {
+				s.warn.once(fmt.Sprintf("ctxls: rule file %s is over %s (%d bytes); skipped", abs, bound, limit))
+				return nil, true
+			}
+			return nil, false
+		}
+	}
+	if int64(len(src)) > limit {
+		s.warn.once(fmt.Sprintf("ctxls: rule file %s is over %s (%d bytes); skipped", abs, bound, limit))
+		return nil, true
+	}
+	return src, false
+}
+
 // readRule reads the rule file rel of the folder root and its front matter;
-// nil when there is none, or it is empty. scope, when not "", is the glob
-// of the directory a nested rule file applies to.
-func (s *Snapshot) readRule(root, rel, dflt, scope string) *contextItem {
-	src, err := s.readText(root, joinRoot(root, rel))
-	if err != nil || len(bytes.TrimSpace(src)) == 0 {
-		return nil
+// nil when there is none or it is empty, and nil with refused when it is
+// over a bound of budget. scope, when not "", is the glob of the
+// directory a nested rule file applies to.
+func (s *Snapshot) readRule(root, rel, dflt, scope string, budget *ruleBudget) (it *contextItem, refused bool) {
+	abs := joinRoot(root, rel)
+	src, refused := s.readRuleText(root, abs)
+	if len(bytes.TrimSpace(src)) == 0 {
+		return nil, refused
+	}
+	if budget.bytes+len(src) > MaxFolderRuleBytes {
+		s.warn.once(fmt.Sprintf("ctxls: rule file %s is past MaxFolderRuleBytes (%d bytes of rules in %s); skipped", abs, MaxFolderRuleBytes, root))
+		return nil, true
 	}
 	fm, bodyLine, body := frontMatter(src)
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil
+		return nil, false
 	}
-	it := &contextItem{kind: ItemRule, root: root, paths: []string{rel}, lang: symbolindex.LangMarkdown, text: string(body)}
+	it = &contextItem{kind: ItemRule, root: root, paths: []string{rel}, lang: symbolindex.LangMarkdown, text: string(body)}
 	it.name = ruleName(rel)
 	if n := fm.str("name"); n != "" {
 		it.name = n
 	}
 	it.description = fm.str("description")
-	globs := fm.list("globs")
-	globs = append(globs, fm.list("applyTo")...)
+	// One past the bound is enough to know it is over.
+	globs := fm.listN("globs", MaxRuleGlobs+1)
+	globs = append(globs, fm.listN("applyTo", MaxRuleGlobs+1-len(globs))...)
 	if scope != "" && len(globs) == 0 {
 		globs = []string{scope}
 	}
 	if len(globs) > 0 {
-		if set, err := glob.CompileSet(globs); err == nil {
-			it.globs = set
+		kept, alts := s.ruleGlobs(abs, globs)
+		if budget.alts+alts > MaxFolderGlobAlternatives {
+			s.warn.once(fmt.Sprintf("ctxls: rule file %s is past MaxFolderGlobAlternatives (%d glob alternatives in the rules of %s); skipped",
+				abs, MaxFolderGlobAlternatives, root))
+			return nil, true
 		}
+		if len(kept) == 0 { // scoped, but every glob was dropped
+			return nil, true
+		}
+		set, err := glob.CompileSet(kept)
+		if err != nil {
+			return nil, true
+		}
+		it.globs = set
+		budget.alts += alts
 	}
+	budget.files++
+	budget.bytes += len(src)
 	it.include = includeMode(fm, dflt, it.description, it.globs != nil)
 	it.match = it.name + "\n" + it.description
 	if it.description == "" {
@@ -195,7 +311,65 @@ func (s *Snapshot) readRule(root, rel, dflt, scope string) *contextItem {
 	end := endRange(src)
 	it.span.EndLine, it.span.EndCol = end.EndLine, end.EndCol
 	it.startLine, it.endLine = lineAt(src, it.span.StartLine), lineAt(src, it.span.EndLine)
-	return it
+	return it, false
+}
+
+// ruleGlobs are the globs of the rule file abs within the bounds on one
+// rule's globs, with the number of alternatives they expand to. What is
+// dropped is told in one warning for the file.
+func (s *Snapshot) ruleGlobs(abs string, globs []string) ([]string, int) {
+	var kept, dropped []string
+	alts := 0
+	for i, g := range globs {
+		if len(kept) == MaxRuleGlobs {
+			dropped = append(dropped, fmt.Sprintf("it lists more than MaxRuleGlobs (%d) globs: only the first %d are used", MaxRuleGlobs, MaxRuleGlobs))
+			break
+		}
+		if len(g) > MaxRuleGlobBytes {
+			dropped = append(dropped, fmt.Sprintf("glob %d is %d bytes, over MaxRuleGlobBytes (%d): dropped", i+1, len(g), MaxRuleGlobBytes))
+			continue
+		}
+		c, err := glob.Compile(g)
+		if err != nil {
+			dropped = append(dropped, fmt.Sprintf("glob %d: %v: dropped", i+1, err))
+			continue
+		}
+		if alts+c.Alternatives() > MaxRuleGlobAlternatives {
+			dropped = append(dropped, fmt.Sprintf("glob %d brings its globs' {a,b} alternatives over MaxRuleGlobAlternatives (%d): only the %d before it are used",
+				i+1, MaxRuleGlobAlternatives, len(kept)))
+			break
+		}
+		alts += c.Alternatives()
+		kept = append(kept, g)
+	}
+	if len(dropped) > 0 {
+		if len(kept) == 0 {
+			dropped = append(dropped, "no glob is left: the rule is skipped")
+		}
+		s.warn.once(fmt.Sprintf("ctxls: rule file %s: %s", abs, strings.Join(dropped, "; ")))
+	}
+	return kept, alts
+}
+
+// onceWarner tells each warning once. Its mutex is a leaf: a snapshot
+// warns through it.
+type onceWarner struct {
+	mu   sync.Mutex
+	seen map[string]bool
+	warn func(string)
+}
+
+func (o *onceWarner) once(msg string) {
+	if o == nil {
+		return
+	}
+	o.mu.Lock()
+	seen := o.seen[msg]
+	o.seen[msg] = true
+	o.mu.Unlock()
+	if !seen {
+		o.warn(msg)
+	}
 }
 
 // ruleName is the name a rule file is asked for by: its base name without
@@ -524,7 +698,7 @@ func frontMatter(src []byte) (fields, int, []byte) {
 			v = strings.TrimSpace(v)
 			fm[key] = nil
 			if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
-				for _, e := range strings.Split(v[1:len(v)-1], ",") {
+				for _, e := range splitList(v[1 : len(v)-1]) {
 					if e = unquote(strings.TrimSpace(e)); e != "" {
 						fm[key] = append(fm[key], e)
 					}
@@ -546,6 +720,34 @@ func cutLine(src []byte, want string) ([]byte, bool) {
 	return rest, true
 }
 
+// splitList splits a front matter list at its commas, but for those
+// inside quotes, braces or brackets: "*.{ts,tsx}, docs/**" is two globs.
+func splitList(v string) []string {
+	var out []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case (c == '"' || c == '\'') && strings.TrimSpace(v[start:i]) == "":
+			quote = c // a quoted element; an apostrophe inside one is not
+		case c == '{' || c == '[':
+			depth++
+		case (c == '}' || c == ']') && depth > 0:
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, v[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, v[start:])
+}
+
 func unquote(s string) string {
 	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
 		return s[1 : len(s)-1]
@@ -559,10 +761,16 @@ type fields map[string][]string
 func (f fields) str(key string) string { return strings.Join(f[key], ", ") }
 
 // list is a key's values, each split at commas ("globs: a/**, b/**").
-func (f fields) list(key string) []string {
+func (f fields) list(key string) []string { return f.listN(key, -1) }
+
+// listN is the first n of list (all of them when n < 0).
+func (f fields) listN(key string, n int) []string {
 	var out []string
 	for _, v := range f[key] {
-		for _, e := range strings.Split(v, ",") {
+		for _, e := range splitList(v) {
+			if len(out) == n {
+				return out
+			}
 			if e = strings.TrimSpace(e); e != "" {
 				out = append(out, e)
 			}

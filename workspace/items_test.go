@@ -324,6 +324,9 @@ func TestFrontMatter(t *testing.T) {
 		{"---\ninclude: manual\ndescription: d\n---\nx\n", "x\n", "d", IncludeManual, nil},
 		{"---\nglobs: [a/**, \"b/*\"]\n---\nx\n", "x\n", "", IncludeAlways, []string{"a/**", "b/*"}},
 		{"---\nno closing line\n", "---\nno closing line\n", "", IncludeManual, nil},
+		// Commas inside braces, brackets or quotes do not split a glob.
+		{"---\nglobs: src/*.{ts,tsx}, docs/[a,b]*\n---\nx\n", "x\n", "", IncludeAlways, []string{"src/*.{ts,tsx}", "docs/[a,b]*"}},
+		{"---\nglobs: [\"*.{ts,tsx}\", don't/**]\n---\nx\n", "x\n", "", IncludeAlways, []string{"*.{ts,tsx}", "don't/**"}},
 	} {
 		fm, _, body := frontMatter([]byte(tc.src))
 		globs := append(fm.list("globs"), fm.list("applyTo")...)

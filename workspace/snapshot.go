@@ -39,6 +39,7 @@ type Snapshot struct {
 	refused map[string]int
 	notes   []Note        // memory notes, oldest first
 	vecs    *itemVecCache // the workspace's; items.go
+	warn    *onceWarner   // the workspace's, for rules over their bounds
 	locks   []*sync.RWMutex
 }
 
@@ -68,6 +69,7 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 		refused: w.refusals(),
 		notes:   w.notesLocked(),
 		vecs:    w.itemVecs,
+		warn:    w.itemWarn,
 	}
 	if len(w.docs) > 0 {
 		s.docs = make(map[string][]byte, len(w.docs))

@@ -47,8 +47,14 @@ type Workspace struct {
 	act     activity
 	parser  *symbolindex.Parser // for edits; guarded by mu
 	warned  map[string]bool
-	refused map[SkipReason]int // paths the gate refused since start, by reason
-	mem     map[string][]Note  // memory notes by folder root (memory.go)
+	refused map[SkipReason]int       // paths the gate refused since start, by reason
+	mem     map[string]*folderMemory // memory notes by folder root (memory.go)
+	// memMu serialises this process's memory writers (memory.go); it is
+	// never taken under mu, and mu is taken under it only briefly.
+	memMu sync.Mutex
+	// itemWarn warns once about rule files over their bounds (items.go);
+	// a leaf lock, usable from a snapshot.
+	itemWarn *onceWarner
 	// itemVecs caches the vectors of context items (items.go).
 	itemVecs *itemVecCache
 	// histLoading is set while a background history refresh runs.
@@ -73,8 +79,13 @@ func New(cfg Config, opts Options) (*Workspace, error) {
 		docs:     make(map[string]*document),
 		warned:   make(map[string]bool),
 		refused:  make(map[SkipReason]int),
-		mem:      make(map[string][]Note),
+		mem:      make(map[string]*folderMemory),
+		itemWarn: &onceWarner{seen: map[string]bool{}},
 		itemVecs: &itemVecCache{m: map[uint64][]float32{}},
+	}
+	w.itemWarn.warn = w.opts.Warn
+	if w.itemWarn.warn == nil {
+		w.itemWarn.warn = func(msg string) { w.log.Warn(msg) }
 	}
 	w.emb = w.newEmbedder(cfg)
 	return w, nil

@@ -140,6 +140,18 @@ func TestRememberAndMemoryCLI(t *testing.T) {
 	cliUsageError(t, []string{"remember", "--root", root, "--cache-dir", "off", "x"}, "--cache-dir")
 	cliUsageError(t, []string{"remember", "--root", root, "--cache-dir", cache, "--path", "/etc/passwd", "x"}, "--path #1")
 	cliUsageError(t, []string{"memory", "drop"}, "ctxls memory list")
+	// Each bound on a note is named; characters are characters, not bytes.
+	cliUsageError(t, []string{"remember", "--root", root, "--cache-dir", cache, strings.Repeat("ü", workspace.MaxNoteChars+1)},
+		"TEXT: must be at most 4000 characters (MaxNoteChars), got 4001")
+	manyTags := []string{"remember", "--root", root, "--cache-dir", cache}
+	for i := range workspace.MaxNoteTags + 1 {
+		manyTags = append(manyTags, "--tag", fmt.Sprint("t", i))
+	}
+	cliUsageError(t, append(manyTags, "x"), "--tag: at most 32 tags (MaxNoteTags), got 33")
+	cliUsageError(t, []string{"remember", "--root", root, "--cache-dir", cache, "--tag", "a", "--tag", strings.Repeat("t", 65), "x"}, "--tag #2", "MaxTagChars")
+	if code, stdout, _ := cliRun(t, "remember", "--root", root, "--cache-dir", cache, strings.Repeat("ü", workspace.MaxNoteChars)); code != 0 {
+		t.Errorf("a note of MaxNoteChars two-byte characters: exit %d, %q", code, stdout)
+	}
 	cliUsageError(t, []string{"select", "--root", root, "--cache-dir", "off", "--include-items", "rules", "x"}, "--include-items", `"rules"`)
 	cliUsageError(t, []string{"select", "--root", root, "--cache-dir", "off", "--item", "nope", "x"}, "--item #1", `"nope"`)
 	cliUsageError(t, []string{"select", "--root", root, "--cache-dir", "off", "--tool", "nodescription", "x"}, "--tool")

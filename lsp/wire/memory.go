@@ -51,6 +51,9 @@ type Note struct {
 // error is a *workspace.ParamError naming the wire field.
 func NoteRequest(p *RememberParams) (*workspace.NoteRequest, error) {
 	out := &workspace.NoteRequest{Text: p.Text, Tags: p.Tags, Pinned: p.Pinned}
+	if len(p.Paths) > workspace.MaxNotePaths { // before parsing every one
+		return nil, &workspace.ParamError{Field: "paths", Msg: fmt.Sprintf("at most %d paths (MaxNotePaths), got %d", workspace.MaxNotePaths, len(p.Paths))}
+	}
 	for i, uri := range p.Paths {
 		path, err := PathFromURI(uri)
 		if err != nil {

@@ -96,6 +96,10 @@ func Compile(pattern string) (*Glob, error) {
 	return g, nil
 }
 
+// Alternatives is the number of plain patterns the pattern's {a,b}
+// alternations expand to: what matching it costs.
+func (g *Glob) Alternatives() int { return len(g.alts) }
+
 // String returns the pattern the Glob was compiled from.
 func (g *Glob) String() string { return g.pattern }
 
