@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -285,16 +284,6 @@ func TestMemoryFileNotRegular(t *testing.T) {
 	if _, err := os.Lstat(target); err == nil {
 		t.Errorf("the lock file's symlink was followed: %s was created", target)
 	}
-}
-
-// deadPid is the id of a process that has ended.
-func deadPid(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd.Process.Pid
 }
 
 // Temp files of writers that died are swept, at the next start and the
