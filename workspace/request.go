@@ -216,7 +216,6 @@ type tokenBudget struct {
 	name    string // the encoding's name; "" when nothing is counted
 	charCap int    // the request's own maxChars; 0 when it gives none
 	enc     *tokens.Encoding
-	counts  map[string]int // texts counted so far in this request
 }
 
 // validateTokens checks the request's token fields and, with a token
@@ -257,19 +256,12 @@ func (p *plan) loadEncoding() error {
 	if err != nil {
 		return err
 	}
-	p.tok.enc, p.tok.counts = enc, map[string]int{}
+	p.tok.enc = enc
 	return nil
 }
 
-// count is the tokens of text, counted once per request.
-func (t *tokenBudget) count(text string) int {
-	n, ok := t.counts[text]
-	if !ok {
-		n = t.enc.Count(text)
-		t.counts[text] = n
-	}
-	return n
-}
+// count is the tokens of text.
+func (t *tokenBudget) count(text string) int { return t.enc.Count(text) }
 
 // usedTokens is the tokens of the items' texts, each counted alone, and
 // the encoding; 0 and "" when the request counts none.

@@ -18,10 +18,14 @@ import (
 // is defined.
 func tokCount(t *testing.T, encoding string, texts []string) int {
 	t.Helper()
-	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-	enc, err := tiktoken.GetEncoding(encoding)
-	if err != nil {
-		t.Fatal(err)
+	enc := tokTiktokens[encoding]
+	if enc == nil {
+		tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+		var err error
+		if enc, err = tiktoken.GetEncoding(encoding); err != nil {
+			t.Fatal(err)
+		}
+		tokTiktokens[encoding] = enc
 	}
 	n := 0
 	for _, s := range texts {
@@ -29,6 +33,8 @@ func tokCount(t *testing.T, encoding string, texts []string) int {
 	}
 	return n
 }
+
+var tokTiktokens = map[string]*tiktoken.Tiktoken{}
 
 func selTexts(res *Selection) []string {
 	out := make([]string, len(res.Items))
