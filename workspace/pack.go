@@ -197,57 +197,75 @@ func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string
 	sur := newSurroundings(srcs)
 	entries = sur.region(p, q, entries)
 	sur.widen(p, entries)
+	if p.tok.max > 0 {
+		return fitTokens(p, q, sur, entries, srcs)
+	}
+	packed := packSpend(p, sur, entries)
+	return build(q, entries, packed, srcs)
+}
+
+// packSpend packs the entries into the character budget, then spends what
+// the answer left on widening them (surround.go) and packs again.
+func packSpend(p *plan, sur *surroundings, entries []packEntry) []heuristics.Packed {
 	packed, packedChars := packEntries(p, entries)
 	if left := min(p.maxChars, DefaultMaxChars) - packedChars; left > 0 && sur.spend(p, entries, packed, left) {
 		packed, _ = packEntries(p, entries)
 	}
+	return packed
+}
+
+// build turns the packed entries into items, one per entry, in order, and
+// returns them with their texts' total length.
+func build(q *query, entries []packEntry, packed []heuristics.Packed, srcs map[string][]byte) ([]Selected, int) {
 	items := make([]Selected, 0, len(packed))
 	used := 0 // the texts as cut (an excerpt may come out shorter than its share)
 	for _, pk := range packed {
-		e := entries[pk.Index]
-		if it := e.item; it != nil {
-			sel := it.selected(pk.Len, pk.Truncated)
-			used += len(sel.Text)
-			items = append(items, sel)
-			continue
-		}
-		c := e.cand
-		// A type header goes first when it leaves the member room.
-		prefix, room := e.prefix, pk.Len
-		if prefix != "" && room-len(prefix) < min(heuristics.MinTruncatedChars, len(e.text)) {
-			prefix = ""
-		}
-		room -= len(prefix)
-		ex := excerpt(e.text, room, q, c.lang)
-		text := prefix + ex.Text
-		used += len(text)
-		src := srcs[joinRoot(c.folder.Root, c.path)]
-		r := claimedRange(e.rng, ex)
-		it := Selected{
-			Abs:           joinRoot(c.folder.Root, c.path),
-			Path:          c.path,
-			Symbol:        c.sym.Qualified,
-			Kind:          c.sym.Kind.String(),
-			Language:      c.lang,
-			Span:          Span{StartLine: r.StartLine, StartCol: r.StartCol, EndLine: r.EndLine, EndCol: r.EndCol},
-			StartLineText: lineAt(src, r.StartLine),
-			EndLineText:   lineAt(src, r.EndLine),
-			Text:          text,
-			Truncated:     ex.Cut || e.cut || c.head, // a file head is never the whole file
-			Score:         round4(c.fused),
-			Reason:        c.reason,
-			Signals:       signals(c),
-		}
-		it.ID = itemID(c)
-		if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile {
-			it.Symbol = ""
-		} else if sr, ok := r.Intersect(c.sym.Range); ok && sr != r {
-			it.SymbolSpan = &Span{StartLine: sr.StartLine, StartCol: sr.StartCol, EndLine: sr.EndLine, EndCol: sr.EndCol}
-			it.SymbolStartLineText, it.SymbolEndLineText = lineAt(src, sr.StartLine), lineAt(src, sr.EndLine)
-		}
+		it := buildItem(q, &entries[pk.Index], pk, srcs)
+		used += len(it.Text)
 		items = append(items, it)
 	}
 	return items, used
+}
+
+// buildItem is the item of one packed entry, its text cut to pk.Len.
+func buildItem(q *query, e *packEntry, pk heuristics.Packed, srcs map[string][]byte) Selected {
+	if it := e.item; it != nil {
+		return it.selected(pk.Len, pk.Truncated)
+	}
+	c := e.cand
+	// A type header goes first when it leaves the member room.
+	prefix, room := e.prefix, pk.Len
+	if prefix != "" && room-len(prefix) < min(heuristics.MinTruncatedChars, len(e.text)) {
+		prefix = ""
+	}
+	room -= len(prefix)
+	ex := excerpt(e.text, room, q, c.lang)
+	text := prefix + ex.Text
+	src := srcs[joinRoot(c.folder.Root, c.path)]
+	r := claimedRange(e.rng, ex)
+	it := Selected{
+		Abs:           joinRoot(c.folder.Root, c.path),
+		Path:          c.path,
+		Symbol:        c.sym.Qualified,
+		Kind:          c.sym.Kind.String(),
+		Language:      c.lang,
+		Span:          Span{StartLine: r.StartLine, StartCol: r.StartCol, EndLine: r.EndLine, EndCol: r.EndCol},
+		StartLineText: lineAt(src, r.StartLine),
+		EndLineText:   lineAt(src, r.EndLine),
+		Text:          text,
+		Truncated:     ex.Cut || e.cut || c.head, // a file head is never the whole file
+		Score:         round4(c.fused),
+		Reason:        c.reason,
+		Signals:       signals(c),
+	}
+	it.ID = itemID(c)
+	if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile {
+		it.Symbol = ""
+	} else if sr, ok := r.Intersect(c.sym.Range); ok && sr != r {
+		it.SymbolSpan = &Span{StartLine: sr.StartLine, StartCol: sr.StartCol, EndLine: sr.EndLine, EndCol: sr.EndCol}
+		it.SymbolStartLineText, it.SymbolEndLineText = lineAt(src, sr.StartLine), lineAt(src, sr.EndLine)
+	}
+	return it
 }
 
 // packEntries decides which entries fill the budget and how much of each.

@@ -1,6 +1,11 @@
 package workspace
 
-import "strings"
+import (
+	"math"
+	"strings"
+
+	"github.com/ctxls/ctxls/workspace/tokens"
+)
 
 // A select request and its answer, in the workspace's terms: paths, lines
 // and byte columns. The wire (JSON, URIs, UTF-16) is lsp/wire's.
@@ -16,6 +21,15 @@ type SelectRequest struct {
 	Cursor *Cursor // the cursor in Active
 	// Limit, MaxChars and MaxCharsPerItem: 0 means the configured default.
 	Limit, MaxChars, MaxCharsPerItem int
+	// MaxTokens, when more than 0, bounds the tokens of all item texts
+	// together, counted in TokenEncoding; MaxChars then bounds them only
+	// when the request gives it (the configured default does not apply),
+	// and both bounds hold.
+	MaxTokens int
+	// TokenEncoding names the encoding tokens are counted in (tokens.Names;
+	// "" is tokens.Default). Given without MaxTokens, the answer is counted
+	// but not bounded in tokens.
+	TokenEncoding string
 	// Pinned are paths (as Active) or item ids, included first.
 	Pinned       []string
 	Paths        []string // globs a selected path must match
@@ -74,12 +88,19 @@ const (
 	MaxLimit               = 100
 	DefaultMaxChars        = 12000
 	DefaultMaxCharsPerItem = 1500
+	// MaxMaxTokens bounds maxTokens: far more than any model's window.
+	MaxMaxTokens = 1 << 24
 )
 
 // Selection is Select's answer.
 type Selection struct {
-	Items         []Selected
-	UsedChars     int
+	Items     []Selected
+	UsedChars int
+	// UsedTokens is the tokens of the item texts, each counted alone, in
+	// TokenEncoding; TokenEncoding is "" when the request asked for no
+	// token count (no maxTokens, no tokenEncoding).
+	UsedTokens    int
+	TokenEncoding string
 	LowConfidence bool // no source found a strong match
 	Stats         SelectStats
 }
@@ -180,4 +201,77 @@ func FormatItemID(relPath, qualified string) string {
 		return "file:" + relPath
 	}
 	return "sym:" + relPath + "::" + qualified
+}
+
+// charsPerToken is the first guess at how many bytes of code a token
+// holds, which turns maxTokens into a character budget to pack by before
+// the chosen texts are counted (o200k_base and cl100k_base both average
+// about 3.4 on this repository's Go; a guess on the high side errs
+// towards trimming the last item rather than leaving budget unused).
+const charsPerToken = 3.5
+
+// tokenBudget is a request's token budget and the encoding it counts in.
+type tokenBudget struct {
+	max     int    // 0: no token budget
+	name    string // the encoding's name; "" when nothing is counted
+	charCap int    // the request's own maxChars; 0 when it gives none
+	enc     *tokens.Encoding
+}
+
+// validateTokens checks the request's token fields and, with a token
+// budget, sets the character budget packing starts from: maxTokens at
+// charsPerToken, within the request's own maxChars. It does not load the
+// encoding (loadEncoding does, outside the workspace's lock).
+func (p *plan) validateTokens(req *SelectRequest) error {
+	if req.MaxTokens < 0 || req.MaxTokens > MaxMaxTokens {
+		return paramErr("maxTokens", "must be between 1 and %d (0: no token budget), got %d", MaxMaxTokens, req.MaxTokens)
+	}
+	if req.TokenEncoding != "" && !tokens.Known(req.TokenEncoding) {
+		return paramErr("tokenEncoding", "unknown encoding %q (want %s)", req.TokenEncoding, strings.Join(tokens.Names, " or "))
+	}
+	if req.MaxTokens == 0 && req.TokenEncoding == "" {
+		return nil
+	}
+	p.tok = tokenBudget{max: req.MaxTokens, name: req.TokenEncoding, charCap: req.MaxChars}
+	if p.tok.name == "" {
+		p.tok.name = tokens.Default
+	}
+	if p.tok.max > 0 {
+		est := int(math.Ceil(float64(p.tok.max) * charsPerToken))
+		if p.tok.charCap > 0 {
+			est = min(est, p.tok.charCap)
+		}
+		p.maxChars = est
+	}
+	return nil
+}
+
+// loadEncoding loads the encoding the request counts in, once per
+// process.
+func (p *plan) loadEncoding() error {
+	if p.tok.name == "" || p.tok.enc != nil {
+		return nil
+	}
+	enc, err := tokens.Get(p.tok.name)
+	if err != nil {
+		return err
+	}
+	p.tok.enc = enc
+	return nil
+}
+
+// count is the tokens of text.
+func (t *tokenBudget) count(text string) int { return t.enc.Count(text) }
+
+// usedTokens is the tokens of the items' texts, each counted alone, and
+// the encoding; 0 and "" when the request counts none.
+func (p *plan) usedTokens(items []Selected) (int, string) {
+	if p.tok.enc == nil {
+		return 0, ""
+	}
+	n := 0
+	for i := range items {
+		n += p.tok.count(items[i].Text)
+	}
+	return n, p.tok.name
 }

@@ -49,6 +49,8 @@ type plan struct {
 	itemShare float64
 	// deixis: the query points at the code under the cursor (deixis.go).
 	deixis heuristics.Deixis
+	// tok is the token budget (request.go).
+	tok tokenBudget
 }
 
 // shareChars is the part of the budget items other than code may take.
@@ -77,6 +79,9 @@ func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 	}
 	if p.perItem < 0 {
 		return nil, paramErr("maxCharsPerItem", "must not be negative, got %d", req.MaxCharsPerItem)
+	}
+	if err := p.validateTokens(req); err != nil {
+		return nil, err
 	}
 	if req.MinScore < 0 || math.IsNaN(req.MinScore) {
 		return nil, paramErr("minScore", "must not be negative")
@@ -279,7 +284,11 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 	if err != nil {
 		return nil, err
 	}
+	if err := p.loadEncoding(); err != nil {
+		return nil, err
+	}
 	res.Items, res.UsedChars = s.pack(p, q, pinned, ranked, pick)
+	res.UsedTokens, res.TokenEncoding = p.usedTokens(res.Items)
 	return res, nil
 }
 

@@ -135,6 +135,8 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		limit    = fs.Int("limit", workspace.DefaultLimit, fmt.Sprintf("maximum number of items (1-%d; 0: the default)", workspace.MaxLimit))
 		maxChars = fs.Int("max-chars", workspace.DefaultMaxChars, "total character budget over all item texts (0: the default)")
 		perItem  = fs.Int("max-chars-per-item", workspace.DefaultMaxCharsPerItem, "character cap per item (0: the default)")
+		maxToks  = fs.Int("max-tokens", 0, "total token budget over all item texts (0: none); with it, --max-chars applies only when given")
+		tokEnc   = fs.String("token-encoding", "", "the encoding tokens are counted in: o200k_base (default) or cl100k_base")
 		minScore = fs.Float64("min-score", 0, "drop items scoring below this")
 		asJSON   = fs.Bool("json", false, "print the result object as JSON")
 		explain  = fs.Bool("explain", false, "show each item's per-source ranks and scores")
@@ -184,6 +186,10 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		Query: query, History: history, Limit: *limit, MaxChars: *maxChars, MaxCharsPerItem: *perItem,
 		Pinned: pinned, Paths: paths, ExcludePaths: excludeP, Kinds: kinds, MinScore: *minScore, Explain: *explain,
 		Items: items, IncludeItems: incl, ItemShare: *share,
+		MaxTokens: *maxToks, TokenEncoding: *tokEnc,
+	}
+	if *maxToks != 0 && !flagSet(fs, "max-chars") {
+		req.MaxChars = 0 // the token budget alone, unless --max-chars says otherwise
 	}
 	if *noRetr {
 		no := false
@@ -346,6 +352,14 @@ var selectFlags = map[string]string{
 	"minScore": "--min-score", "paths": "--path", "excludePaths": "--exclude-path",
 	"kinds": "--kind", "pinned": "--pin", "activeUri": "--active",
 	"items": "--item", "includeItems": "--include-items", "itemShare": "--item-share",
+	"maxTokens": "--max-tokens", "tokenEncoding": "--token-encoding",
+}
+
+// flagSet reports whether the command line set the flag called name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // toolFlag reads --tool "name: description", or "name (mode): description"
@@ -462,8 +476,12 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 	if res.LowConfidence {
 		conf = ", low confidence"
 	}
-	fmt.Fprintf(w, "%d items, %d chars; %d files, %d symbols, %d candidates, %.1f ms, %s%s\n",
-		len(res.Items), res.UsedChars, res.Stats.Files, res.Stats.Symbols, res.Stats.Candidates,
+	toks := ""
+	if res.UsedTokens != nil {
+		toks = fmt.Sprintf(", %d tokens (%s)", *res.UsedTokens, res.TokenEncoding)
+	}
+	fmt.Fprintf(w, "%d items, %d chars%s; %d files, %d symbols, %d candidates, %.1f ms, %s%s\n",
+		len(res.Items), res.UsedChars, toks, res.Stats.Files, res.Stats.Symbols, res.Stats.Candidates,
 		res.Stats.ElapsedMs, res.Stats.Embedder, conf)
 }
 

@@ -126,15 +126,17 @@ const statusDescription = `Whether the workspace index is ready (or how far inde
 
 // SelectInput are the arguments of select_context and explain_selection.
 type SelectInput struct {
-	Query      string   `json:"query" jsonschema:"the task or question in plain words, e.g. the user's request; names of functions, types or files in it count most"`
-	History    []string `json:"history,omitempty" jsonschema:"earlier user messages of the conversation, oldest first, so that a follow-up like 'now fix that' finds what was discussed"`
-	ActiveFile string   `json:"activeFile,omitempty" jsonschema:"the file the user is looking at: a path relative to the (first) workspace root, an absolute path, or a file:// URI"`
-	CursorLine int      `json:"cursorLine,omitempty" jsonschema:"1-based line of the cursor in activeFile; the symbol there ranks first"`
-	Limit      int      `json:"limit,omitempty" jsonschema:"maximum number of items, 1 to 100 (default 8)"`
-	MaxChars   int      `json:"maxChars,omitempty" jsonschema:"character budget over the text of all items (default 12000)"`
-	Paths      []string `json:"paths,omitempty" jsonschema:"only select from paths matching these globs, relative to the root, e.g. internal/** or **/*.go"`
-	Kinds      []string `json:"kinds,omitempty" jsonschema:"only select symbols of these kinds: function, method, class, struct, interface, type, enum, const, var, module or file"`
-	Items      []string `json:"items,omitempty" jsonschema:"names of rules or tools of the workspace to include whatever their include mode, as @name in the query does (e.g. release-checklist)"`
+	Query         string   `json:"query" jsonschema:"the task or question in plain words, e.g. the user's request; names of functions, types or files in it count most"`
+	History       []string `json:"history,omitempty" jsonschema:"earlier user messages of the conversation, oldest first, so that a follow-up like 'now fix that' finds what was discussed"`
+	ActiveFile    string   `json:"activeFile,omitempty" jsonschema:"the file the user is looking at: a path relative to the (first) workspace root, an absolute path, or a file:// URI"`
+	CursorLine    int      `json:"cursorLine,omitempty" jsonschema:"1-based line of the cursor in activeFile; the symbol there ranks first"`
+	Limit         int      `json:"limit,omitempty" jsonschema:"maximum number of items, 1 to 100 (default 8)"`
+	MaxChars      int      `json:"maxChars,omitempty" jsonschema:"character budget over the text of all items (default 12000; with maxTokens, only when given)"`
+	MaxTokens     int      `json:"maxTokens,omitempty" jsonschema:"token budget over the text of all items, counted in tokenEncoding; give your context budget here rather than maxChars"`
+	TokenEncoding string   `json:"tokenEncoding,omitempty" jsonschema:"the BPE encoding tokens are counted in: o200k_base (default) or cl100k_base"`
+	Paths         []string `json:"paths,omitempty" jsonschema:"only select from paths matching these globs, relative to the root, e.g. internal/** or **/*.go"`
+	Kinds         []string `json:"kinds,omitempty" jsonschema:"only select symbols of these kinds: function, method, class, struct, interface, type, enum, const, var, module or file"`
+	Items         []string `json:"items,omitempty" jsonschema:"names of rules or tools of the workspace to include whatever their include mode, as @name in the query does (e.g. release-checklist)"`
 	// IncludeItems is a pointer so that an absent argument means the default.
 	IncludeItems *bool `json:"includeItems,omitempty" jsonschema:"false leaves out the workspace's rules, notes and tools and returns code only (default true)"`
 }
@@ -192,7 +194,8 @@ func (s *Server) run(ctx context.Context, in SelectInput) (*SelectOutput, error)
 	if in.CursorLine < 0 {
 		return nil, fmt.Errorf("invalid argument cursorLine: must be 1 or more, got %d", in.CursorLine)
 	}
-	req := &wire.Request{Query: in.Query, History: in.History, Limit: in.Limit, MaxChars: in.MaxChars, Paths: in.Paths, Kinds: in.Kinds, Items: in.Items}
+	req := &wire.Request{Query: in.Query, History: in.History, Limit: in.Limit, MaxChars: in.MaxChars, Paths: in.Paths, Kinds: in.Kinds, Items: in.Items,
+		MaxTokens: in.MaxTokens, TokenEncoding: in.TokenEncoding}
 	if in.IncludeItems != nil {
 		req.IncludeItems = &wire.IncludeItems{All: in.IncludeItems}
 	}
@@ -303,6 +306,10 @@ func summary(r *wire.Result) string {
 	if len(r.Items) == 1 {
 		noun = "item"
 	}
-	return fmt.Sprintf("%d %s, %d characters, from %d files and %d symbols indexed%s.",
-		len(r.Items), noun, r.UsedChars, r.Stats.Files, r.Stats.Symbols, conf)
+	toks := ""
+	if r.UsedTokens != nil {
+		toks = fmt.Sprintf(" (%d tokens, %s)", *r.UsedTokens, r.TokenEncoding)
+	}
+	return fmt.Sprintf("%d %s, %d characters%s, from %d files and %d symbols indexed%s.",
+		len(r.Items), noun, r.UsedChars, toks, r.Stats.Files, r.Stats.Symbols, conf)
 }

@@ -51,11 +51,16 @@ type Request struct {
 	Limit           int       `json:"limit,omitempty"`
 	MaxChars        int       `json:"maxChars,omitempty"`
 	MaxCharsPerItem int       `json:"maxCharsPerItem,omitempty"`
-	Pinned          []string  `json:"pinned,omitempty"`
-	Paths           []string  `json:"paths,omitempty"`
-	ExcludePaths    []string  `json:"excludePaths,omitempty"`
-	Kinds           []string  `json:"kinds,omitempty"`
-	MinScore        float64   `json:"minScore,omitempty"`
+	// MaxTokens bounds the tokens of all item texts together, counted in
+	// TokenEncoding ("o200k_base", the default, or "cl100k_base"); with
+	// it, maxChars bounds them only when given, and both bounds hold.
+	MaxTokens     int      `json:"maxTokens,omitempty"`
+	TokenEncoding string   `json:"tokenEncoding,omitempty"`
+	Pinned        []string `json:"pinned,omitempty"`
+	Paths         []string `json:"paths,omitempty"`
+	ExcludePaths  []string `json:"excludePaths,omitempty"`
+	Kinds         []string `json:"kinds,omitempty"`
+	MinScore      float64  `json:"minScore,omitempty"`
 	// Explain asks for each item's per-source breakdown. Items always
 	// carry their signals (docs/protocol.md), so on the wire it is an
 	// alias that changes nothing; the CLI prints the breakdown with it.
@@ -122,8 +127,13 @@ func (x *IncludeItems) kinds() map[string]bool {
 
 // Result is the result object of workspace/contextSelect.
 type Result struct {
-	Items         []Item `json:"items"`
-	UsedChars     int    `json:"usedChars"`
+	Items     []Item `json:"items"`
+	UsedChars int    `json:"usedChars"`
+	// UsedTokens is the tokens of the item texts, each counted alone, in
+	// TokenEncoding; both are there when the request gave maxTokens or
+	// tokenEncoding.
+	UsedTokens    *int   `json:"usedTokens,omitempty"`
+	TokenEncoding string `json:"tokenEncoding,omitempty"`
 	LowConfidence bool   `json:"lowConfidence"`
 	Stats         Stats  `json:"stats"`
 }
@@ -190,6 +200,7 @@ func SelectRequest(req *Request) (*workspace.SelectRequest, error) {
 	out := &workspace.SelectRequest{
 		Query: req.Query, History: req.History,
 		Limit: req.Limit, MaxChars: req.MaxChars, MaxCharsPerItem: req.MaxCharsPerItem,
+		MaxTokens: req.MaxTokens, TokenEncoding: req.TokenEncoding,
 		Paths: req.Paths, ExcludePaths: req.ExcludePaths, Kinds: req.Kinds, MinScore: req.MinScore,
 		Items: req.Items, IncludeItems: req.IncludeItems.kinds(), ItemShare: req.ItemShare,
 		NoRetrieval: req.Retrieval != nil && !*req.Retrieval,
@@ -231,6 +242,10 @@ func ParamError(err error) error {
 // positions in UTF-8 bytes or UTF-16 code units.
 func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
 	res := &Result{Items: make([]Item, 0, len(sel.Items)), UsedChars: sel.UsedChars, LowConfidence: sel.LowConfidence, Stats: stats(sel.Stats)}
+	if sel.TokenEncoding != "" {
+		used := sel.UsedTokens
+		res.UsedTokens, res.TokenEncoding = &used, sel.TokenEncoding
+	}
 	for _, it := range sel.Items {
 		var sig map[string]Signal
 		if it.Signals != nil {

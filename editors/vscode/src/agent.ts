@@ -41,6 +41,31 @@ export function toolParams(input: unknown): ContextSelectParams {
   return out as unknown as ContextSelectParams;
 }
 
+/**
+ * The share of the host's token budget for a tool result that the items'
+ * texts may take: the rest is for the Markdown around them (a heading and
+ * a code fence per item).
+ */
+export const TOOL_TOKEN_SHARE = 0.8;
+
+/**
+ * The share of a chat model's input window that @ctxls's answer may take:
+ * it stays in the conversation the model reads on the next turns.
+ */
+export const CHAT_TOKEN_SHARE = 0.25;
+
+/**
+ * maxTokens for a request from a budget the host gives (the tool's
+ * tokenizationOptions.tokenBudget, the chat model's maxInputTokens): share
+ * of it, rounded down; undefined when the host gives none (or nonsense),
+ * so that the request keeps the character budget alone.
+ */
+export function tokenBudget(hostTokens: unknown, share: number): number | undefined {
+  if (typeof hostTokens !== 'number' || !Number.isFinite(hostTokens) || hostTokens <= 0) return undefined;
+  const n = Math.floor(hostTokens * share);
+  return n >= 1 ? n : undefined;
+}
+
 /** One item's place: `path` (lines a-b): kind `symbol`. */
 function place(item: ContextItem): string {
   const { first, last } = lineSpan(item.range);

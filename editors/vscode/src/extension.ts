@@ -18,7 +18,17 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 
-import { chatHistory, explainMarkdown, mcpArgs, TOOL_NAME, toolParams, type ToolInput } from './agent';
+import {
+  CHAT_TOKEN_SHARE,
+  chatHistory,
+  explainMarkdown,
+  mcpArgs,
+  TOOL_NAME,
+  TOOL_TOKEN_SHARE,
+  tokenBudget,
+  toolParams,
+  type ToolInput,
+} from './agent';
 import { findServer, INSTALL_COMMAND } from './binary';
 import { FocusReporter } from './focus';
 import { serverLogLine } from './logs';
@@ -135,6 +145,11 @@ class Extension implements vscode.Disposable {
           }),
           invoke: async (options) => {
             const params = toolParams(options.input);
+            // The host says how many tokens the result may take (not every
+            // version does): the items get their share of it.
+            const budget = (options as unknown as { tokenizationOptions?: { tokenBudget?: unknown } }).tokenizationOptions?.tokenBudget;
+            const maxTokens = tokenBudget(budget, TOOL_TOKEN_SHARE);
+            if (maxTokens !== undefined) params.maxTokens = maxTokens;
             const res = await this.select(params);
             const text =
               res.items.length === 0
@@ -185,7 +200,11 @@ class Extension implements vscode.Disposable {
     stream.progress('Selecting context…');
     let res: ContextSelectResult;
     try {
-      res = await this.select({ query, history });
+      // The answer stays in the conversation: a share of the chat model's
+      // input window, when the host says how large it is.
+      const model = (request as unknown as { model?: { maxInputTokens?: unknown } }).model;
+      const maxTokens = tokenBudget(model?.maxInputTokens, CHAT_TOKEN_SHARE);
+      res = await this.select(maxTokens === undefined ? { query, history } : { query, history, maxTokens });
     } catch (err) {
       return { errorDetails: { message: errorMessage(err) } };
     }

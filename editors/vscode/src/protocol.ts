@@ -37,6 +37,13 @@ export interface ContextSelectParams {
   maxChars?: number;
   /** Cap on one item's text. */
   maxCharsPerItem?: number;
+  /**
+   * Total token budget over all item texts, counted in tokenEncoding;
+   * maxChars, when sent, bounds them too.
+   */
+  maxTokens?: number;
+  /** "o200k_base" (the server's default) or "cl100k_base". */
+  tokenEncoding?: string;
   /** URIs or item ids that are always included first. */
   pinned?: string[];
   /** Workspace-relative globs the items must match. */
@@ -102,6 +109,9 @@ export interface SelectStats {
 export interface ContextSelectResult {
   items: ContextItem[];
   usedChars: number;
+  /** The item texts' tokens and their encoding, when the request sent maxTokens or tokenEncoding. */
+  usedTokens?: number;
+  tokenEncoding?: string;
   /** True when nothing matched the query well. */
   lowConfidence: boolean;
   stats: SelectStats;

@@ -159,6 +159,12 @@ export function buildSelectParams(input: ContextSelectParams, s: RequestDefaults
       throw new TypeError(`selectContext: params.${key} must be a number, got ${describe(v)}`);
     }
   }
+  const maxTokens = input.maxTokens;
+  if (maxTokens === undefined || maxTokens === null) {
+    delete out.maxTokens;
+  } else if (typeof maxTokens !== 'number' || !Number.isFinite(maxTokens)) {
+    throw new TypeError(`selectContext: params.maxTokens must be a number, got ${describe(maxTokens)}`);
+  }
   if (out.activeUri === undefined || out.activeUri === '') {
     delete out.activeUri;
     delete out.position;

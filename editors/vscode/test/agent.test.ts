@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { chatHistory, explainMarkdown, mcpArgs, signalList, toolParams } from '../src/agent';
+import { CHAT_TOKEN_SHARE, chatHistory, explainMarkdown, mcpArgs, signalList, TOOL_TOKEN_SHARE, tokenBudget, toolParams } from '../src/agent';
 import type { ContextItem, ContextSelectResult } from '../src/protocol';
 import { buildSelectParams, DEFAULT_SETTINGS } from '../src/settings';
 
@@ -46,6 +46,26 @@ describe('toolParams', () => {
     assert.throws(() => buildSelectParams(toolParams({ query: 'x', limit: 'ten' }), DEFAULT_SETTINGS), /params\.limit must be a number/);
     assert.throws(() => buildSelectParams(toolParams({ limit: 3 }), DEFAULT_SETTINGS), /params\.query must be a non-empty string/);
     assert.throws(() => buildSelectParams(toolParams({ query: 'x', kinds: 'function' }), DEFAULT_SETTINGS), /params\.kinds must be a list of strings/);
+  });
+});
+
+describe('tokenBudget', () => {
+  test("the items get a share of the host's budget, rounded down", () => {
+    assert.equal(tokenBudget(10000, TOOL_TOKEN_SHARE), 8000);
+    assert.equal(tokenBudget(128000, CHAT_TOKEN_SHARE), 32000);
+    assert.equal(tokenBudget(1001, 0.5), 500);
+  });
+  test('no budget from the host, or nonsense, sends none', () => {
+    for (const v of [undefined, null, 0, -5, Number.NaN, Number.POSITIVE_INFINITY, '4000', 1]) {
+      assert.equal(tokenBudget(v, TOOL_TOKEN_SHARE), undefined, String(v));
+    }
+  });
+  test('the request keeps the character budget beside the token budget', () => {
+    const p = buildSelectParams({ ...toolParams({ query: 'coupon expiry' }), maxTokens: 8000 }, DEFAULT_SETTINGS);
+    assert.equal(p.maxTokens, 8000);
+    assert.equal(p.maxChars, DEFAULT_SETTINGS.maxChars);
+    assert.equal('maxTokens' in buildSelectParams({ query: 'coupon expiry' }, DEFAULT_SETTINGS), false);
+    assert.throws(() => buildSelectParams({ query: 'x', maxTokens: '8000' as unknown as number }, DEFAULT_SETTINGS), /params\.maxTokens must be a number/);
   });
 });
 

@@ -19,6 +19,7 @@ import {
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 
+import { TOOL_TOKEN_SHARE, tokenBudget } from '../src/agent';
 import { DID_FOCUS, type ContextSelectResult } from '../src/protocol';
 import { pickRows, toMarkdown } from '../src/render';
 import { selectContext, sendConfiguration, sendFocus, waitUntilReady, type Rpc } from '../src/session';
@@ -268,6 +269,13 @@ describe('ctxls serve, end to end', { timeout: 120_000 }, () => {
       assert.ok(it.text.length <= 40, `${it.id}: ${it.text.length} chars`);
     }
     assert.ok(res.items.some((it) => it.truncated), 'some item was cut to 40 chars');
+  });
+
+  test("a tool's token budget bounds the items' tokens", async () => {
+    const maxTokens = tokenBudget(500, TOOL_TOKEN_SHARE);
+    const res = await selectContext(s.rpc, buildSelectParams({ query: 'invoice refund router report', maxTokens }, settings));
+    assert.equal(res.tokenEncoding, 'o200k_base', summary(res));
+    assert.ok(res.items.length > 0 && res.usedTokens !== undefined && res.usedTokens > 0 && res.usedTokens <= 400, `${res.usedTokens} tokens: ${summary(res)}`);
   });
 
   test('didFocus makes the symbol under the cursor the active item', async () => {

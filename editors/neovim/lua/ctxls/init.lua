@@ -38,6 +38,11 @@ local defaults = {
   autostart = true,
   -- Default workspace/contextSelect options, overridable per request.
   request = { limit = 8, maxChars = 12000, maxCharsPerItem = 1500 },
+  -- Your model's context budget for ctxls, in tokens (sent as maxTokens
+  -- when a request gives none; nil: none), and the encoding it is counted
+  -- in: 'o200k_base' (the server's default) or 'cl100k_base'.
+  max_tokens = nil,
+  token_encoding = nil,
   -- The :CtxlsSelect results window.
   results = { open = 'botright split', height = 20, folded = false },
   -- Passed through to the LSP client.
@@ -152,11 +157,18 @@ local function check_config(c)
   if c.filetypes ~= nil and (type(c.filetypes) ~= 'table' or not islist(c.filetypes)) then
     fail('filetypes must be a list or nil, got ' .. vim.inspect(c.filetypes))
   end
-  for _, k in ipairs({ 'limit', 'maxChars', 'maxCharsPerItem' }) do
+  for _, k in ipairs({ 'limit', 'maxChars', 'maxCharsPerItem', 'maxTokens' }) do
     local v = c.request[k]
     if v ~= nil and (type(v) ~= 'number' or v < 1 or v ~= math.floor(v)) then
       fail(('request.%s must be a positive integer, got %s'):format(k, vim.inspect(v)))
     end
+  end
+  local mt = c.max_tokens
+  if mt ~= nil and (type(mt) ~= 'number' or mt < 1 or mt ~= math.floor(mt)) then
+    fail('max_tokens must be a positive integer or nil, got ' .. vim.inspect(mt))
+  end
+  if c.token_encoding ~= nil and type(c.token_encoding) ~= 'string' then
+    fail("token_encoding must be 'o200k_base', 'cl100k_base' or nil, got " .. vim.inspect(c.token_encoding))
   end
   if type(c.results.open) ~= 'string' then
     fail('results.open must be an Ex command such as "botright split", got ' .. vim.inspect(c.results.open))
@@ -465,8 +477,9 @@ end
 --- Asks the ctxls server of a buffer for context (workspace/contextSelect).
 ---
 --- params are the request's fields (docs/protocol.md): query (required),
---- history, activeUri, position, limit, maxChars, maxCharsPerItem, pinned,
---- paths, excludePaths, kinds, minScore, explain; plus bufnr (not sent):
+--- history, activeUri, position, limit, maxChars, maxCharsPerItem,
+--- maxTokens, tokenEncoding, pinned, paths, excludePaths, kinds, minScore,
+--- explain; plus bufnr (not sent):
 --- the buffer whose server to ask and whose file and cursor to use as
 --- activeUri and position when those are not given (default: current).
 --- on_result(err, result) is called once, on the main loop; err is nil or
@@ -505,6 +518,12 @@ function M.select(params, on_result)
     if req[k] == nil then
       req[k] = v
     end
+  end
+  if req.maxTokens == nil then
+    req.maxTokens = c.max_tokens
+  end
+  if req.tokenEncoding == nil then
+    req.tokenEncoding = c.token_encoding
   end
   if req.activeUri == nil and filebuf then
     req.activeUri = vim.uri_from_bufnr(filebuf)
