@@ -134,9 +134,13 @@ type SelectInput struct {
 	MaxChars      int      `json:"maxChars,omitempty" jsonschema:"character budget over the text of all items (default 12000; with maxTokens, only when given)"`
 	MaxTokens     int      `json:"maxTokens,omitempty" jsonschema:"token budget over the text of all items, counted in tokenEncoding; give your context budget here rather than maxChars"`
 	TokenEncoding string   `json:"tokenEncoding,omitempty" jsonschema:"the BPE encoding tokens are counted in: o200k_base (default) or cl100k_base"`
-	Paths         []string `json:"paths,omitempty" jsonschema:"only select from paths matching these globs, relative to the root, e.g. internal/** or **/*.go"`
-	Kinds         []string `json:"kinds,omitempty" jsonschema:"only select symbols of these kinds: function, method, class, struct, interface, type, enum, const, var, module or file"`
-	Items         []string `json:"items,omitempty" jsonschema:"names of rules or tools of the workspace to include whatever their include mode, as @name in the query does (e.g. release-checklist)"`
+	// MaxTokensSnake and TokenEncodingSnake are the snake_case spellings
+	// some agents use for the same arguments.
+	MaxTokensSnake     int      `json:"max_tokens,omitempty" jsonschema:"the same as maxTokens"`
+	TokenEncodingSnake string   `json:"token_encoding,omitempty" jsonschema:"the same as tokenEncoding"`
+	Paths              []string `json:"paths,omitempty" jsonschema:"only select from paths matching these globs, relative to the root, e.g. internal/** or **/*.go"`
+	Kinds              []string `json:"kinds,omitempty" jsonschema:"only select symbols of these kinds: function, method, class, struct, interface, type, enum, const, var, module or file"`
+	Items              []string `json:"items,omitempty" jsonschema:"names of rules or tools of the workspace to include whatever their include mode, as @name in the query does (e.g. release-checklist)"`
 	// IncludeItems is a pointer so that an absent argument means the default.
 	IncludeItems *bool `json:"includeItems,omitempty" jsonschema:"false leaves out the workspace's rules, notes and tools and returns code only (default true)"`
 }
@@ -193,6 +197,12 @@ func (s *Server) explainSelection(ctx context.Context, _ *sdk.CallToolRequest, i
 func (s *Server) run(ctx context.Context, in SelectInput) (*SelectOutput, error) {
 	if in.CursorLine < 0 {
 		return nil, fmt.Errorf("invalid argument cursorLine: must be 1 or more, got %d", in.CursorLine)
+	}
+	if in.MaxTokens == 0 {
+		in.MaxTokens = in.MaxTokensSnake
+	}
+	if in.TokenEncoding == "" {
+		in.TokenEncoding = in.TokenEncodingSnake
 	}
 	req := &wire.Request{Query: in.Query, History: in.History, Limit: in.Limit, MaxChars: in.MaxChars, Paths: in.Paths, Kinds: in.Kinds, Items: in.Items,
 		MaxTokens: in.MaxTokens, TokenEncoding: in.TokenEncoding}

@@ -41,7 +41,22 @@ func TestSelectContextMaxTokens(t *testing.T) {
 			}
 		}
 	}
-	res := call(t, cs, "select_context", map[string]any{"query": "coupon", "maxTokens": 500, "tokenEncoding": "r50k_base"})
+	// The snake_case spellings agents use are the same arguments.
+	tk, err := tiktoken.GetEncoding("cl100k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, cs, "select_context", map[string]any{"query": "expired coupon codes are still accepted at checkout", "max_tokens": 300, "token_encoding": "cl100k_base"})
+	var snake SelectOutput
+	decode(t, res, &snake)
+	got := 0
+	for _, it := range snake.Items {
+		got += len(tk.Encode(it.Text, nil, nil))
+	}
+	if got > 300 || got < 150 || snake.TokenEncoding != "cl100k_base" {
+		t.Errorf("max_tokens 300, token_encoding cl100k_base: %d items hold %d tokens in %q", len(snake.Items), got, snake.TokenEncoding)
+	}
+	res = call(t, cs, "select_context", map[string]any{"query": "coupon", "maxTokens": 500, "tokenEncoding": "r50k_base"})
 	if !res.IsError || !strings.Contains(text(res), "invalid argument tokenEncoding") || !strings.Contains(text(res), "o200k_base or cl100k_base") {
 		t.Errorf("unknown encoding: want a tool error naming tokenEncoding and the encodings, got isError=%v %q", res.IsError, text(res))
 	}
