@@ -5,13 +5,15 @@ package symbolindex
 import (
 	"io"
 	"os"
+
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
 
 // mapFile reads the file at path into memory where there is no mmap.
 // There is no file to read rows from either: the vector store reads them
 // in memory.
 func mapFile(path string) ([]byte, *os.File, error) {
-	f, _, err := OpenCacheFile(path)
+	f, _, err := cachefile.Open(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
 
 // mapFile maps the file at path into memory, private and copy-on-write:
@@ -17,10 +19,10 @@ import (
 // never was is unmapped by Index.Discard. It returns the open file too,
 // which the caller closes: the vector store reads rows with pread from the
 // very file it maps (the path may be renamed over meanwhile). The file is
-// opened by OpenCacheFile: anything but a regular file at path (a symlink,
-// a FIFO, a device) is a *CacheRefusal, and nothing blocks.
+// opened by cachefile.Open: anything but a regular file at path (a symlink,
+// a FIFO, a device) is a *cachefile.Refusal, and nothing blocks.
 func mapFile(path string) ([]byte, *os.File, error) {
-	f, _, err := OpenCacheFile(path)
+	f, _, err := cachefile.Open(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, nil, err
 	}

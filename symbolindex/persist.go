@@ -18,6 +18,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/ctxls/ctxls/merkle"
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
 
 // The cache is one file of immutable segments, in the spirit of zoekt's
@@ -199,7 +200,7 @@ func viewAs[T any](b []byte) ([]T, error) {
 }
 
 // Save writes the index to path atomically: it writes a temporary file in the
-// same directory (CreateCacheTemp) and renames it over path, so a crash
+// same directory (cachefile.CreateIndexTemp) and renames it over path, so a crash
 // mid-write leaves the previous cache intact. The rename replaces whatever
 // entry is at path (a symlink or a FIFO is replaced, not written through);
 // a directory there is an error.
@@ -207,7 +208,7 @@ func (ix *Index) Save(path string) error {
 	if !hostLittleEndian {
 		return errors.New("save index: the cache format needs a little-endian machine")
 	}
-	tmp, err := CreateCacheTemp(path)
+	tmp, err := cachefile.CreateIndexTemp(path)
 	if err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}

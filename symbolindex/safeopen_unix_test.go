@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
 
 // TestCacheFileNeverFollowedNorBlocked: LoadIndex refuses, at once and
@@ -48,7 +50,7 @@ func TestCacheFileNeverFollowedNorBlocked(t *testing.T) {
 		case <-time.After(time.Minute):
 			t.Fatalf("LoadIndex of %s did not return", tc.what)
 		}
-		var r *CacheRefusal
+		var r *cachefile.Refusal
 		if !errors.As(err, &r) || r.What != tc.what || r.Path != path {
 			t.Errorf("LoadIndex of %s: %v, want a refusal naming it", tc.what, err)
 		}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
 
 // StreamWriter writes the cache file of a new index while it is built: the
@@ -38,7 +40,7 @@ func NewStreamWriter(path string, emb Embedder, maxFiles int) (*StreamWriter, er
 	if !hostLittleEndian {
 		return nil, errors.New("stream index: the cache format needs a little-endian machine")
 	}
-	f, err := CreateCacheTemp(path)
+	f, err := cachefile.CreateIndexTemp(path)
 	if err != nil {
 		return nil, fmt.Errorf("stream index: %w", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
 
 // indexGuarded indexes root with cacheDir in a new workspace, as a CLI run
@@ -198,7 +199,7 @@ func TestStaleTempsSwept(t *testing.T) {
 	dir := t.TempDir()
 	cfile := cachePath(dir, root)
 	base := filepath.Base(cfile)
-	old := time.Now().Add(-symbolindex.StaleTempAge - time.Minute)
+	old := time.Now().Add(-cachefile.StaleTempAge - time.Minute)
 	mk := func(name string, mtime time.Time) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, bytes.Repeat([]byte("x"), 4096), 0o644); err != nil {

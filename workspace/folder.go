@@ -17,6 +17,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 	"github.com/ctxls/ctxls/workspace/history"
 )
 
@@ -139,7 +140,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 		if persist {
 			cfile = cachePath(cacheDir, f.Root)
 			stats.Cache = cfile
-			var refusal *symbolindex.CacheRefusal
+			var refusal *cachefile.Refusal
 			switch cached, err := symbolindex.LoadIndex(cfile, emb); {
 			case err == nil:
 				base = cached
@@ -262,13 +263,13 @@ const maxMappings = 4
 var swept sync.Map
 
 // sweepOnce removes the temporary files dead writers left in the cache
-// directory dir (symbolindex.SweepTemps), the first time this process
+// directory dir (cachefile.SweepIndexTemps), the first time this process
 // uses it.
 func sweepOnce(dir string, log *slog.Logger) {
 	if _, done := swept.LoadOrStore(dir, true); done {
 		return
 	}
-	removed, err := symbolindex.SweepTemps(dir)
+	removed, err := cachefile.SweepIndexTemps(dir)
 	if err != nil {
 		log.Warn("could not sweep the cache directory", "err", err)
 	}

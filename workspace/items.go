@@ -17,6 +17,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 	"github.com/ctxls/ctxls/workspace/glob"
 )
 
@@ -209,7 +210,7 @@ func (s *Snapshot) listRuleDir(root, rel string) []string {
 	if err != nil || !within(root, real) {
 		return nil
 	}
-	entries, more, err := readDirSafe(real, maxRuleDirEntries)
+	entries, more, err := cachefile.ReadDir(real, maxRuleDirEntries)
 	if err != nil {
 		return nil
 	}

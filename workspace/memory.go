@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
 
 // Memory: notes the user or an agent asks ctxls to remember ("the billing
@@ -33,7 +33,7 @@ import (
 // a stale copy and none loses another's note. Readers need no lock (a
 // rename is atomic): a snapshot re-reads the file when its identity, size
 // or time changed. The memory file and its lock are opened as the gate
-// opens workspace files (safefile.go): a symlink, a FIFO or a device at
+// opens workspace files (cachefile.Open): a symlink, a FIFO or a device at
 // their path is refused with a warning naming it, its notes are
 // unavailable and writes fail; nothing blocks. A temp file a killed writer
 // left is swept at the next start or write.
@@ -82,13 +82,8 @@ const (
 )
 
 // How long a writer waits for the memory lock before it gives up with an
-// error (a writer holds it for one read and one write), and the age past
-// which a temp file whose writer still seems to run is swept anyway (its
-// process id was reused).
-const (
-	memoryLockWait = 15 * time.Second
-	staleTempAge   = 10 * time.Minute
-)
+// error (a writer holds it for one read and one write).
+const memoryLockWait = 15 * time.Second
 
 // folderMemory is what this process knows of one folder's notes: the
 // notes of its memory file as last read, and the file's identity then.
@@ -107,17 +102,13 @@ func memoryFile(dir, root string) string { return folderCacheFile(dir, root, ".m
 // by every write).
 func memoryLockFile(file string) string { return file + ".lock" }
 
-// memoryTempPrefix begins the names of a memory file's temp files; the
-// writer's process id and a random number follow.
-func memoryTempPrefix(file string) string { return filepath.Base(file) + ".tmp-" }
-
 // loadMemoryLocked reads the notes of the folder root from the cache when
 // the file changed since it was last read, and sweeps the temp files
 // killed writers left. Caller holds w.mu.
 func (w *Workspace) loadMemoryLocked(root string) {
 	w.refreshMemoryLocked(root)
 	if m := w.mem[root]; m.file != "" {
-		sweepMemoryTemps(m.file, false)
+		cachefile.SweepMemoryTemps(m.file, false)
 	}
 }
 
@@ -154,7 +145,7 @@ func (w *Workspace) refreshMemoryLocked(root string) {
 	switch {
 	case err == nil:
 		m.notes = notes
-	case errors.Is(err, ErrNotRegularFile):
+	case errors.Is(err, cachefile.ErrNotRegular):
 		w.warn(fmt.Sprintf("ctxls: the memory of %s is unavailable: %v", root, err))
 	case errors.Is(err, errMemoryUnreadable):
 		w.warn(fmt.Sprintf("ctxls: ignoring the unreadable memory of %s: %v; %s", root, err, setAside(file, false)))
@@ -176,14 +167,14 @@ func sameStamp(a, b fs.FileInfo) bool {
 // errMemoryUnreadable is a memory file that is too large or not JSON.
 var errMemoryUnreadable = errors.New("unreadable memory file")
 
-// readNoteFile reads the memory file of the folder root through openSafe.
+// readNoteFile reads the memory file of the folder root (cachefile.Read).
 // A missing file holds no notes.
 func readNoteFile(file, root string) ([]Note, error) {
-	b, _, err := readSafe(file, MaxMemoryFileBytes)
+	b, _, err := cachefile.Read(file, MaxMemoryFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if errors.Is(err, errFileTooLarge) {
+	if errors.Is(err, cachefile.ErrTooLarge) {
 		return nil, fmt.Errorf("%w: %v", errMemoryUnreadable, err)
 	}
 	if err != nil {
@@ -211,7 +202,7 @@ func setAside(file string, locked bool) string {
 		if err != nil || !ok {
 			return "it will be kept as " + aside + " when the next note is written"
 		}
-		defer lk.release()
+		defer lk.Release()
 		// Still the unreadable file? Another writer may have replaced it.
 		if _, err := readNoteFile(file, ""); !errors.Is(err, errMemoryUnreadable) {
 			return "it was replaced meanwhile"
@@ -223,90 +214,12 @@ func setAside(file string, locked bool) string {
 	return "it is kept as " + aside
 }
 
-// memoryLock is a held memory lock.
-type memoryLock struct{ f *os.File }
-
-func (l *memoryLock) release() {
-	unlockFile(l.f)
-	l.f.Close()
-}
-
-// lockMemory takes the exclusive lock of the memory file, waiting at most
-// wait for another holder to let go (0: not at all, reporting false). The
-// lock file is opened safely: a symlink or a special file at its path is
-// an error.
-func lockMemory(file string, wait time.Duration) (*memoryLock, bool, error) {
-	lf := memoryLockFile(file)
-	f, _, err := openSafe(lf, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, false, err
-	}
-	deadline := time.Now().Add(wait)
-	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
-		ok, err := tryLockFile(f)
-		if err != nil {
-			f.Close()
-			return nil, false, fmt.Errorf("lock %s: %w", lf, err)
-		}
-		if ok {
-			return &memoryLock{f}, true, nil
-		}
-		if !time.Now().Before(deadline) {
-			f.Close()
-			return nil, false, nil
-		}
-		time.Sleep(pause + time.Duration(rand.Int64N(int64(pause))))
-	}
-}
-
-// sweepMemoryTemps removes the temp files of the memory file that no live
-// writer will rename: those of a process that is gone, those older than
-// staleTempAge, and (with locked, under the memory lock, which every
-// writer of this process holds while its temp file exists) this
-// process's own. A live writer of another process is never swept: it
-// holds the lock, or its temp file is young. Temp files of versions that
-// named them file.NNNN and took no lock are swept by age.
-func sweepMemoryTemps(file string, locked bool) {
-	dir, base := filepath.Split(file)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	prefix := memoryTempPrefix(file)
-	for _, e := range entries {
-		name := e.Name()
-		var stale bool
-		switch {
-		case strings.HasPrefix(name, prefix):
-			pidText, _, _ := strings.Cut(name[len(prefix):], "-")
-			pid, err := strconv.Atoi(pidText)
-			stale = err != nil || !pidAlive(pid) || locked && pid == os.Getpid()
-		case strings.HasPrefix(name, base+".") && allDigits(name[len(base)+1:]):
-		default:
-			continue
-		}
-		if !stale {
-			fi, err := e.Info()
-			if err != nil || time.Since(fi.ModTime()) < staleTempAge {
-				continue
-			}
-		}
-		if e.Type().IsRegular() {
-			os.Remove(filepath.Join(dir, name))
-		}
-	}
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+// lockMemory takes the exclusive lock of the memory file (its lock file,
+// opened safely: a symlink or a special file at its path is an error),
+// waiting at most wait for another holder to let go (0: not at all,
+// reporting false).
+func lockMemory(file string, wait time.Duration) (*cachefile.Lock, bool, error) {
+	return cachefile.AcquireLock(memoryLockFile(file), wait)
 }
 
 // changeMemory applies change to the notes of the folder root as they are
@@ -341,8 +254,8 @@ func (w *Workspace) changeMemory(root string, change func([]Note) ([]Note, error
 	case !ok:
 		return fmt.Errorf("memory: not written: another process has held %s for over %v", memoryLockFile(file), memoryLockWait)
 	}
-	defer lk.release()
-	sweepMemoryTemps(file, true)
+	defer lk.Release()
+	cachefile.SweepMemoryTemps(file, true)
 
 	notes, err := readNoteFile(file, root)
 	if errors.Is(err, errMemoryUnreadable) {
@@ -378,21 +291,12 @@ func (w *Workspace) changeMemory(root string, change func([]Note) ([]Note, error
 }
 
 // replaceFile replaces file with data atomically: a temp file beside it,
-// named for this process (memoryTempPrefix), synced and renamed over it.
-// It returns the stat of the file written (taken from its handle, so that
-// a writer renaming another file over it just after is not mistaken for
-// this one).
+// named for this process and locked (cachefile.CreateMemoryTemp), synced
+// and renamed over it. It returns the stat of the file written (taken from
+// its handle, so that a writer renaming another file over it just after is
+// not mistaken for this one).
 func replaceFile(file string, data []byte) (fs.FileInfo, error) {
-	dir := filepath.Dir(file)
-	var tmp *os.File
-	var err error
-	for range 10 {
-		name := filepath.Join(dir, fmt.Sprintf("%s%d-%d", memoryTempPrefix(file), os.Getpid(), rand.Uint32()))
-		tmp, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|safeOpenFlags, 0o644)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
+	tmp, err := cachefile.CreateMemoryTemp(file)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
 
 // memWorkspace is a workspace of a fresh folder keeping its notes in
@@ -291,7 +293,7 @@ func TestMemoryFileNotRegular(t *testing.T) {
 func TestMemoryTempSweep(t *testing.T) {
 	root, cache := memoryFolder(t), t.TempDir()
 	file := memoryFile(cache, root)
-	prefix := memoryTempPrefix(file)
+	prefix := cachefile.MemoryTempPrefix(file)
 	write := func(name string, age time.Duration) string {
 		p := filepath.Join(cache, name)
 		if err := os.WriteFile(p, []byte(`[`), 0o644); err != nil {
@@ -307,10 +309,10 @@ func TestMemoryTempSweep(t *testing.T) {
 	live := os.Getppid()
 	dead := write(fmt.Sprintf("%s%d-1", prefix, deadPid(t)), 0)
 	liveYoung := write(fmt.Sprintf("%s%d-2", prefix, live), 0)
-	liveOld := write(fmt.Sprintf("%s%d-3", prefix, live), time.Hour)                        // its pid was reused
-	legacyOld := write(filepath.Base(file)+".123456789", time.Hour)                         // an older version's
-	legacyYoung := write(filepath.Base(file)+".987654321", 0)                               // may still be written
-	other := write(memoryTempPrefix(memoryFile(cache, "/another/folder"))+"1-1", time.Hour) // not this folder's
+	liveOld := write(fmt.Sprintf("%s%d-3", prefix, live), time.Hour)                                  // its pid was reused
+	legacyOld := write(filepath.Base(file)+".123456789", time.Hour)                                   // an older version's
+	legacyYoung := write(filepath.Base(file)+".987654321", 0)                                         // may still be written
+	other := write(cachefile.MemoryTempPrefix(memoryFile(cache, "/another/folder"))+"1-1", time.Hour) // not this folder's
 
 	m := openMemory(t, root, cache) // the start sweeps
 	gone := func(p string) bool { _, err := os.Lstat(p); return errors.Is(err, os.ErrNotExist) }
