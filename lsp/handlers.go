@@ -328,14 +328,12 @@ func (s *Server) configurationChanged(ws *workspace.Workspace, settings json.Raw
 	}
 }
 
-// contextSelect answers workspace/contextSelect.
+// contextSelect answers workspace/contextSelect: a bad request is
+// InvalidParams naming the field, a cancelled one RequestCancelled.
 func (s *Server) contextSelect(ctx context.Context, params json.RawMessage) (any, error) {
 	ws := s.workspace()
 	var req wire.Request
 	if err := decodeParams(params, &req); err != nil {
-		return nil, err
-	}
-	if err := checkRefs(&req); err != nil {
 		return nil, err
 	}
 	if s.beforeSelect != nil {
@@ -344,59 +342,18 @@ func (s *Server) contextSelect(ctx context.Context, params json.RawMessage) (any
 	if ctx.Err() != nil {
 		return nil, errCancelled()
 	}
-	sreq, err := wire.SelectRequest(&req)
-	var sel *workspace.Selection
-	if err == nil {
-		sel, err = ws.Select(ctx, sreq)
+	res, err := wire.Select(ctx, ws, &req, wire.Options{UTF8: s.positionsUTF8(), Reembedded: true})
+	if pe, ok := errors.AsType[*workspace.ParamError](err); ok {
+		return nil, invalidParams("%s", pe.Error())
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, errCancelled()
 	}
 	if err != nil {
-		var pe *workspace.ParamError
-		switch {
-		case errors.As(wire.ParamError(err), &pe):
-			return nil, invalidParams("%s", pe.Error())
-		case ctx.Err() != nil:
-			return nil, errCancelled()
-		}
 		return nil, err
 	}
-	res := wire.FromSelection(sel, s.positionsUTF8())
 	s.log.Debug("selected", "items", len(res.Items), "candidates", res.Stats.Candidates, "ms", res.Stats.ElapsedMs)
-	return selectResult{Result: res, Stats: selectStats{Stats: res.Stats, Reembedded: ws.Reembedded()}}, nil
-}
-
-// checkRefs refuses an activeUri that is not a file URI and pinned entries
-// that are neither item ids ("sym:…", "file:<relpath>") nor file URIs. The
-// workspace would take a bare string for a path relative to the first
-// folder, which is right on the command line but not on the wire.
-func checkRefs(req *wire.Request) error {
-	if req.ActiveURI != "" {
-		if err := checkFileURI(req.ActiveURI); err != nil {
-			return invalidParams("activeUri: %v", err)
-		}
-	}
-	for i, ref := range req.Pinned {
-		if workspace.IsItemID(ref) {
-			continue
-		}
-		if err := checkFileURI(ref); err != nil {
-			return invalidParams("pinned[%d]: %v (want a file:// URI or an item id)", i, err)
-		}
-	}
-	return nil
-}
-
-// checkFileURI reports why uri is not a file:// URI.
-func checkFileURI(uri string) error {
-	u, err := url.Parse(uri)
-	switch {
-	case err != nil:
-		return fmt.Errorf("malformed URI %q", uri)
-	case u.Scheme == "":
-		return fmt.Errorf("%q is not a URI", uri)
-	case u.Scheme != "file":
-		return fmt.Errorf("unsupported URI scheme %q in %q (only file:// is supported)", u.Scheme, uri)
-	}
-	return nil
+	return res, nil
 }
 
 func errCancelled() *jsonrpc2.Error {

@@ -146,20 +146,6 @@ type cancelParams struct {
 	ID json.RawMessage `json:"id"`
 }
 
-// selectResult is the contextSelect result: wire.Result with stats
-// extended by the server's own counters.
-type selectResult struct {
-	*wire.Result
-	Stats selectStats `json:"stats"`
-}
-
-type selectStats struct {
-	wire.Stats
-	// Reembedded is the number of symbols re-tokenized and re-embedded
-	// since the indexes were built or loaded.
-	Reembedded int `json:"reembedded"`
-}
-
 // decodeParams decodes a request's params into v. Absent or null params
 // leave v zero. A malformed value is an InvalidParams error naming the
 // field: "limit: expected a number, got string".

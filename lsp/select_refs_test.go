@@ -20,6 +20,7 @@ func TestSelectRefErrors(t *testing.T) {
 		{map[string]any{"query": "cart", "activeUri": "cart.go"}, `activeUri: "cart.go" is not a URI`},
 		{map[string]any{"query": "cart", "activeUri": "http://example.com/a.go"}, `activeUri: unsupported URI scheme "http" in "http://example.com/a.go" (only file:// is supported)`},
 		{map[string]any{"query": "cart", "activeUri": "ftp:x"}, `activeUri: unsupported URI scheme "ftp" in "ftp:x" (only file:// is supported)`},
+		{map[string]any{"query": "cart", "activeUri": "::::"}, `activeUri: malformed URI "::::": missing protocol scheme`},
 		{map[string]any{"query": "cart", "activeUri": "file://"}, `activeUri: URI "file://" has no path`},
 		{map[string]any{"query": "cart", "pinned": []string{"sym:cart.go::Add", "cart.go"}}, `pinned[1]: "cart.go" is not a URI (want a file:// URI or an item id)`},
 		{map[string]any{"query": "cart", "pinned": []string{"https://x/y.go"}}, `pinned[0]: unsupported URI scheme "https" in "https://x/y.go" (only file:// is supported) (want a file:// URI or an item id)`},

@@ -124,113 +124,130 @@ func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (*workspace.Wor
 	return ws, stats, nil
 }
 
+// runSelect is ctxls select: flags → wire request → the one service call
+// the LSP server and the MCP tools make too → the listing or JSON.
 func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("select", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var f indexFlags
-	f.register(fs, true)
-	var (
-		active   = fs.String("active", "", "the active file (path or file:// URI)")
-		line     = fs.Int("line", 0, "1-based cursor line in the active file (0: none)")
-		limit    = fs.Int("limit", workspace.DefaultLimit, fmt.Sprintf("maximum number of items (1-%d; 0: the default)", workspace.MaxLimit))
-		maxChars = fs.Int("max-chars", workspace.DefaultMaxChars, "total character budget over all item texts (0: the default)")
-		perItem  = fs.Int("max-chars-per-item", workspace.DefaultMaxCharsPerItem, "character cap per item (0: the default)")
-		maxToks  = fs.Int("max-tokens", 0, "total token budget over all item texts (0: none); with it, --max-chars applies only when given")
-		tokEnc   = fs.String("token-encoding", "", "the encoding tokens are counted in: o200k_base (default) or cl100k_base")
-		minScore = fs.Float64("min-score", 0, "drop items scoring below this")
-		asJSON   = fs.Bool("json", false, "print the result object as JSON")
-		explain  = fs.Bool("explain", false, "show each item's per-source ranks and scores")
-		history  multiFlag
-		pinned   multiFlag
-		paths    multiFlag
-		excludeP multiFlag
-		kinds    multiFlag
-		items    multiFlag
-		tools    multiFlag
-		include  = fs.String("include-items", "", `context item kinds to include: "all" (default), "none", or a comma-separated list of rule, doc, memory, tool`)
-		share    = fs.Float64("item-share", 0, "share of --max-chars items other than code may take (default 0.25)")
-		noRetr   = fs.Bool("no-retrieval", false, "retrieve nothing: only pinned items, rules that apply always and named items")
-	)
-	fs.Var(&items, "item", "a context item (rule or tool) to include, by name or id (repeatable)")
-	fs.Var(&tools, "tool", `a tool to offer, as "name: description" or "name (manual): description" (repeatable)`)
-	fs.Var(&history, "history", "an earlier prompt of the conversation, oldest first (repeatable)")
-	fs.Var(&pinned, "pin", "a path, URI or item id to include first (repeatable)")
-	fs.Var(&paths, "path", "only select from paths matching this glob (repeatable)")
-	fs.Var(&excludeP, "exclude-path", "never select from paths matching this glob (repeatable)")
-	fs.Var(&kinds, "kind", "only select symbols of this kind (repeatable)")
-	query, err := parseText(fs, args, stderr, "select", "QUERY", "a query")
+	a, err := parseSelect(args, stderr)
 	if err != nil {
 		return err
 	}
-	if *line < 0 {
-		return usagef("--line must not be negative")
-	}
-	incl, err := includeItemsFlag(*include)
+	ws, stats, err := a.index.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
-	for _, t := range tools {
-		tool, err := toolFlag(t)
-		if err != nil {
-			return err
-		}
-		f.tools = append(f.tools, tool)
+	req, missingActive := a.request(stderr)
+	res, err := wire.Select(ctx, ws, req, wire.Options{})
+	if pe, ok := errors.AsType[*workspace.ParamError](err); ok {
+		return usageError{flagOf(pe.Field) + ": " + pe.Msg}
 	}
-	ws, stats, err := f.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
-	// The command line speaks the wire, as a client would: the same
-	// conversion and validation as the server's.
-	req := &wire.Request{
-		Query: query, History: history, Limit: *limit, MaxChars: *maxChars, MaxCharsPerItem: *perItem,
-		Pinned: pinned, Paths: paths, ExcludePaths: excludeP, Kinds: kinds, MinScore: *minScore, Explain: *explain,
-		Items: items, IncludeItems: incl, ItemShare: *share,
-		MaxTokens: *maxToks, TokenEncoding: *tokEnc,
+	if a.active != "" && !missingActive {
+		warnActive(stderr, ws, stats, req.ActiveURI, a.active, a.line)
 	}
-	if *maxToks != 0 && !flagSet(fs, "max-chars") {
-		req.MaxChars = 0 // the token budget alone, unless --max-chars says otherwise
-	}
-	if *noRetr {
-		no := false
-		req.Retrieval = &no
-	}
-	var missingActive bool
-	if *active != "" {
-		req.ActiveURI, missingActive = cliRef(f.root, *active)
-		if missingActive {
-			warnMissingActive(stderr, *active)
-		}
-		if *line > 0 {
-			req.Position = &wire.Position{Line: uint32(*line - 1)}
-		}
-	}
-	for i, p := range req.Pinned {
-		req.Pinned[i], _ = cliRef(f.root, p)
-	}
-	sreq, err := wire.SelectRequest(req)
-	var sel *workspace.Selection
-	if err == nil {
-		sel, err = ws.Select(ctx, sreq)
-	}
-	if err != nil {
-		var pe *workspace.ParamError
-		if errors.As(wire.ParamError(err), &pe) {
-			return usageError{flagOf(pe.Field) + ": " + pe.Msg}
-		}
-		return err
-	}
-	if *active != "" && !missingActive {
-		warnActive(stderr, ws, stats, req.ActiveURI, *active, *line)
-	}
-	res := wire.FromSelection(sel, false)
-	if *asJSON {
+	if a.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
 	printResult(stdout, res, req.Explain)
 	return nil
+}
+
+// selectArgs is select's command line.
+type selectArgs struct {
+	index                                    indexFlags
+	query, active, tokenEncoding, include    string
+	line, limit, maxChars, perItem, maxToks  int
+	minScore, share                          float64
+	asJSON, explain, noRetrieval, maxCharsOn bool
+	includeItems                             *wire.IncludeItems
+	history, pinned, paths, excludePaths     multiFlag
+	kinds, items, tools                      multiFlag
+}
+
+// parseSelect reads select's flags and query; what is wrong with them is
+// bad usage, found before anything is indexed.
+func parseSelect(args []string, stderr io.Writer) (*selectArgs, error) {
+	fs := flag.NewFlagSet("select", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	a := &selectArgs{}
+	a.register(fs)
+	query, err := parseText(fs, args, stderr, "select", "QUERY", "a query")
+	if err != nil {
+		return nil, err
+	}
+	a.query, a.maxCharsOn = query, flagSet(fs, "max-chars")
+	if a.line < 0 {
+		return nil, usagef("--line must not be negative")
+	}
+	if a.includeItems, err = includeItemsFlag(a.include); err != nil {
+		return nil, err
+	}
+	for _, t := range a.tools {
+		tool, err := toolFlag(t)
+		if err != nil {
+			return nil, err
+		}
+		a.index.tools = append(a.index.tools, tool)
+	}
+	return a, nil
+}
+
+func (a *selectArgs) register(fs *flag.FlagSet) {
+	a.index.register(fs, true)
+	fs.StringVar(&a.active, "active", "", "the active file (path or file:// URI)")
+	fs.IntVar(&a.line, "line", 0, "1-based cursor line in the active file (0: none)")
+	fs.IntVar(&a.limit, "limit", workspace.DefaultLimit, fmt.Sprintf("maximum number of items (1-%d; 0: the default)", workspace.MaxLimit))
+	fs.IntVar(&a.maxChars, "max-chars", workspace.DefaultMaxChars, "total character budget over all item texts (0: the default)")
+	fs.IntVar(&a.perItem, "max-chars-per-item", workspace.DefaultMaxCharsPerItem, "character cap per item (0: the default)")
+	fs.IntVar(&a.maxToks, "max-tokens", 0, "total token budget over all item texts (0: none); with it, --max-chars applies only when given")
+	fs.StringVar(&a.tokenEncoding, "token-encoding", "", "the encoding tokens are counted in: o200k_base (default) or cl100k_base")
+	fs.Float64Var(&a.minScore, "min-score", 0, "drop items scoring below this")
+	fs.BoolVar(&a.asJSON, "json", false, "print the result object as JSON")
+	fs.BoolVar(&a.explain, "explain", false, "show each item's per-source ranks and scores")
+	fs.StringVar(&a.include, "include-items", "", `context item kinds to include: "all" (default), "none", or a comma-separated list of rule, doc, memory, tool`)
+	fs.Float64Var(&a.share, "item-share", 0, "share of --max-chars items other than code may take (default 0.25)")
+	fs.BoolVar(&a.noRetrieval, "no-retrieval", false, "retrieve nothing: only pinned items, rules that apply always and named items")
+	fs.Var(&a.items, "item", "a context item (rule or tool) to include, by name or id (repeatable)")
+	fs.Var(&a.tools, "tool", `a tool to offer, as "name: description" or "name (manual): description" (repeatable)`)
+	fs.Var(&a.history, "history", "an earlier prompt of the conversation, oldest first (repeatable)")
+	fs.Var(&a.pinned, "pin", "a path, URI or item id to include first (repeatable)")
+	fs.Var(&a.paths, "path", "only select from paths matching this glob (repeatable)")
+	fs.Var(&a.excludePaths, "exclude-path", "never select from paths matching this glob (repeatable)")
+	fs.Var(&a.kinds, "kind", "only select symbols of this kind (repeatable)")
+}
+
+// request is the wire request of the command line, as a client would
+// send it: paths become file URIs, relative to --root. It warns when
+// --active names no file (missingActive).
+func (a *selectArgs) request(stderr io.Writer) (req *wire.Request, missingActive bool) {
+	req = &wire.Request{
+		Query: a.query, History: a.history, Limit: a.limit, MaxChars: a.maxChars, MaxCharsPerItem: a.perItem,
+		Pinned: a.pinned, Paths: a.paths, ExcludePaths: a.excludePaths, Kinds: a.kinds, MinScore: a.minScore, Explain: a.explain,
+		Items: a.items, IncludeItems: a.includeItems, ItemShare: a.share,
+		MaxTokens: a.maxToks, TokenEncoding: a.tokenEncoding,
+	}
+	if a.maxToks != 0 && !a.maxCharsOn {
+		req.MaxChars = 0 // the token budget alone, unless --max-chars says otherwise
+	}
+	if a.noRetrieval {
+		req.Retrieval = new(false)
+	}
+	if a.active != "" {
+		req.ActiveURI, missingActive = cliRef(a.index.root, a.active)
+		if missingActive {
+			warnMissingActive(stderr, a.active)
+		}
+		if a.line > 0 {
+			req.Position = &wire.Position{Line: uint32(a.line - 1)}
+		}
+	}
+	for i, p := range req.Pinned {
+		req.Pinned[i], _ = cliRef(a.index.root, p)
+	}
+	return req, missingActive
 }
 
 // indexProgress is how indexing shows its progress on stderr: a counter

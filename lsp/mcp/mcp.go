@@ -1,8 +1,8 @@
 // Package mcp serves ctxls over the Model Context Protocol, for agents
 // (Claude Code, Cursor, Codex, Cline, Continue, Copilot agent mode) that
 // call tools rather than speak LSP. It is an adapter: the requests become
-// the wire's (lsp/wire), validated once by the workspace as for the LSP
-// server and the command line, and the answers are the wire's result plus
+// the wire's (lsp/wire), selected by the one call the LSP server and the
+// command line make too (wire.Select), and the answers are the wire's result plus
 // text a model reads well.
 //
 // Tools:
@@ -16,7 +16,9 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -192,20 +194,34 @@ func (s *Server) explainSelection(ctx context.Context, _ *sdk.CallToolRequest, i
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}, out, nil
 }
 
-// run is one selection: the arguments become a wire request, converted
-// and validated as the LSP server's are.
+// run is one selection: the arguments become a wire request for the one
+// service call the LSP server and the command line make too.
 func (s *Server) run(ctx context.Context, in SelectInput) (*SelectOutput, error) {
+	req, err := s.request(in)
+	if err != nil {
+		return nil, err
+	}
+	res, err := wire.Select(ctx, s.ws, req, wire.Options{})
+	if pe, ok := errors.AsType[*workspace.ParamError](err); ok {
+		return nil, fmt.Errorf("invalid argument %s: %s", argName(pe.Field), pe.Msg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &SelectOutput{Result: *res}
+	if !out.Stats.Ready {
+		out.Indexing = fmt.Sprintf("ctxls is still indexing (%d%% of files); this answer covers only the files indexed so far. Call again shortly for a complete one.", s.percent())
+	}
+	return out, nil
+}
+
+// request is the wire request of the tool's arguments.
+func (s *Server) request(in SelectInput) (*wire.Request, error) {
 	if in.CursorLine < 0 {
 		return nil, fmt.Errorf("invalid argument cursorLine: must be 1 or more, got %d", in.CursorLine)
 	}
-	if in.MaxTokens == 0 {
-		in.MaxTokens = in.MaxTokensSnake
-	}
-	if in.TokenEncoding == "" {
-		in.TokenEncoding = in.TokenEncodingSnake
-	}
 	req := &wire.Request{Query: in.Query, History: in.History, Limit: in.Limit, MaxChars: in.MaxChars, Paths: in.Paths, Kinds: in.Kinds, Items: in.Items,
-		MaxTokens: in.MaxTokens, TokenEncoding: in.TokenEncoding}
+		MaxTokens: cmp.Or(in.MaxTokens, in.MaxTokensSnake), TokenEncoding: cmp.Or(in.TokenEncoding, in.TokenEncodingSnake)}
 	if in.IncludeItems != nil {
 		req.IncludeItems = &wire.IncludeItems{All: in.IncludeItems}
 	}
@@ -215,22 +231,7 @@ func (s *Server) run(ctx context.Context, in SelectInput) (*SelectOutput, error)
 			req.Position = &wire.Position{Line: uint32(in.CursorLine - 1)}
 		}
 	}
-	sreq, err := wire.SelectRequest(req)
-	var sel *workspace.Selection
-	if err == nil {
-		sel, err = s.ws.Select(ctx, sreq)
-	}
-	if err != nil {
-		if pe, ok := wire.ParamError(err).(*workspace.ParamError); ok {
-			return nil, fmt.Errorf("invalid argument %s: %s", argName(pe.Field), pe.Msg)
-		}
-		return nil, err
-	}
-	out := &SelectOutput{Result: *wire.FromSelection(sel, false)}
-	if !out.Stats.Ready {
-		out.Indexing = fmt.Sprintf("ctxls is still indexing (%d%% of files); this answer covers only the files indexed so far. Call again shortly for a complete one.", s.percent())
-	}
-	return out, nil
+	return req, nil
 }
 
 // fileURI turns an activeFile argument into a file URI: a relative path is

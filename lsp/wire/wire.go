@@ -2,12 +2,14 @@
 // and the conversions between it and the workspace, which speaks in paths,
 // byte columns and its own types: file:// URIs to paths and back, LSP
 // positions (UTF-16 code units unless UTF-8 was negotiated) to byte
-// offsets and back. The LSP server and the CLI both use it.
+// offsets and back. Select is the one call of a selection that the LSP
+// server, the MCP tools and the command line each make.
 package wire
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -183,6 +185,9 @@ type Stats struct {
 	Refused map[string]int `json:"refused,omitempty"`
 	// History is what the history sources read.
 	History History `json:"history"`
+	// Reembedded, from the LSP server only, is the number of symbols
+	// re-tokenized and re-embedded since the indexes were built or loaded.
+	Reembedded *int `json:"reembedded,omitempty"`
 }
 
 // History is stats.history.
@@ -222,20 +227,11 @@ func SelectRequest(req *Request) (*workspace.SelectRequest, error) {
 		}
 		p, err := PathFromURI(ref)
 		if err != nil {
-			return nil, &workspace.ParamError{Field: fmt.Sprintf("pinned[%d]", i), Msg: err.Error()}
+			return nil, &workspace.ParamError{Field: fmt.Sprintf("pinned[%d]", i), Msg: err.Error() + " (want a file:// URI or an item id)"}
 		}
 		out.Pinned = append(out.Pinned, p)
 	}
 	return out, nil
-}
-
-// ParamError renames the workspace's field in a *workspace.ParamError to
-// the wire's ("active" is "activeUri"); other errors pass through.
-func ParamError(err error) error {
-	if pe, ok := err.(*workspace.ParamError); ok && pe.Field == "active" {
-		return &workspace.ParamError{Field: "activeUri", Msg: pe.Msg}
-	}
-	return err
 }
 
 // FromSelection turns the workspace's answer into the wire's, with
@@ -281,12 +277,20 @@ func rangeOf(sp workspace.Span, startLine, endLine []byte, utf8 bool) Range {
 	}
 }
 
-// PathFromURI turns a file:// URI into a cleaned absolute path. Other
-// schemes are an error.
+// PathFromURI turns a file:// URI into a cleaned absolute path. A bare
+// path and other schemes are an error: the workspace would take a bare
+// string for a path relative to the first folder, which is right on the
+// command line but not on the wire.
 func PathFromURI(uri string) (string, error) {
 	u, err := url.Parse(uri)
 	if err != nil {
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			err = ue.Err // not "parse <uri>" again
+		}
 		return "", fmt.Errorf("malformed URI %q: %v", uri, err)
+	}
+	if u.Scheme == "" {
+		return "", fmt.Errorf("%q is not a URI", uri)
 	}
 	if u.Scheme != "file" {
 		return "", fmt.Errorf("unsupported URI scheme %q in %q (only file:// is supported)", u.Scheme, uri)

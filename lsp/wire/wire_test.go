@@ -220,10 +220,37 @@ func TestSelectRequest(t *testing.T) {
 			t.Errorf("%+v: err %v, want one for %s naming the scheme", c.req, err, c.field)
 		}
 	}
-	// The workspace's own field names go back to the wire's.
-	err = wire.ParamError(&workspace.ParamError{Field: "active", Msg: "outside"})
-	if err.Error() != "activeUri: outside" {
-		t.Errorf("renamed error %q, want %q", err, "activeUri: outside")
+}
+
+// TestSelect: the one service call validates the request once, names a
+// problem by its wire field (the workspace's own "active" included), and
+// reports stats.reembedded only when asked.
+func TestSelect(t *testing.T) {
+	ws, dir := openFolder(t, "wave.go", "package i18n\n\nfunc Wave() string { return \"👋\" }\n")
+	ctx := context.Background()
+	for _, c := range []struct {
+		req  wire.Request
+		want string
+	}{
+		{wire.Request{Query: "q", ActiveURI: wire.URIFromPath(filepath.Join(t.TempDir(), "x.go"))}, "activeUri: "},
+		{wire.Request{Query: "q", ActiveURI: "wave.go"}, `activeUri: "wave.go" is not a URI`},
+		{wire.Request{Query: "q", Pinned: []string{"wave.go"}}, `pinned[0]: "wave.go" is not a URI (want a file:// URI or an item id)`},
+		{wire.Request{Query: "q", ActiveURI: "file://%zz"}, `activeUri: malformed URI "file://%zz": invalid URL escape "%zz"`},
+		{wire.Request{Query: "q", Limit: -1}, "limit: "},
+	} {
+		_, err := wire.Select(ctx, ws, &c.req, wire.Options{})
+		if _, ok := errors.AsType[*workspace.ParamError](err); !ok || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%+v: err %v, want a ParamError starting %q", c.req, err, c.want)
+		}
+	}
+	req := &wire.Request{Query: "Wave", ActiveURI: wire.URIFromPath(filepath.Join(dir, "wave.go"))}
+	res, err := wire.Select(ctx, ws, req, wire.Options{})
+	if err != nil || len(res.Items) == 0 || res.Items[0].Symbol != "Wave" || res.Stats.Reembedded != nil {
+		t.Fatalf("select Wave: %+v, %v; want Wave first and no stats.reembedded", res, err)
+	}
+	res, err = wire.Select(ctx, ws, req, wire.Options{Reembedded: true})
+	if err != nil || res.Stats.Reembedded == nil {
+		t.Fatalf("select Wave with Reembedded: %+v, %v; want stats.reembedded", res, err)
 	}
 }
 
