@@ -156,3 +156,51 @@ func TestMemoryOverLSP(t *testing.T) {
 		t.Errorf("the tool registered by the new settings is not selected:%s", res)
 	}
 }
+
+// TestRulesRefreshOverLSP: the server answers a rule file as it was
+// indexed until the client tells it the file changed (a watched-file
+// event, a save); an open rule file's unsaved text wins, and closing it
+// brings back the file on disk.
+func TestRulesRefreshOverLSP(t *testing.T) {
+	c, _, root, _ := itemsServer(t)
+	defer c.shutdownExit()
+	agents := func() wire.Item {
+		t.Helper()
+		res := c.mustSelect(map[string]any{"query": "format with gofmt", "items": []string{"rule:AGENTS"}})
+		for _, it := range res.Items {
+			if it.ID == "rule:AGENTS" {
+				return it
+			}
+		}
+		t.Fatalf("no rule:AGENTS:%s", res)
+		return wire.Item{}
+	}
+	indexed := agents().Text
+	if !strings.Contains(indexed, "gofmt") {
+		t.Fatalf("the indexed AGENTS.md: %q", indexed)
+	}
+
+	// Changed on disk, no event: the select does not read the file.
+	const onDisk = "# Working on ledger\n\nAmounts are integer cents.\n"
+	writeFile(t, filepath.Join(root, "AGENTS.md"), onDisk)
+	if got := agents().Text; got != indexed {
+		t.Errorf("with no event the server answers the indexed rule, got %q", got)
+	}
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": uri(root, "AGENTS.md"), "type": 2}}})
+	if it := agents(); it.Text != onDisk || !slices.Equal(it.Paths, []string{"AGENTS.md"}) {
+		t.Errorf("after the watched-file event: %q at %q", it.Text, it.Paths)
+	}
+
+	// An unsaved edit wins; a save reads CLAUDE.md again; closing the
+	// unsaved document brings back the file on disk.
+	didOpen(c, root, "AGENTS.md", "Unsaved: every amount is in cents.\n")
+	if got := agents().Text; got != "Unsaved: every amount is in cents.\n" {
+		t.Errorf("the open document's text wins: %q", got)
+	}
+	writeFile(t, filepath.Join(root, "CLAUDE.md"), onDisk)
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri(root, "CLAUDE.md")}})
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri(root, "AGENTS.md")}})
+	if it := agents(); it.Text != onDisk || !slices.Equal(it.Paths, []string{"AGENTS.md", "CLAUDE.md"}) {
+		t.Errorf("after the save and the close: %q at %q", it.Text, it.Paths)
+	}
+}

@@ -62,6 +62,7 @@ func (w *Workspace) DidOpen(path string, version int32, text string) error {
 	}
 	w.docs[abs] = d
 	w.setActive(abs, nil)
+	defer w.rulesTouched(abs)
 	return w.reindexDoc(abs, d, false)
 }
 
@@ -86,14 +87,19 @@ func (w *Workspace) DidChange(path string, version int32, edit func(text []byte)
 	}
 	d.text, d.version = text, version
 	w.setActive(abs, nil)
+	defer w.rulesTouched(abs)
 	return w.reindexDoc(abs, d, true)
 }
 
-// DidSave notes a saved document. The text in memory is already indexed.
+// DidSave notes a saved document. The text in memory is already indexed;
+// a rule file's text on disk is read again.
 func (w *Workspace) DidSave(path string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	_, _, _, err := w.resolve(path)
+	_, _, abs, err := w.resolve(path)
+	if err == nil {
+		w.rulesTouched(abs)
+	}
 	return err
 }
 
@@ -109,6 +115,7 @@ func (w *Workspace) DidClose(path string) error {
 		d.dropTree()
 	}
 	delete(w.docs, abs)
+	defer w.rulesTouched(abs)
 	return w.reindexDisk(f, rel, abs)
 }
 
@@ -146,6 +153,7 @@ func (w *Workspace) FilesChanged(events []FileEvent) error {
 			first = err
 		}
 	}
+	w.rulesTouched(w.eventPaths(events)...) // rules.go
 	w.refreshHistory()
 	return first
 }

@@ -43,6 +43,9 @@ type Folder struct {
 	// noCache: a directory stands at the folder's cache path, so no cache
 	// can be written there; the folder runs without one.
 	noCache atomic.Bool
+	// rules are the folder's parsed rules (rules.go), replaced whole
+	// holding the workspace's mu and this mu; nil until looked for.
+	rules *folderRules
 }
 
 // IndexStats reports what building an index did.

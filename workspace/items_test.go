@@ -178,10 +178,21 @@ func TestRulesReadThroughGate(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "AGENTS.md"), filepath.Join(root, "AGENTS.md")); err != nil {
 		t.Fatal(err)
 	}
-	res := selDo(t, ws, &SelectRequest{Query: "secret"})
-	for _, it := range res.Items {
-		if strings.Contains(it.Text, "SECRET") {
-			t.Errorf("%s returned text from outside the workspace", it.ID)
+	// The rules are found again at the symlinks' events and at a re-index.
+	if err := ws.FilesChanged([]FileEvent{{Path: filepath.Join(root, ".cursor", "rules")}, {Path: filepath.Join(root, "AGENTS.md")}}); err != nil {
+		t.Logf("events: %v", err) // the gate refuses the symlinks out
+	}
+	for _, step := range []string{"events", "re-index"} {
+		if step == "re-index" {
+			if _, err := ws.Index(t.Context(), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res := selDo(t, ws, &SelectRequest{Query: "secret"})
+		for _, it := range res.Items {
+			if strings.Contains(it.Text, "SECRET") {
+				t.Errorf("after the %s %s returned text from outside the workspace", step, it.ID)
+			}
 		}
 	}
 }

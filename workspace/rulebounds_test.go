@@ -164,7 +164,7 @@ func TestRuleFileBounds(t *testing.T) {
 }
 
 // A rule directory that is a FIFO, or a rule file that is one, is not
-// waited on.
+// waited on when the rules are refreshed.
 func TestRuleFIFOsDoNotBlock(t *testing.T) {
 	ws, root := selOpen(t, selApp+"-- AGENTS.md --\nWrap errors.\n", Options{})
 	for _, p := range []string{".cursor/rules", ".continue/rules/x.md", "CLAUDE.md"} {
@@ -176,6 +176,13 @@ func TestRuleFIFOsDoNotBlock(t *testing.T) {
 	}
 	done := make(chan *Selection, 1)
 	go func() {
+		// The rules are found again at the events and at a re-index.
+		var events []FileEvent
+		for _, p := range []string{".cursor/rules", ".continue/rules/x.md", "CLAUDE.md"} {
+			events = append(events, FileEvent{Path: filepath.Join(root, p)})
+		}
+		ws.FilesChanged(events)
+		ws.Index(context.Background(), nil)
 		res, _ := ws.Select(context.Background(), &SelectRequest{Query: "load the config file"})
 		done <- res
 	}()

@@ -38,8 +38,7 @@ type Snapshot struct {
 	edits   map[editKey]time.Time
 	refused map[string]int
 	notes   []Note        // memory notes, oldest first
-	vecs    *itemVecCache // the workspace's; items.go
-	warn    *onceWarner   // the workspace's, for rules over their bounds
+	vecs    *itemVecCache // the workspace's; itemvec.go
 	locks   []*sync.RWMutex
 }
 
@@ -51,6 +50,7 @@ type folderView struct {
 	// that an answer a client waited for has every source.
 	ready bool
 	hist  *history.History // immutable; nil without history
+	rules *folderRules     // immutable; nil until looked for (rules.go)
 	// histReason says why hist is nil; histDone: history was looked for.
 	histReason string
 	histDone   bool
@@ -69,7 +69,6 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 		refused: w.refusals(),
 		notes:   w.notesLocked(),
 		vecs:    w.itemVecs,
-		warn:    w.itemWarn,
 	}
 	if len(w.docs) > 0 {
 		s.docs = make(map[string][]byte, len(w.docs))
@@ -80,7 +79,7 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 	for _, f := range w.folders {
 		f.mu.RLock()
 		s.locks = append(s.locks, &f.mu)
-		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.servable(), hist: f.hist, histReason: f.histReason, histDone: f.histDone})
+		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.servable(), hist: f.hist, rules: f.rules, histReason: f.histReason, histDone: f.histDone})
 	}
 	return s
 }

@@ -52,10 +52,10 @@ type Workspace struct {
 	// memMu serialises this process's memory writers (memory.go); it is
 	// never taken under mu, and mu is taken under it only briefly.
 	memMu sync.Mutex
-	// itemWarn warns once about rule files over their bounds (items.go);
-	// a leaf lock, usable from a snapshot.
+	// itemWarn warns once about rule files over their bounds (rules.go);
+	// a leaf lock.
 	itemWarn *onceWarner
-	// itemVecs caches the vectors of context items (items.go).
+	// itemVecs caches the vectors of context items (itemvec.go).
 	itemVecs *itemVecCache
 	// histLoading is set while a background history refresh runs.
 	histLoading atomic.Bool
@@ -170,6 +170,7 @@ func (w *Workspace) AddFolder(root string) (*Folder, error) {
 	}
 	w.folders = append(w.folders, f)
 	w.loadMemoryLocked(f.Root)
+	w.discoverRulesLocked(f) // the top-level rules, before the first index
 	return f, nil
 }
 
@@ -220,6 +221,9 @@ func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]Index
 		if err := w.reindexDoc(abs, d, false); err != nil {
 			w.log.Warn("re-applying open document", "path", abs, "err", err)
 		}
+	}
+	for _, f := range folders {
+		w.discoverRulesLocked(f) // rules.go
 	}
 	w.mu.Unlock()
 	start := time.Now()

@@ -1,0 +1,216 @@
+package workspace
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex"
+)
+
+// This file picks the context items of a request (items.go) and scores
+// them against its query.
+
+// itemPick is the context items a request gets: the required ones (always,
+// named), first, and the ones that came in on their score, to be fused with
+// the code.
+type itemPick struct {
+	required, scored []*contextItem
+}
+
+// atName is an item named in the query: "@db-migrations".
+var atName = regexp.MustCompile(`(?:^|[\s(\[,;])@([A-Za-z0-9_][A-Za-z0-9_.~/-]*)`)
+
+// pickItems chooses the context items of a request. codePaths are the
+// folder-relative paths of the code the ranking put first, by folder root,
+// for scoped rules and notes about files.
+func (s *Snapshot) pickItems(p *plan, q *query, rules []*contextItem, codePaths map[string][]string) (itemPick, error) {
+	var all []*contextItem
+	for _, group := range [][]*contextItem{rules, s.toolItems(), s.memoryItems()} {
+		all = append(all, group...)
+	}
+	named := map[string]bool{}
+	for i, ref := range p.req.Items {
+		it := findItem(all, ref)
+		if it == nil {
+			return itemPick{}, paramErr(fmt.Sprintf("items[%d]", i), "no context item named %q (%s)", ref, knownItems(all))
+		}
+		named[it.id()] = true
+	}
+	for _, m := range atName.FindAllStringSubmatch(p.req.Query, -1) {
+		if it := findItem(all, strings.TrimRight(m[1], ".")); it != nil {
+			named[it.id()] = true
+		}
+	}
+	var pick itemPick
+	var scored []*contextItem
+	for _, it := range all {
+		switch {
+		case !p.itemKind(it.kind):
+		case named[it.id()]:
+			it.reason, it.fused = ReasonManual, 1
+			pick.required = append(pick.required, it)
+		case it.include == IncludeAlways && (it.globs == nil || it.inScope(p, codePaths)):
+			it.reason, it.fused = ReasonAlways, 1
+			pick.required = append(pick.required, it)
+		case p.req.NoRetrieval || it.include == IncludeManual:
+		case it.include == IncludeAgent || it.include == IncludeAlways && it.description != "":
+			if it.score = s.itemScore(it, q, p, codePaths); it.score >= s.cfg.ItemThreshold && it.score > 0 {
+				scored = append(scored, it)
+			}
+		}
+	}
+	// Always rules before named items, each in the order found.
+	sort.SliceStable(pick.required, func(i, j int) bool {
+		return pick.required[i].reason == ReasonAlways && pick.required[j].reason != ReasonAlways
+	})
+	sort.SliceStable(scored, func(i, j int) bool { return scored[i].score > scored[j].score })
+	for i, it := range scored {
+		if i >= s.cfg.ItemTopN && it.score < s.cfg.ItemIncludeScore {
+			break
+		}
+		it.rank = i + 1
+		it.reason = ReasonAgent
+		if it.kind == ItemMemory {
+			it.reason = ReasonRetrieved
+		}
+		it.fused = heuristics.ItemFused(it.score, it.rank)
+		pick.scored = append(pick.scored, it)
+	}
+	return pick, nil
+}
+
+// findItem is the item a request names: by id ("rule:db-migrations") or by
+// name, ignoring case.
+func findItem(all []*contextItem, ref string) *contextItem {
+	for _, it := range all {
+		if strings.EqualFold(ref, it.id()) || strings.EqualFold(ref, it.name) {
+			return it
+		}
+	}
+	return nil
+}
+
+// knownItems says which items there are, for an error.
+func knownItems(all []*contextItem) string {
+	var names []string
+	for _, it := range all {
+		if it.kind != ItemMemory {
+			names = append(names, it.name)
+		}
+	}
+	if len(names) == 0 {
+		return "the workspace has no rules and no tools are registered"
+	}
+	const most = 12
+	if len(names) > most {
+		return "known: " + strings.Join(names[:most], ", ") + ", …"
+	}
+	return "known: " + strings.Join(names, ", ")
+}
+
+// inScope reports whether a scoped item's globs match the active file or
+// one of the code items ranked first.
+func (it *contextItem) inScope(p *plan, codePaths map[string][]string) bool {
+	if p.activeAbs != "" && within(it.root, p.activeAbs) && it.globs.MatchAny(relPathOf(it.root, p.activeAbs)) {
+		return true
+	}
+	for _, rel := range codePaths[it.root] {
+		if it.globs.MatchAny(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// itemScore is how well an item matches the query, in [0,1]: the share of
+// the query's terms (weighted by their rarity in the code, and the
+// history's by their weight) that the item's name, description (or text)
+// hold, or the cosine of their vectors, whichever is higher. A note about the active file or a selected one scores at least
+// heuristics.MemoryPathScore; a note's score halves every
+// Config.MemoryHalfLife unless it is pinned.
+func (s *Snapshot) itemScore(it *contextItem, q *query, p *plan, codePaths map[string][]string) float64 {
+	have := map[string]bool{}
+	symbolindex.Terms(it.match, func(t string) { have[t] = true })
+	var num, den float64
+	for _, t := range q.terms {
+		w := float64(t.Weight) * s.termIDF(t.Term)
+		den += w
+		if have[t.Term] {
+			num += w
+		}
+	}
+	score := 0.0
+	if den > 0 {
+		score = num / den
+	}
+	if q.vec != nil { // a deictic query has no vector: embed no item for it
+		if v := s.itemVec(it.match); v != nil {
+			score = math.Max(score, dot(q.vec, v))
+		}
+	}
+	if n := it.note; n != nil {
+		if n.mentions(p, codePaths) {
+			score = math.Max(score, heuristics.MemoryPathScore)
+		}
+		if !n.Pinned {
+			score *= heuristics.Decay(s.now.Sub(n.Created), time.Duration(s.cfg.MemoryHalfLife))
+		}
+	}
+	return score
+}
+
+// termIDF is a term's rarity in the code of the workspace: its highest IDF
+// over the folders.
+func (s *Snapshot) termIDF(term string) float64 {
+	best := 0.0
+	for _, fv := range s.folders {
+		best = math.Max(best, float64(fv.idx.TermIDF(term)))
+	}
+	return best
+}
+
+// mentions reports whether a note is about the active file or a code item
+// ranked first.
+func (n *Note) mentions(p *plan, codePaths map[string][]string) bool {
+	for _, rel := range n.Paths {
+		if p.activeAbs == joinRoot(n.Root, rel) || slices.Contains(codePaths[n.Root], rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// itemKind reports whether the request takes items of a kind.
+func (p *plan) itemKind(kind string) bool {
+	on, set := p.req.IncludeItems[kind]
+	return on || !set
+}
+
+// leadingPaths are the paths of the pinned code and of the code ranked
+// first (heuristics.ItemScopeTopK of them, if the query's words or names
+// found them: a neighbour of nothing in particular scopes nothing), by
+// folder root: what the scoped rules and notes about files are matched
+// with.
+func leadingPaths(p *plan, pinned, ranked []*cand) map[string][]string {
+	out := map[string][]string{}
+	add := func(c *cand) {
+		if !slices.Contains(out[c.folder.Root], c.path) {
+			out[c.folder.Root] = append(out[c.folder.Root], c.path)
+		}
+	}
+	for _, c := range pinned {
+		add(c)
+	}
+	for _, c := range ranked[:min(len(ranked), p.limit, heuristics.ItemScopeTopK)] {
+		if c.ranks[heuristics.SrcLexical] > 0 || c.ranks[heuristics.SrcMention] > 0 {
+			add(c)
+		}
+	}
+	return out
+}

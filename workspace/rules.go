@@ -1,0 +1,472 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
+)
+
+// Rules are found and parsed (front matter read, globs compiled) when a
+// folder is added and each time it is indexed, and kept with the folder
+// (Folder.rules). Something that touches a rule path refreshes them: a
+// watched-file event (FilesChanged: the client's didChangeWatchedFiles,
+// Watch, replay), a didOpen, didChange, didSave or didClose of a rule
+// file, a re-index. A select reads the parsed rules of its snapshot and
+// never the disk: a rule file changed on disk with no event is seen at the
+// next event or index, as code is.
+//
+// An open document's text wins over the file on disk, as for code: an
+// unsaved edit of AGENTS.md is what the next select answers, and closing
+// it brings back the text on disk.
+//
+// A refresh re-reads only what was touched: the texts read from disk and
+// the rule directories listed are kept (folderRules.texts, dirs) and the
+// touched ones dropped; the bounds are applied again to the whole folder,
+// so a refresh finds what a fresh discovery would.
+
+// ruleSource is a place rules are found in a workspace folder: one file, or
+// the files of a directory with one of the suffixes.
+type ruleSource struct {
+	dir      string // relative to the folder; "" is the folder itself
+	file     string
+	suffixes []string
+	// dflt is the include mode of a rule whose front matter says nothing:
+	// instructions for the whole repository apply always.
+	dflt string
+}
+
+var ruleSources = []ruleSource{
+	{file: "AGENTS.md", dflt: IncludeAlways},
+	{file: "CLAUDE.md", dflt: IncludeAlways},
+	{file: ".cursorrules", dflt: IncludeAlways},
+	{dir: ".github", file: "copilot-instructions.md", dflt: IncludeAlways},
+	{dir: ".cursor/rules", suffixes: []string{".mdc", ".md"}, dflt: IncludeManual},
+	{dir: ".github/instructions", suffixes: []string{".instructions.md"}, dflt: IncludeManual},
+	{dir: ".continue/rules", suffixes: []string{".md"}, dflt: IncludeAlways},
+	{dir: ".ctxls/items", suffixes: []string{".md"}, dflt: IncludeManual},
+}
+
+// scopedRuleNames are rule files that also count below the folder's top,
+// for their directory: a nested AGENTS.md applies to the code beside it.
+var scopedRuleNames = []string{"AGENTS.md", "CLAUDE.md"}
+
+// Bounds on what a workspace's rules may cost. Rules are read when a
+// folder is indexed and each time a rule file changes, and every request
+// matches their globs, so a hostile repository could otherwise make every
+// request slow: a rule file with 50,000 globs, thousands of rule files, a
+// rule of megabytes. Each refusal is warned about once, naming the file and the
+// bound:
+//
+//   - a rule file over MaxRuleBytes (or maxFileBytes, when smaller) is
+//     skipped;
+//   - past MaxRuleFiles rule files in a folder, or MaxFolderRuleBytes of
+//     them, the rest (in the order they are found: the top-level files,
+//     the rule directories by name, the nested AGENTS.md and CLAUDE.md by
+//     path) are skipped;
+//   - a rule directory is listed up to maxRuleDirEntries entries;
+//   - a glob longer than MaxRuleGlobBytes, or malformed, is dropped; past
+//     MaxRuleGlobs globs, or MaxRuleGlobAlternatives once their {a,b}
+//     alternations are expanded, a rule keeps its first globs and drops
+//     the rest (it applies to fewer files, never to more);
+//   - a scoped rule none of whose globs is kept, or past
+//     MaxFolderGlobAlternatives for all the rules of its folder, is
+//     skipped.
+//
+// A rule file skipped for a bound is not ranked as code either.
+const (
+	MaxRuleBytes              = 64 << 10
+	MaxRuleFiles              = 128
+	MaxFolderRuleBytes        = 512 << 10
+	MaxRuleGlobs              = 64
+	MaxRuleGlobBytes          = 256
+	MaxRuleGlobAlternatives   = 256
+	MaxFolderGlobAlternatives = 2048
+	maxRuleDirEntries         = 4096
+)
+
+// folderRules are the parsed rules of one folder. A value is never
+// modified once made: a refresh makes a new one, and a select copies the
+// items it changes (Snapshot.rules).
+type folderRules struct {
+	items []*contextItem // collapsed within the folder, in the order found
+	// files are the rule paths, read or refused for a bound: the code
+	// ranking leaves them out, as their text comes as rules.
+	files map[string]bool
+	limit int64               // the size bound texts were read with
+	texts map[string]ruleText // rule files read from disk, by path
+	dirs  map[string]ruleDir  // rule directories listed, by path
+}
+
+// ruleText is a rule file as read from disk through the gate.
+type ruleText struct {
+	src     []byte
+	refused bool   // over the size bound
+	real    string // where the gate read it from; "" when it could not
+}
+
+// ruleDir is a rule directory's listing.
+type ruleDir struct {
+	names []string
+	real  string // where it was listed; "" when it could not be
+	more  bool   // it holds more than maxRuleDirEntries entries
+}
+
+// ruleBudget is what the rules of one folder have cost so far.
+type ruleBudget struct {
+	root    string
+	files   int
+	bytes   int
+	alts    int
+	skipped []string // rule files past MaxRuleFiles
+}
+
+// ruleScan is one discovery of a folder's rules.
+type ruleScan struct {
+	root         string
+	limit        int64  // MaxRuleBytes, or maxFileBytes when smaller
+	bound        string // the name of limit
+	docs         map[string]*document
+	warn         *onceWarner
+	prev, out    *folderRules
+	budget       ruleBudget
+	items        []*contextItem
+	nestedByBase map[string][]string
+}
+
+// discoverRulesLocked finds and parses the rules of f afresh, reading
+// every rule file again. Caller holds w.mu.
+func (w *Workspace) discoverRulesLocked(f *Folder) { w.scanRulesLocked(f, nil) }
+
+// scanRulesLocked finds and parses the rules of f, reusing what prev (the
+// folder's rules, less what was touched) read from disk; prev nil reads
+// everything. Caller holds w.mu.
+func (w *Workspace) scanRulesLocked(f *Folder, prev *folderRules) {
+	sc := &ruleScan{root: f.Root, limit: MaxRuleBytes, bound: "MaxRuleBytes", docs: w.docs, warn: w.itemWarn, nestedByBase: map[string][]string{}}
+	if w.cfg.MaxFileBytes < sc.limit {
+		sc.limit, sc.bound = w.cfg.MaxFileBytes, "maxFileBytes"
+	}
+	if prev != nil && prev.limit == sc.limit {
+		sc.prev = prev
+	}
+	f.mu.RLock()
+	for _, base := range scopedRuleNames {
+		for _, fs := range f.idx.FilesNamed(base) {
+			if rel := f.idx.FilePath(fs); rel != base {
+				sc.nestedByBase[base] = append(sc.nestedByBase[base], rel)
+			}
+		}
+	}
+	f.mu.RUnlock()
+	fr := sc.scan()
+	f.mu.Lock()
+	f.rules = fr
+	f.mu.Unlock()
+}
+
+// scan finds the rule files of the folder in their order (the top-level
+// files, the rule directories by name, the nested AGENTS.md and CLAUDE.md
+// by path), reads them through the gate (an open document's text wins),
+// parses them within the bounds and collapses identical ones.
+func (sc *ruleScan) scan() *folderRules {
+	sc.out = &folderRules{files: map[string]bool{}, limit: sc.limit, texts: map[string]ruleText{}, dirs: map[string]ruleDir{}}
+	sc.budget = ruleBudget{root: sc.root}
+	for _, src := range ruleSources {
+		if src.file != "" {
+			sc.add(path.Join(src.dir, src.file), src.dflt, "")
+			continue
+		}
+		for _, name := range sc.listDir(src.dir) {
+			for _, suf := range src.suffixes {
+				if strings.HasSuffix(name, suf) && len(name) > len(suf) {
+					sc.add(src.dir+"/"+name, src.dflt, "")
+					break
+				}
+			}
+		}
+	}
+	for _, base := range scopedRuleNames {
+		nested := sc.nestedByBase[base]
+		slices.Sort(nested)
+		for _, rel := range nested {
+			sc.add(rel, IncludeAlways, path.Dir(rel)+"/**")
+		}
+	}
+	if n := len(sc.budget.skipped); n > 0 {
+		sc.warn.once(fmt.Sprintf("ctxls: %s has %d rule files past MaxRuleFiles (%d); skipped: %s",
+			sc.root, n, MaxRuleFiles, firstFew(sc.budget.skipped)))
+	}
+	sc.out.items = collapseItems(sc.items)
+	return sc.out
+}
+
+// add reads and parses the rule file rel, unless it was found already.
+func (sc *ruleScan) add(rel, dflt, scope string) {
+	files := sc.out.files
+	if files[rel] {
+		return
+	}
+	if sc.budget.files >= MaxRuleFiles {
+		sc.budget.skipped = append(sc.budget.skipped, rel)
+		files[rel] = true
+		return
+	}
+	abs := joinRoot(sc.root, rel)
+	src, refused := sc.text(rel, abs)
+	var it *contextItem
+	if !refused {
+		it, refused = parseRule(sc.root, rel, abs, src, dflt, scope, &sc.budget, sc.warn)
+	}
+	if it != nil {
+		sc.items = append(sc.items, it)
+	}
+	// A rule file refused for a bound is not code either.
+	files[rel] = it != nil || refused
+}
+
+// text is the text of the rule file rel (abs) as a select would read it:
+// the open document's, or the file's read through the gate, bounded by
+// MaxRuleBytes (or maxFileBytes). Over the bound it is nil, with a
+// warning, and refused is true.
+func (sc *ruleScan) text(rel, abs string) (src []byte, refused bool) {
+	if d, ok := sc.docs[abs]; ok {
+		if int64(len(d.text)) > sc.limit {
+			sc.warn.once(fmt.Sprintf("ctxls: rule file %s is over %s (%d bytes); skipped", abs, sc.bound, sc.limit))
+			return nil, true
+		}
+		return d.text, false
+	}
+	t, ok := sc.prev.text(rel)
+	if !ok {
+		t = ruleText{}
+		var err error
+		t.src, _, err = readRegular(sc.root, abs, sc.limit)
+		t.refused = errors.Is(err, errTooLarge)
+		t.real, _ = realPath(abs)
+	}
+	sc.out.texts[rel] = t
+	if t.refused {
+		sc.warn.once(fmt.Sprintf("ctxls: rule file %s is over %s (%d bytes); skipped", abs, sc.bound, sc.limit))
+	}
+	return t.src, t.refused
+}
+
+// listDir lists the file names in the rule directory rel, sorted; nothing
+// when it is missing, not a directory or leads out of the folder. At most
+// maxRuleDirEntries entries are read.
+func (sc *ruleScan) listDir(rel string) []string {
+	d, ok := sc.prev.dir(rel)
+	if !ok {
+		d = listRuleDir(sc.root, rel)
+	}
+	sc.out.dirs[rel] = d
+	if d.more {
+		sc.warn.once(fmt.Sprintf("ctxls: rule directory %s holds more than %d entries (maxRuleDirEntries); only the first %d listed are read",
+			d.real, maxRuleDirEntries, maxRuleDirEntries))
+	}
+	return d.names
+}
+
+// listRuleDir lists the regular files of the directory rel of the folder
+// root through the gate, reading at most maxRuleDirEntries entries.
+func listRuleDir(root, rel string) ruleDir {
+	real, err := realPath(joinRoot(root, rel))
+	if err != nil || !within(root, real) {
+		return ruleDir{}
+	}
+	entries, more, err := cachefile.ReadDir(real, maxRuleDirEntries)
+	if err != nil {
+		return ruleDir{}
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	return ruleDir{names: names, real: real, more: more}
+}
+
+func (fr *folderRules) text(rel string) (ruleText, bool) {
+	if fr == nil {
+		return ruleText{}, false
+	}
+	t, ok := fr.texts[rel]
+	return t, ok
+}
+
+func (fr *folderRules) dir(rel string) (ruleDir, bool) {
+	if fr == nil {
+		return ruleDir{}, false
+	}
+	d, ok := fr.dirs[rel]
+	return d, ok
+}
+
+// rulesTouched refreshes the rules of the folders holding the absolute
+// paths, once per folder, when one of them is a rule path (touches): a
+// rule file, a rule directory or a directory above one, or where a rule
+// file was read from. Caller holds w.mu.
+func (w *Workspace) rulesTouched(paths ...string) {
+	var folders []*Folder
+	touched := map[*Folder][]string{}
+	for _, abs := range paths {
+		f, rel, err := w.locate(abs)
+		if err != nil || !f.rules.touches(rel, abs) {
+			continue
+		}
+		if touched[f] == nil {
+			folders = append(folders, f)
+		}
+		touched[f] = append(touched[f], abs)
+	}
+	for _, f := range folders {
+		w.scanRulesLocked(f, f.rules.without(f.Root, touched[f]))
+	}
+}
+
+// touches reports whether a change to rel (abs) may change the rules.
+// fr may be nil: the folder's rules were not looked for yet.
+func (fr *folderRules) touches(rel, abs string) bool {
+	if rel == "." || slices.Contains(scopedRuleNames, path.Base(rel)) {
+		return true
+	}
+	for _, src := range ruleSources {
+		p := path.Join(src.dir, src.file)
+		if p == rel || strings.HasPrefix(p, rel+"/") || src.file == "" && strings.HasPrefix(rel, src.dir+"/") {
+			return true
+		}
+	}
+	if fr == nil {
+		return false
+	}
+	for p := range fr.files {
+		if strings.HasPrefix(p, rel+"/") { // a directory holding nested rules
+			return true
+		}
+	}
+	for _, t := range fr.texts {
+		if t.real != "" && (t.real == abs || within(abs, t.real)) {
+			return true
+		}
+	}
+	for _, d := range fr.dirs {
+		if d.real != "" && (within(d.real, abs) || within(abs, d.real)) {
+			return true
+		}
+	}
+	return false
+}
+
+// without is fr less what was read from or under the touched absolute
+// paths of the folder root: what a refresh reuses.
+func (fr *folderRules) without(root string, touched []string) *folderRules {
+	if fr == nil {
+		return nil
+	}
+	hit := func(rel, real string) bool {
+		for _, abs := range touched {
+			if p := joinRoot(root, rel); within(abs, p) || within(p, abs) {
+				return true
+			}
+			if real != "" && (within(abs, real) || within(real, abs)) {
+				return true
+			}
+		}
+		return false
+	}
+	out := &folderRules{limit: fr.limit, texts: map[string]ruleText{}, dirs: map[string]ruleDir{}}
+	for rel, t := range fr.texts {
+		if !hit(rel, t.real) {
+			out.texts[rel] = t
+		}
+	}
+	for rel, d := range fr.dirs {
+		if !hit(rel, d.real) {
+			out.dirs[rel] = d
+		}
+	}
+	return out
+}
+
+// rules are the parsed rules of every folder of the snapshot, each a copy
+// the request may change, named apart across folders; and the rule files
+// by folder root, which the code ranking leaves out: their text comes as
+// rules.
+func (s *Snapshot) rules() ([]*contextItem, map[string]map[string]bool) {
+	var out []*contextItem
+	files := map[string]map[string]bool{}
+	names := map[string]int{}
+	for _, fv := range s.folders {
+		if fv.rules == nil {
+			continue
+		}
+		files[fv.Root] = fv.rules.files
+		for _, it := range fv.rules.items {
+			c := *it
+			c.paths = slices.Clone(it.paths)
+			// Names are ids: a second rule of the same name (another
+			// folder's AGENTS.md) gets a number.
+			name := strings.ToLower(c.name)
+			if n := names[name]; n > 0 {
+				c.name = fmt.Sprintf("%s~%d", c.name, n+1)
+			}
+			names[name]++
+			out = append(out, &c)
+		}
+	}
+	return out, files
+}
+
+// firstFew lists names for a warning, the first few of them.
+func firstFew(names []string) string {
+	const most = 5
+	if len(names) > most {
+		return strings.Join(names[:most], ", ") + fmt.Sprintf(" and %d more", len(names)-most)
+	}
+	return strings.Join(names, ", ")
+}
+
+// onceWarner tells each warning once: a rule file over a bound is warned
+// about once however often the rules are refreshed. Its mutex is a leaf.
+type onceWarner struct {
+	mu   sync.Mutex
+	seen map[string]bool
+	warn func(string)
+}
+
+func (o *onceWarner) once(msg string) {
+	if o == nil {
+		return
+	}
+	o.mu.Lock()
+	seen := o.seen[msg]
+	o.seen[msg] = true
+	o.mu.Unlock()
+	if !seen {
+		o.warn(msg)
+	}
+}
+
+// eventPaths are the absolute paths watched-file events name, and where
+// they lead when that is elsewhere: a rule file may be a symlink. Caller
+// holds w.mu.
+func (w *Workspace) eventPaths(events []FileEvent) []string {
+	var out []string
+	for _, ev := range events {
+		abs, err := w.absPath(ev.Path)
+		if err != nil {
+			continue
+		}
+		out = append(out, abs)
+		if real, err := realPath(abs); err == nil && real != abs {
+			out = append(out, real)
+		}
+	}
+	return out
+}
