@@ -687,13 +687,6 @@ func truncateUTF8(b []byte, max int) []byte {
 	return b[:cut]
 }
 
-func truncateString(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	return string(truncateUTF8([]byte(s), max))
-}
-
 // doc returns a definition's documentation: a Python docstring, or the
 // comment block right above it.
 func (p *Parser) doc(spec *langSpec, src []byte, d *rawDef) string {
