@@ -77,9 +77,10 @@ func lexValidWeight(w float32) bool {
 	return w >= 0 && !math.IsInf(float64(w), 1)
 }
 
-// lexPostings are the documents holding one term, sorted by doc id, with
-// the term's frequency per field packed as four saturating 8-bit counters
-// (field f in bits 8f..8f+7): 8 bytes per posting.
+// lexHeap holds the postings of one term: the documents holding it,
+// sorted by doc id, with the term's frequency per field packed as four
+// saturating 8-bit counters (field f in bits 8f..8f+7): 8 bytes per
+// posting.
 // They are kept in Lexical.heap, apart from the per-term record below, so
 // that a loaded index, whose postings are mostly in its mapped segments,
 // spends 16 bytes a term on them.

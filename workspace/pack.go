@@ -428,7 +428,7 @@ func claimedRange(r symbolindex.Range, ex heuristics.Excerpt) symbolindex.Range 
 	return out
 }
 
-// MaxLeadingComments bounds how many comment lines above a symbol its item
+// maxLeadingComments bounds how many comment lines above a symbol its item
 // takes in: a doc comment, not a banner.
 const maxLeadingComments = 40
 

@@ -830,14 +830,14 @@ func asksFor(query string) (tests, docs, config bool) {
 	return tests, docs, config
 }
 
-// pointsAtCursor reports whether the query points at the code under a
-// cursor the request has.
 // unanchored: the query only points ("make it better") and the request
 // gives it nothing to point at (heuristics.ConfidenceInput.Unanchored).
 func (p *plan) unanchored() bool {
 	return len(p.req.History) == 0 && p.activeAbs == "" && len(p.pinned) == 0 && heuristics.PointsBack(p.query)
 }
 
+// pointsAtCursor reports whether the query points at the code under a
+// cursor the request has.
 func (p *plan) pointsAtCursor() bool {
 	return p.deixis != heuristics.NotDeictic && p.cursor != nil && p.activeAbs != ""
 }

@@ -353,10 +353,10 @@ func selFirst(t *testing.T, res *Selection, id string) {
 	}
 }
 
-// selSlice returns the part of src in a span of lines and byte columns.
 // selMarker matches an elision marker line.
 var selMarker = regexp.MustCompile(`(?m)^(// |# )?… \d+ lines? …$`)
 
+// selSlice returns the part of src in a span of lines and byte columns.
 func selSlice(t *testing.T, src []byte, sp Span) string {
 	t.Helper()
 	offset := func(line, col uint32) int {

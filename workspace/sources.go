@@ -16,7 +16,7 @@ import (
 
 // The sources of a selection: each is one function from a folder's scope
 // to its ranked list, best first. Their weights and every ranking constant
-// are in heuristics/ranking.go; fuseFolder (select.go) combines them.
+// are in heuristics/ranking.go; scope.collect (select.go) fuses them.
 // Adding a source is adding its function to this table, and its name and
 // weight to heuristics.
 var sources = []struct {
