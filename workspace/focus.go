@@ -191,8 +191,9 @@ func withinFile(idx *symbolindex.Index, fs uint32, q *query) map[uint32]float64 
 	for _, s := range slots {
 		in[s] = true
 	}
-	var buf symbolindex.SearchBuffer
-	lex := idx.SearchSymbols(q.terms, len(slots), func(s uint32) bool { return in[s] }, &buf)
+	buf := searchBufs.Get().(*symbolindex.SearchBuffer)
+	defer searchBufs.Put(buf)
+	lex := idx.SearchSymbols(q.terms, len(slots), func(s uint32) bool { return in[s] }, buf)
 	for i, r := range heuristics.CompetitionRanks(lex, hitScore) {
 		out[lex[i].Doc] += heuristics.RRF(heuristics.Weights[heuristics.SrcLexical], r)
 	}

@@ -427,9 +427,10 @@ func (s *Snapshot) ownBestMatch(q *query) float64 {
 		own[i] = symbolindex.QueryTerm{Term: t, Weight: 1}
 	}
 	best := 0
-	var buf symbolindex.SearchBuffer
+	buf := searchBufs.Get().(*symbolindex.SearchBuffer)
+	defer searchBufs.Put(buf)
 	for _, fv := range s.folders {
-		for _, h := range fv.idx.SearchSymbols(own, heuristics.BestMatchK, nil, &buf) {
+		for _, h := range fv.idx.SearchSymbols(own, heuristics.BestMatchK, nil, buf) {
 			best = max(best, int(h.Matched))
 		}
 	}

@@ -75,10 +75,11 @@ type scope struct {
 	ruleFiles map[string]bool
 }
 
-// searchBufs are the lexical searches' buffers, kept from one request to
-// the next: their per-document arrays (6 bytes a document: 6 MB at 1M
-// symbols) were most of what a request allocated at that size, and so
-// what set the pace of the collector.
+// searchBufs are the buffers of every lexical search of a request (the
+// sources', withinFile's and ownBestMatch's), kept from one request to the
+// next: their per-document arrays (6 bytes a document: 6 MB at 1M symbols)
+// were most of what a request allocated at that size, and so what set the
+// pace of the collector.
 var searchBufs = sync.Pool{New: func() any { return new(symbolindex.SearchBuffer) }}
 
 func newScope(snap *Snapshot, fv *folderView, p *plan, q *query) *scope {
