@@ -606,41 +606,78 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 			ix, err = nil, fmt.Errorf("corrupt cache: %v", p)
 		}
 	}()
+	h, err := decodeSegHeader(data, emb)
+	if err != nil {
+		return nil, err
+	}
+	views, bad := checkSegments(data, h.table, h.dim, drop)
+	if len(views) == 0 && len(bad) > 0 {
+		return nil, fmt.Errorf("corrupt cache: %w", &SegmentsError{Bad: len(bad), Total: len(h.table), Err: bad[0]})
+	}
+	ix, err = assembleIndex(emb, views, h.fileSlots, h.symSlots)
+	if err != nil {
+		return nil, err
+	}
+	if drop != nil {
+		// Nothing has written into the mapping: what the build read can
+		// go too, and comes back from the page cache when needed.
+		drop(data)
+	}
+	ix.Reembedded, ix.gen, ix.overlay = 0, 0, 0
+	if len(bad) > 0 {
+		return ix, &SegmentsError{Bad: len(bad), Total: len(h.table), Err: bad[0]}
+	}
+	return ix, nil
+}
+
+// segHeader is what the header of a cache file says: the vectors'
+// dimension, the slot counts and the table of segments.
+type segHeader struct {
+	dim                 int
+	fileSlots, symSlots uint32
+	table               []segEntry
+}
+
+// decodeSegHeader reads and checks the header of a cache file: its magic,
+// checksum, version and embedder, and that the segments' slots are in
+// order and in range. A cache of an older format or another embedder is
+// ErrCacheMismatch.
+func decodeSegHeader(data []byte, emb Embedder) (segHeader, error) {
 	if !bytes.HasPrefix(data, []byte(segMagic)) {
 		var h cacheHeader
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&h) == nil && h.Magic == cacheMagic {
-			return nil, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
+			return segHeader{}, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
 				ErrCacheMismatch, h.Version, h.Embedder, cacheVersion, emb.ID())
 		}
-		return nil, errors.New("not a ctxls index")
+		return segHeader{}, errors.New("not a ctxls index")
 	}
 	if !hostLittleEndian {
-		return nil, fmt.Errorf("%w (this machine is big-endian)", ErrCacheMismatch)
+		return segHeader{}, fmt.Errorf("%w (this machine is big-endian)", ErrCacheMismatch)
 	}
 	if len(data) < 32 {
-		return nil, errors.New("corrupt cache: short header")
+		return segHeader{}, errors.New("corrupt cache: short header")
 	}
 	le := binary.LittleEndian
 	version, dim, nseg, embLen := le.Uint32(data[8:]), le.Uint32(data[12:]), le.Uint32(data[16:]), le.Uint32(data[20:])
 	fileSlots, symSlots := le.Uint32(data[24:]), le.Uint32(data[28:])
 	if embLen > 1<<10 || nseg > 1<<20 {
-		return nil, errors.New("corrupt cache header")
+		return segHeader{}, errors.New("corrupt cache header")
 	}
 	entSize := int(unsafe.Sizeof(segEntry{}))
 	hdrLen := 32 + int(embLen) + int(nseg)*entSize
 	if len(data) < hdrLen+8 {
-		return nil, errors.New("corrupt cache: short header")
+		return segHeader{}, errors.New("corrupt cache: short header")
 	}
 	if le.Uint64(data[hdrLen:]) != xxhash.Sum64(data[:hdrLen]) {
-		return nil, errors.New("corrupt cache: header checksum mismatch")
+		return segHeader{}, errors.New("corrupt cache: header checksum mismatch")
 	}
 	embID := string(data[32 : 32+embLen])
 	if version != cacheVersion || embID != emb.ID() || int(dim) != emb.Dim() {
-		return nil, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
+		return segHeader{}, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
 			ErrCacheMismatch, version, embID, cacheVersion, emb.ID())
 	}
 	if fileSlots > lexMaxDocs || symSlots > lexMaxDocs {
-		return nil, errors.New("corrupt cache: slot counts out of range")
+		return segHeader{}, errors.New("corrupt cache: slot counts out of range")
 	}
 	table := make([]segEntry, nseg)
 	copy(asBytes(table), data[32+embLen:hdrLen])
@@ -649,11 +686,17 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	for i, e := range table {
 		if e.FileBase < nextFile || e.SymBase < nextSym || e.SymBase%vecChunk != 0 ||
 			uint64(e.FileBase)+uint64(e.NFiles) > uint64(fileSlots) || uint64(e.SymBase)+uint64(e.NSyms) > uint64(symSlots) {
-			return nil, fmt.Errorf("corrupt cache: segment %d: slots out of order", i)
+			return segHeader{}, fmt.Errorf("corrupt cache: segment %d: slots out of order", i)
 		}
 		nextFile, nextSym = e.FileBase+e.NFiles, e.SymBase+e.NSyms
 	}
-	// Checksums and checks, one segment per worker at a time.
+	return segHeader{dim: int(dim), fileSlots: fileSlots, symSlots: symSlots, table: table}, nil
+}
+
+// checkSegments checksums and checks the segments of table, one segment
+// per worker at a time, and returns the views of the sound ones, in order,
+// and what is wrong with each of the others.
+func checkSegments(data []byte, table []segEntry, dim int, drop func([]byte)) (views []*segView, bad []error) {
 	checked := make([]*segView, len(table))
 	errs := make([]error, len(table))
 	next := make(chan int)
@@ -663,7 +706,7 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				checked[i], errs[i] = checkSegmentSafe(data, table[i], int(dim), drop)
+				checked[i], errs[i] = checkSegmentSafe(data, table[i], dim, drop)
 			}
 		}()
 	}
@@ -672,8 +715,6 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	}
 	close(next)
 	wg.Wait()
-	var views []*segView
-	var bad []error
 	lastPath := ""
 	for i, v := range checked {
 		err := errs[i]
@@ -687,10 +728,14 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 		lastPath = v.str(v.files[len(v.files)-1].Path)
 		views = append(views, v)
 	}
-	if len(views) == 0 && len(bad) > 0 {
-		return nil, fmt.Errorf("corrupt cache: %w", &SegmentsError{Bad: len(bad), Total: len(table), Err: bad[0]})
-	}
-	ix = NewIndex(emb)
+	return views, bad
+}
+
+// assembleIndex builds the index over the checked segments views, with
+// fileSlots file slots and symSlots symbol slots; the slots no segment
+// fills are free.
+func assembleIndex(emb Embedder, views []*segView, fileSlots, symSlots uint32) (*Index, error) {
+	ix := NewIndex(emb)
 	ix.fileTab = make([]fileEntry, fileSlots)
 	ix.symFile = make([]uint32, symSlots)
 	for s := range ix.symFile {
@@ -721,15 +766,6 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	}
 	if err := ix.EndBatch(); err != nil {
 		return nil, fmt.Errorf("corrupt cache: %w", err)
-	}
-	if drop != nil {
-		// Nothing has written into the mapping: what the build read can
-		// go too, and comes back from the page cache when needed.
-		drop(data)
-	}
-	ix.Reembedded, ix.gen, ix.overlay = 0, 0, 0
-	if len(bad) > 0 {
-		return ix, &SegmentsError{Bad: len(bad), Total: len(table), Err: bad[0]}
 	}
 	return ix, nil
 }
