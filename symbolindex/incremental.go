@@ -180,10 +180,28 @@ func (p *Parser) parseDoc(ctx context.Context, spec *langSpec, dt *DocTree, src 
 		}
 	}
 
-	// The whole text, incrementally from the tree of an earlier version
-	// when there is one and the text is likely to be free of errors.
+	tree, cutAt, err := p.parseWhole(ctx, spec, cq, dt, src, res == islandErrors)
+	if err != nil {
+		dt.Close()
+		return nil, err
+	}
+	root := tree.RootNode()
+	rootOK := p.recollect(top, dt, root, src)
+	dt.closeTree()
+	dt.tree = tree
+	dt.treeSrc = append(dt.treeSrc[:0], src...)
+	dt.recs, dt.spare = dt.spare, dt.recs
+	dt.src = append(dt.src[:0], src...)
+	dt.valid, dt.rootOK, dt.hasErrors, dt.cutAt = true, rootOK, root.HasError(), cutAt
+	return dt, nil
+}
+
+// parseWhole parses the whole text src, incrementally from dt's tree of an
+// earlier version when there is one and the text is likely to be free of
+// errors (hasErrors: the island found errors in the edit).
+func (p *Parser) parseWhole(ctx context.Context, spec *langSpec, cq *compiledQuery, dt *DocTree, src []byte, hasErrors bool) (*sitter.Tree, uint32, error) {
 	old := dt.tree
-	if old != nil && res == islandErrors {
+	if old != nil && hasErrors {
 		dt.closeTree()
 		old = nil
 	}
@@ -199,20 +217,21 @@ func (p *Parser) parseDoc(ctx context.Context, spec *langSpec, dt *DocTree, src 
 		tree.Close()
 		tree, cutAt, err = p.parseWatched(ctx, spec, cq, nil, src)
 	}
-	if err != nil {
-		dt.Close()
-		return nil, err
-	}
+	return tree, cutAt, err
+}
 
-	// A top-level node that the edit did not touch has the matches it had
-	// before, moved: the same text, parsed from the same (top-level) state,
-	// gives the same subtree. Tree-sitter rebuilds many such nodes (any
-	// node built while the parse was ambiguous is "fragile"), so they are
-	// found by kind and position, not by identity.
+// recollect fills dt.spare with the records of the top-level nodes under
+// root, the new tree of src, and reports whether the root is the
+// language's (not an error). A top-level node that the edit did not touch
+// has the matches it had before, moved: the same text, parsed from the
+// same (top-level) state, gives the same subtree. Tree-sitter rebuilds
+// many such nodes (any node built while the parse was ambiguous is
+// "fragile"), so they are found by kind and position, not by identity:
+// p.kept. The others are queried again (counted in dt.requeried).
+func (p *Parser) recollect(top *topQuery, dt *DocTree, root *sitter.Node, src []byte) (rootOK bool) {
 	next := &dt.spare
 	next.reset()
-	root := tree.RootNode()
-	rootOK := root.Type() == top.rootType
+	rootOK = root.Type() == top.rootType
 	if !rootOK {
 		p.kept = p.kept[:0] // the whole text is an error: all of it changed
 	}
@@ -243,13 +262,7 @@ func (p *Parser) parseDoc(ctx context.Context, spec *langSpec, dt *DocTree, src 
 		}
 		next.add(start, end, n.Symbol(), hasErr, isBroken)
 	}
-	dt.closeTree()
-	dt.tree = tree
-	dt.treeSrc = append(dt.treeSrc[:0], src...)
-	dt.recs, dt.spare = dt.spare, dt.recs
-	dt.src = append(dt.src[:0], src...)
-	dt.valid, dt.rootOK, dt.hasErrors, dt.cutAt = true, rootOK, root.HasError(), cutAt
-	return dt, nil
+	return rootOK
 }
 
 // keptNode is a top-level node of the old text as the edit leaves it:
