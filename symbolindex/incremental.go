@@ -376,25 +376,49 @@ func (p *Parser) island(ctx context.Context, cq *compiledQuery, top *topQuery, d
 	if left >= 0 && !same(0, old.tops[left], 0) || right < n && !same(len(nodes)-1, old.tops[right], delta) {
 		return islandNA, nil
 	}
-	newCut := ^uint32(0)
-	switch {
-	case right == n: // the island runs to the end of the file
-		if cutAt != ^uint32(0) {
-			newCut = cutAt + start
-		}
-	case cutAt < nodes[len(nodes)-1].StartByte():
-		// A token in the island ran to its end: in the file, it could run
-		// on past the right neighbour.
+	newCut, ok := islandCut(dt, nodes, right, cutAt, start, delta)
+	if !ok {
 		return islandNA, nil
+	}
+	p.spliceIsland(top, dt, nodes, left, right, text, start, delta)
+	dt.recs, dt.spare = dt.spare, dt.recs
+	dt.src = append(dt.src[:0], src...)
+	dt.island, dt.cutAt = true, newCut
+	return islandDone, nil
+}
+
+// islandCut returns the file's cut (see watchedInput) after the island,
+// nodes, parsed from start with the cut cutAt, replaces the old top-level
+// nodes before right; false when the island cannot stand: a token in it
+// ran to its end, and in the file could run on past the right neighbour.
+func islandCut(dt *DocTree, nodes []*sitter.Node, right int, cutAt, start, delta uint32) (uint32, bool) {
+	old := &dt.recs
+	switch {
+	case right == len(old.tops): // the island runs to the end of the file
+		if cutAt != ^uint32(0) {
+			return cutAt + start, true
+		}
+		return ^uint32(0), true
+	case cutAt < nodes[len(nodes)-1].StartByte():
+		return 0, false
 	case dt.cutAt == ^uint32(0):
+		return ^uint32(0), true
 	case dt.cutAt >= old.tops[right].start:
-		newCut = dt.cutAt + delta
+		return dt.cutAt + delta, true
 	default:
 		// The token cut short was in the island, and is no more; one in
 		// the right neighbour could be: assume the worst.
-		newCut = old.tops[right].start + delta
+		return old.tops[right].start + delta, true
 	}
+}
 
+// spliceIsland fills dt.spare with the records of the new text: the old
+// records before the island's left neighbour, the island's nodes (text,
+// from start in the file) queried, and the old records from its right
+// neighbour on, moved by delta.
+func (p *Parser) spliceIsland(top *topQuery, dt *DocTree, nodes []*sitter.Node, left, right int, text []byte, start, delta uint32) {
+	old := &dt.recs
+	n := len(old.tops)
 	// Before the island: as it was.
 	next := &dt.spare
 	next.reset()
@@ -426,10 +450,6 @@ func (p *Parser) island(ctx context.Context, cq *compiledQuery, top *topQuery, d
 		t := old.tops[i]
 		next.add(t.start+delta, t.end+delta, t.symbol, t.hasErr, t.broken)
 	}
-	dt.recs, dt.spare = dt.spare, dt.recs
-	dt.src = append(dt.src[:0], src...)
-	dt.island, dt.cutAt = true, newCut
-	return islandDone, nil
 }
 
 // watchedInput feeds a parse its text through tree-sitter's read callback,
