@@ -835,6 +835,18 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 		len(v.scales) != ns || len(v.sums) != nf*dim || len(v.symLex.Live) != ns || len(v.fileLex.Live) != nf {
 		return nil, errors.New("section sizes disagree with the segment table")
 	}
+	if err := v.checkRecords(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// checkRecords checks that the records of a segment whose sections agree
+// in size with its table entry point inside its sections, that its files
+// cover its symbols and references in order, and that its paths are
+// sorted.
+func (v *segView) checkRecords() error {
+	e, ns := v.e, int(v.e.NSyms)
 	okStr := func(r strRef) bool { return uint64(r.Off)+uint64(r.Len) <= uint64(len(v.strs)) }
 	okText := func(r strRef) bool { return uint64(r.Off)+uint64(r.Len) <= uint64(len(v.text)) }
 	next, nextRef := uint32(0), uint32(0)
@@ -842,36 +854,36 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 		f := &v.files[i]
 		if f.FirstSym != next || uint64(f.FirstSym)+uint64(f.NSyms) > uint64(ns) || f.FirstRef != nextRef ||
 			uint64(f.FirstRef)+uint64(f.NRefs) > uint64(len(v.refs)) || !okStr(f.Path) || !okStr(f.Lang) || f.Path.Len == 0 {
-			return nil, fmt.Errorf("file %d: bad record", i)
+			return fmt.Errorf("file %d: bad record", i)
 		}
 		if i > 0 && v.str(v.files[i-1].Path) >= v.str(f.Path) {
-			return nil, fmt.Errorf("file %d: paths out of order", i)
+			return fmt.Errorf("file %d: paths out of order", i)
 		}
 		next, nextRef = f.FirstSym+f.NSyms, f.FirstRef+f.NRefs
 	}
 	if next != uint32(ns) || nextRef != uint32(len(v.refs)) {
-		return nil, errors.New("files do not cover the symbols")
+		return errors.New("files do not cover the symbols")
 	}
 	for i := range v.refs {
 		if !okText(v.refs[i].Ref) || !okStr(v.refs[i].Lower) {
-			return nil, fmt.Errorf("reference %d: bad string", i)
+			return fmt.Errorf("reference %d: bad string", i)
 		}
 	}
 	for i := range v.syms {
 		s := &v.syms[i]
 		for _, r := range [...]strRef{s.Name, s.Qual, s.LName, s.LQual, s.Key} {
 			if !okStr(r) {
-				return nil, fmt.Errorf("symbol %d: bad string", i)
+				return fmt.Errorf("symbol %d: bad string", i)
 			}
 		}
 		if !okText(s.Sig) || !okText(s.Doc) {
-			return nil, fmt.Errorf("symbol %d: bad text", i)
+			return fmt.Errorf("symbol %d: bad text", i)
 		}
 		if v.slots[i] != e.SymBase+uint32(i) {
-			return nil, fmt.Errorf("symbol %d: bad slot", i)
+			return fmt.Errorf("symbol %d: bad slot", i)
 		}
 	}
-	return v, nil
+	return nil
 }
 
 func viewInt8(b []byte) []int8 {
