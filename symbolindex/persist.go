@@ -442,9 +442,8 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 	live := make([]byte, n)
 	lens := make([][NumFields]uint16, n)
 	dtOff := make([]uint32, n+1)
-	type posting struct{ id, tf uint32 }
-	var all []posting // every document's terms, in document order
-	var ids []uint32  // the distinct term ids
+	var all []segPosting // every document's terms, in document order
+	var ids []uint32     // the distinct term ids
 	for i, old := range olds {
 		if l.Has(old) {
 			live[i] = 1
@@ -454,7 +453,7 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 					w.local[id] = 1
 					ids = append(ids, id)
 				}
-				all = append(all, posting{id, tf})
+				all = append(all, segPosting{id, tf})
 			})
 		}
 		dtOff[i+1] = uint32(len(all))
@@ -479,23 +478,7 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 	for _, id := range ids {
 		w.local[id] = 0
 	}
-	// Narrow postings when the documents and the distinct frequencies fit
-	// in 16 bits, which is the rule.
-	tabIdx := map[uint32]uint16{}
-	var tab []uint32
-	narrow := segNarrow && n <= 1<<16
-	for j := 0; narrow && j < len(all); j++ {
-		tf := all[j].tf
-		if _, ok := tabIdx[tf]; !ok {
-			if len(tab) == 1<<16 {
-				narrow = false
-				break
-			}
-			tabIdx[tf] = uint16(len(tab))
-			tab = append(tab, tf)
-		}
-	}
-	if narrow {
+	if tabIdx, tab, narrow := narrowTFs(all, n); narrow {
 		docs, tfs := invert(dtOff, dtTerms, count,
 			func(i int) uint16 { return uint16(i) }, func(j uint32) uint16 { return tabIdx[all[j].tf] })
 		out[lexDocs] = asBytes(docs)
@@ -515,6 +498,30 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 	out[lexLive] = live
 	out[lexDTOff] = asBytes(dtOff)
 	out[lexDTTerms] = asBytes(dtTerms)
+}
+
+// segPosting is a term of a document as a segment is written: the term's
+// id in the index and its frequencies.
+type segPosting struct{ id, tf uint32 }
+
+// narrowTFs returns the table of the distinct frequencies of all, and each
+// one's index in it, when the n documents and the table fit in 16 bits,
+// which is the rule: the postings are written narrow then.
+func narrowTFs(all []segPosting, n int) (tabIdx map[uint32]uint16, tab []uint32, narrow bool) {
+	tabIdx = map[uint32]uint16{}
+	if !segNarrow || n > 1<<16 {
+		return nil, nil, false
+	}
+	for _, p := range all {
+		if _, ok := tabIdx[p.tf]; !ok {
+			if len(tab) == 1<<16 {
+				return nil, nil, false
+			}
+			tabIdx[p.tf] = uint16(len(tab))
+			tab = append(tab, p.tf)
+		}
+	}
+	return tabIdx, tab, true
 }
 
 // invert turns per-document term lists (document i's terms are
