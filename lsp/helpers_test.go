@@ -20,6 +20,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/ctxls/ctxls/internal/testutil"
 	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace/txtartest"
 )
@@ -189,20 +190,7 @@ func (p procPipes) Close() error                { return errors.Join(p.w.Close()
 // testLog collects the server's log and shows it when the test fails. It
 // outlives the test: a late line after the end is kept, not reported.
 type testLog struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (l *testLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *testLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
+	testutil.SyncBuffer
 }
 
 // newTestLog returns a log that is printed if t fails.

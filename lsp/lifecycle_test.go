@@ -13,6 +13,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/ctxls/ctxls/internal/testutil"
 	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 )
@@ -112,7 +113,7 @@ func TestProcessExitCodes(t *testing.T) {
 		}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var stderr syncBuffer
+			var stderr testutil.SyncBuffer
 			c := processClient(t, &stderr, tc.args...)
 			c.start(root, caps{})
 			res := c.mustSelect(map[string]any{"query": "reserve stock for an order"})
@@ -362,22 +363,4 @@ func TestPanicInHandlerIsRecovered(t *testing.T) {
 	if c.err != nil {
 		t.Errorf("Serve = %v", c.err)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -180,10 +180,28 @@ func (p *Parser) parseDoc(ctx context.Context, spec *langSpec, dt *DocTree, src 
 		}
 	}
 
-	// The whole text, incrementally from the tree of an earlier version
-	// when there is one and the text is likely to be free of errors.
+	tree, cutAt, err := p.parseWhole(ctx, spec, cq, dt, src, res == islandErrors)
+	if err != nil {
+		dt.Close()
+		return nil, err
+	}
+	root := tree.RootNode()
+	rootOK := p.recollect(top, dt, root, src)
+	dt.closeTree()
+	dt.tree = tree
+	dt.treeSrc = append(dt.treeSrc[:0], src...)
+	dt.recs, dt.spare = dt.spare, dt.recs
+	dt.src = append(dt.src[:0], src...)
+	dt.valid, dt.rootOK, dt.hasErrors, dt.cutAt = true, rootOK, root.HasError(), cutAt
+	return dt, nil
+}
+
+// parseWhole parses the whole text src, incrementally from dt's tree of an
+// earlier version when there is one and the text is likely to be free of
+// errors (hasErrors: the island found errors in the edit).
+func (p *Parser) parseWhole(ctx context.Context, spec *langSpec, cq *compiledQuery, dt *DocTree, src []byte, hasErrors bool) (*sitter.Tree, uint32, error) {
 	old := dt.tree
-	if old != nil && res == islandErrors {
+	if old != nil && hasErrors {
 		dt.closeTree()
 		old = nil
 	}
@@ -199,20 +217,21 @@ func (p *Parser) parseDoc(ctx context.Context, spec *langSpec, dt *DocTree, src 
 		tree.Close()
 		tree, cutAt, err = p.parseWatched(ctx, spec, cq, nil, src)
 	}
-	if err != nil {
-		dt.Close()
-		return nil, err
-	}
+	return tree, cutAt, err
+}
 
-	// A top-level node that the edit did not touch has the matches it had
-	// before, moved: the same text, parsed from the same (top-level) state,
-	// gives the same subtree. Tree-sitter rebuilds many such nodes (any
-	// node built while the parse was ambiguous is "fragile"), so they are
-	// found by kind and position, not by identity.
+// recollect fills dt.spare with the records of the top-level nodes under
+// root, the new tree of src, and reports whether the root is the
+// language's (not an error). A top-level node that the edit did not touch
+// has the matches it had before, moved: the same text, parsed from the
+// same (top-level) state, gives the same subtree. Tree-sitter rebuilds
+// many such nodes (any node built while the parse was ambiguous is
+// "fragile"), so they are found by kind and position, not by identity:
+// p.kept. The others are queried again (counted in dt.requeried).
+func (p *Parser) recollect(top *topQuery, dt *DocTree, root *sitter.Node, src []byte) (rootOK bool) {
 	next := &dt.spare
 	next.reset()
-	root := tree.RootNode()
-	rootOK := root.Type() == top.rootType
+	rootOK = root.Type() == top.rootType
 	if !rootOK {
 		p.kept = p.kept[:0] // the whole text is an error: all of it changed
 	}
@@ -243,13 +262,7 @@ func (p *Parser) parseDoc(ctx context.Context, spec *langSpec, dt *DocTree, src 
 		}
 		next.add(start, end, n.Symbol(), hasErr, isBroken)
 	}
-	dt.closeTree()
-	dt.tree = tree
-	dt.treeSrc = append(dt.treeSrc[:0], src...)
-	dt.recs, dt.spare = dt.spare, dt.recs
-	dt.src = append(dt.src[:0], src...)
-	dt.valid, dt.rootOK, dt.hasErrors, dt.cutAt = true, rootOK, root.HasError(), cutAt
-	return dt, nil
+	return rootOK
 }
 
 // keptNode is a top-level node of the old text as the edit leaves it:
@@ -363,25 +376,49 @@ func (p *Parser) island(ctx context.Context, cq *compiledQuery, top *topQuery, d
 	if left >= 0 && !same(0, old.tops[left], 0) || right < n && !same(len(nodes)-1, old.tops[right], delta) {
 		return islandNA, nil
 	}
-	newCut := ^uint32(0)
-	switch {
-	case right == n: // the island runs to the end of the file
-		if cutAt != ^uint32(0) {
-			newCut = cutAt + start
-		}
-	case cutAt < nodes[len(nodes)-1].StartByte():
-		// A token in the island ran to its end: in the file, it could run
-		// on past the right neighbour.
+	newCut, ok := islandCut(dt, nodes, right, cutAt, start, delta)
+	if !ok {
 		return islandNA, nil
+	}
+	p.spliceIsland(top, dt, nodes, left, right, text, start, delta)
+	dt.recs, dt.spare = dt.spare, dt.recs
+	dt.src = append(dt.src[:0], src...)
+	dt.island, dt.cutAt = true, newCut
+	return islandDone, nil
+}
+
+// islandCut returns the file's cut (see watchedInput) after the island,
+// nodes, parsed from start with the cut cutAt, replaces the old top-level
+// nodes before right; false when the island cannot stand: a token in it
+// ran to its end, and in the file could run on past the right neighbour.
+func islandCut(dt *DocTree, nodes []*sitter.Node, right int, cutAt, start, delta uint32) (uint32, bool) {
+	old := &dt.recs
+	switch {
+	case right == len(old.tops): // the island runs to the end of the file
+		if cutAt != ^uint32(0) {
+			return cutAt + start, true
+		}
+		return ^uint32(0), true
+	case cutAt < nodes[len(nodes)-1].StartByte():
+		return 0, false
 	case dt.cutAt == ^uint32(0):
+		return ^uint32(0), true
 	case dt.cutAt >= old.tops[right].start:
-		newCut = dt.cutAt + delta
+		return dt.cutAt + delta, true
 	default:
 		// The token cut short was in the island, and is no more; one in
 		// the right neighbour could be: assume the worst.
-		newCut = old.tops[right].start + delta
+		return old.tops[right].start + delta, true
 	}
+}
 
+// spliceIsland fills dt.spare with the records of the new text: the old
+// records before the island's left neighbour, the island's nodes (text,
+// from start in the file) queried, and the old records from its right
+// neighbour on, moved by delta.
+func (p *Parser) spliceIsland(top *topQuery, dt *DocTree, nodes []*sitter.Node, left, right int, text []byte, start, delta uint32) {
+	old := &dt.recs
+	n := len(old.tops)
 	// Before the island: as it was.
 	next := &dt.spare
 	next.reset()
@@ -413,10 +450,6 @@ func (p *Parser) island(ctx context.Context, cq *compiledQuery, top *topQuery, d
 		t := old.tops[i]
 		next.add(t.start+delta, t.end+delta, t.symbol, t.hasErr, t.broken)
 	}
-	dt.recs, dt.spare = dt.spare, dt.recs
-	dt.src = append(dt.src[:0], src...)
-	dt.island, dt.cutAt = true, newCut
-	return islandDone, nil
 }
 
 // watchedInput feeds a parse its text through tree-sitter's read callback,

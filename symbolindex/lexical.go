@@ -77,9 +77,10 @@ func lexValidWeight(w float32) bool {
 	return w >= 0 && !math.IsInf(float64(w), 1)
 }
 
-// lexPostings are the documents holding one term, sorted by doc id, with
-// the term's frequency per field packed as four saturating 8-bit counters
-// (field f in bits 8f..8f+7): 8 bytes per posting.
+// lexHeap holds the postings of one term: the documents holding it,
+// sorted by doc id, with the term's frequency per field packed as four
+// saturating 8-bit counters (field f in bits 8f..8f+7): 8 bytes per
+// posting.
 // They are kept in Lexical.heap, apart from the per-term record below, so
 // that a loaded index, whose postings are mostly in its mapped segments,
 // spends 16 bytes a term on them.
@@ -645,7 +646,7 @@ func (l *Lexical) selectTop(k int, filter func(doc uint32) bool, buf *SearchBuff
 		if filter != nil && !filter(d) {
 			continue
 		}
-		h = lexPush(h, k, hit)
+		h = topKPush(h, k, hit, lexWorse)
 	}
 	buf.touched = buf.touched[:0]
 	slices.SortFunc(h, func(a, b Hit) int {
@@ -661,41 +662,6 @@ func (l *Lexical) selectTop(k int, filter func(doc uint32) bool, buf *SearchBuff
 // higher doc id.
 func lexWorse(a, b Hit) bool {
 	return a.Score < b.Score || a.Score == b.Score && a.Doc > b.Doc
-}
-
-// lexPush offers hit to h, a min-heap (worst at the root) of at most k hits.
-func lexPush(h []Hit, k int, hit Hit) []Hit {
-	if len(h) < k {
-		h = append(h, hit)
-		for i := len(h) - 1; i > 0; {
-			parent := (i - 1) / 2
-			if !lexWorse(h[i], h[parent]) {
-				break
-			}
-			h[i], h[parent] = h[parent], h[i]
-			i = parent
-		}
-		return h
-	}
-	if !lexWorse(h[0], hit) {
-		return h
-	}
-	h[0] = hit
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
-		}
-		if c+1 < len(h) && lexWorse(h[c+1], h[c]) {
-			c++
-		}
-		if !lexWorse(h[c], h[i]) {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
-	return h
 }
 
 func lexSat16(n int) uint16 {

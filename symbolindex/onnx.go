@@ -113,42 +113,12 @@ var _ Embedder = (*ONNXEmbedder)(nil)
 // runtime library is loaded once per process; a later embedder asking for
 // a different library fails. Close releases the model.
 func NewONNXEmbedder(o ONNXOptions) (*ONNXEmbedder, error) {
-	if o.BatchSize == 0 {
-		o.BatchSize = onnxDefaultBatchSize
+	if err := o.fill(); err != nil {
+		return nil, err
 	}
-	if o.MaxTokens == 0 {
-		o.MaxTokens = wpDefaultMaxTokens
-	}
-	switch {
-	case o.BatchSize < 1:
-		return nil, fmt.Errorf("onnx: batch size %d must be positive", o.BatchSize)
-	case o.MaxTokens < 2 || o.MaxTokens > onnxMaxPositions:
-		return nil, fmt.Errorf("onnx: max tokens %d out of range 2..%d", o.MaxTokens, onnxMaxPositions)
-	case o.IntraOpThreads < 0:
-		return nil, fmt.Errorf("onnx: intra-op threads %d must not be negative", o.IntraOpThreads)
-	}
-	if o.ModelDir == "" {
-		return nil, errors.New("onnx: no model dir: set --model DIR (init option modelPath) to a directory with model.onnx and vocab.txt or tokenizer.json")
-	}
-	if st, err := os.Stat(o.ModelDir); err != nil || !st.IsDir() {
-		if err == nil {
-			err = errors.New("not a directory")
-		}
-		return nil, fmt.Errorf("onnx: model dir %s: %w", o.ModelDir, err)
-	}
-	// A Hugging Face checkout keeps the export in onnx/model.onnx.
-	modelPath := filepath.Join(o.ModelDir, "model.onnx")
-	if _, err := os.Stat(modelPath); errors.Is(err, fs.ErrNotExist) {
-		if alt := filepath.Join(o.ModelDir, "onnx", "model.onnx"); onnxIsFile(alt) {
-			modelPath = alt
-		}
-	}
-	modelHash, err := onnxHashFile(modelPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("onnx: model dir %s: model.onnx not found (download all-MiniLM-L6-v2 as ONNX: see README)", o.ModelDir)
-	}
+	modelPath, modelHash, err := onnxFindModel(o.ModelDir)
 	if err != nil {
-		return nil, fmt.Errorf("onnx: model %s: %w", modelPath, err)
+		return nil, err
 	}
 	wp, err := LoadVocab(o.ModelDir)
 	if err != nil {
@@ -198,6 +168,55 @@ func NewONNXEmbedder(o ONNXOptions) (*ONNXEmbedder, error) {
 	e.id = fmt.Sprintf("onnx-%d-%016x", dim, modelHash)
 	e.cache.init(onnxQueryCacheSize, dim)
 	return e, nil
+}
+
+// fill gives the options left zero their defaults and checks them: sizes
+// in range and a model directory that is one.
+func (o *ONNXOptions) fill() error {
+	if o.BatchSize == 0 {
+		o.BatchSize = onnxDefaultBatchSize
+	}
+	if o.MaxTokens == 0 {
+		o.MaxTokens = wpDefaultMaxTokens
+	}
+	switch {
+	case o.BatchSize < 1:
+		return fmt.Errorf("onnx: batch size %d must be positive", o.BatchSize)
+	case o.MaxTokens < 2 || o.MaxTokens > onnxMaxPositions:
+		return fmt.Errorf("onnx: max tokens %d out of range 2..%d", o.MaxTokens, onnxMaxPositions)
+	case o.IntraOpThreads < 0:
+		return fmt.Errorf("onnx: intra-op threads %d must not be negative", o.IntraOpThreads)
+	}
+	if o.ModelDir == "" {
+		return errors.New("onnx: no model dir: set --model DIR (init option modelPath) to a directory with model.onnx and vocab.txt or tokenizer.json")
+	}
+	if st, err := os.Stat(o.ModelDir); err != nil || !st.IsDir() {
+		if err == nil {
+			err = errors.New("not a directory")
+		}
+		return fmt.Errorf("onnx: model dir %s: %w", o.ModelDir, err)
+	}
+	return nil
+}
+
+// onnxFindModel returns the path of the model in dir (model.onnx, or
+// onnx/model.onnx: a Hugging Face checkout keeps the export there) and
+// the hash of its bytes.
+func onnxFindModel(dir string) (modelPath string, hash uint64, err error) {
+	modelPath = filepath.Join(dir, "model.onnx")
+	if _, err := os.Stat(modelPath); errors.Is(err, fs.ErrNotExist) {
+		if alt := filepath.Join(dir, "onnx", "model.onnx"); onnxIsFile(alt) {
+			modelPath = alt
+		}
+	}
+	hash, err = onnxHashFile(modelPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", 0, fmt.Errorf("onnx: model dir %s: model.onnx not found (download all-MiniLM-L6-v2 as ONNX: see README)", dir)
+	}
+	if err != nil {
+		return "", 0, fmt.Errorf("onnx: model %s: %w", modelPath, err)
+	}
+	return modelPath, hash, nil
 }
 
 // onnxIsFile reports whether path is an existing regular file.

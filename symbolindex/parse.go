@@ -349,30 +349,8 @@ func spanKey(s span) uint64 { return uint64(s.start)<<32 | uint64(s.end) }
 // duplicates removed, names qualified, locals dropped.
 func (p *Parser) symbols(spec *langSpec, src []byte) []Symbol {
 	defs := p.defs
-	for i := range defs {
-		d := &defs[i]
-		for range 4 { // wrappers may nest (export of a template, ...)
-			w, ok := p.wraps[spanKey(span{d.start, d.end})]
-			if !ok || w.start > d.start || w.end < d.end {
-				break
-			}
-			if w.group && bytes.IndexByte(src[w.start:d.start], '(') >= 0 {
-				break
-			}
-			d.start, d.end = w.start, w.end
-		}
-	}
-	slices.SortFunc(defs, func(a, b rawDef) int {
-		switch {
-		case a.start != b.start:
-			return cmpU32(a.start, b.start)
-		case a.end != b.end:
-			return cmpU32(b.end, a.end) // outer first
-		case a.name.start != b.name.start:
-			return cmpU32(a.name.start, b.name.start)
-		}
-		return int(a.pattern) - int(b.pattern)
-	})
+	p.widenToWrappers(src, defs)
+	sortDefs(defs)
 
 	var syms []Symbol
 	p.stack = p.stack[:0]
@@ -403,37 +381,13 @@ func (p *Parser) symbols(spec *langSpec, src []byte) []Symbol {
 			}
 		}
 
-		name, qual := "default", ""
-		if d.hasName {
-			raw := string(src[d.name.start:d.name.end])
-			if d.kind == defImpl {
-				name = baseTypeName(raw)
-			} else {
-				name, qual = splitScoped(raw)
-			}
-		}
-		if d.recv.end > d.recv.start {
-			qual = baseTypeName(string(src[d.recv.start:d.recv.end]))
-		}
+		name, qual := defName(src, d)
 		if name == "" {
 			continue
 		}
-		inClass := outer != nil && outer.class
-		kind := d.kind.kind()
-		switch d.kind {
-		case defFunction, defProto:
-			kind = KindFunction
-			if qual != "" || inClass {
-				kind = KindMethod
-			}
-		case defUpperConst:
-			if !isUpperName(name) {
-				continue
-			}
-		case defJSVar:
-			if bytes.HasPrefix(src[d.origStart:d.end], []byte("const")) {
-				kind = KindConst
-			}
+		kind, ok := symbolKind(src, d, name, qual, outer != nil && outer.class)
+		if !ok {
+			continue
 		}
 		prefix := ""
 		if outer != nil {
@@ -472,6 +426,83 @@ func (p *Parser) symbols(spec *langSpec, src []byte) []Symbol {
 		syms = dropDeclaredTwice(syms, p.protos)
 	}
 	return syms
+}
+
+// widenToWrappers widens each definition to the wrappers around it (an
+// export, a template, a decorated definition), so that its range takes
+// them in.
+func (p *Parser) widenToWrappers(src []byte, defs []rawDef) {
+	for i := range defs {
+		d := &defs[i]
+		for range 4 { // wrappers may nest (export of a template, ...)
+			w, ok := p.wraps[spanKey(span{d.start, d.end})]
+			if !ok || w.start > d.start || w.end < d.end {
+				break
+			}
+			if w.group && bytes.IndexByte(src[w.start:d.start], '(') >= 0 {
+				break
+			}
+			d.start, d.end = w.start, w.end
+		}
+	}
+}
+
+// sortDefs sorts definitions by where they start, outer before inner; a
+// node several patterns matched comes first for its first name and its
+// first pattern.
+func sortDefs(defs []rawDef) {
+	slices.SortFunc(defs, func(a, b rawDef) int {
+		switch {
+		case a.start != b.start:
+			return cmpU32(a.start, b.start)
+		case a.end != b.end:
+			return cmpU32(b.end, a.end) // outer first
+		case a.name.start != b.name.start:
+			return cmpU32(a.name.start, b.name.start)
+		}
+		return int(a.pattern) - int(b.pattern)
+	})
+}
+
+// defName returns a definition's name and the qualifier it spells out
+// (a receiver type, a scope before "::"); "default" for an unnamed one.
+func defName(src []byte, d *rawDef) (name, qual string) {
+	name = "default"
+	if d.hasName {
+		raw := string(src[d.name.start:d.name.end])
+		if d.kind == defImpl {
+			name = baseTypeName(raw)
+		} else {
+			name, qual = splitScoped(raw)
+		}
+	}
+	if d.recv.end > d.recv.start {
+		qual = baseTypeName(string(src[d.recv.start:d.recv.end]))
+	}
+	return name, qual
+}
+
+// symbolKind returns the kind of symbol a definition named name is (inClass:
+// it is in a class body), or false when it is none: a constant pattern
+// matching a name that is not all upper case.
+func symbolKind(src []byte, d *rawDef, name, qual string, inClass bool) (Kind, bool) {
+	kind := d.kind.kind()
+	switch d.kind {
+	case defFunction, defProto:
+		kind = KindFunction
+		if qual != "" || inClass {
+			kind = KindMethod
+		}
+	case defUpperConst:
+		if !isUpperName(name) {
+			return kind, false
+		}
+	case defJSVar:
+		if bytes.HasPrefix(src[d.origStart:d.end], []byte("const")) {
+			kind = KindConst
+		}
+	}
+	return kind, true
 }
 
 // dropDeclaredTwice removes C/C++ declarations (prototypes) of functions the
@@ -685,13 +716,6 @@ func truncateUTF8(b []byte, max int) []byte {
 		cut--
 	}
 	return b[:cut]
-}
-
-func truncateString(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	return string(truncateUTF8([]byte(s), max))
 }
 
 // doc returns a definition's documentation: a Python docstring, or the

@@ -442,9 +442,8 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 	live := make([]byte, n)
 	lens := make([][NumFields]uint16, n)
 	dtOff := make([]uint32, n+1)
-	type posting struct{ id, tf uint32 }
-	var all []posting // every document's terms, in document order
-	var ids []uint32  // the distinct term ids
+	var all []segPosting // every document's terms, in document order
+	var ids []uint32     // the distinct term ids
 	for i, old := range olds {
 		if l.Has(old) {
 			live[i] = 1
@@ -454,7 +453,7 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 					w.local[id] = 1
 					ids = append(ids, id)
 				}
-				all = append(all, posting{id, tf})
+				all = append(all, segPosting{id, tf})
 			})
 		}
 		dtOff[i+1] = uint32(len(all))
@@ -479,23 +478,7 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 	for _, id := range ids {
 		w.local[id] = 0
 	}
-	// Narrow postings when the documents and the distinct frequencies fit
-	// in 16 bits, which is the rule.
-	tabIdx := map[uint32]uint16{}
-	var tab []uint32
-	narrow := segNarrow && n <= 1<<16
-	for j := 0; narrow && j < len(all); j++ {
-		tf := all[j].tf
-		if _, ok := tabIdx[tf]; !ok {
-			if len(tab) == 1<<16 {
-				narrow = false
-				break
-			}
-			tabIdx[tf] = uint16(len(tab))
-			tab = append(tab, tf)
-		}
-	}
-	if narrow {
+	if tabIdx, tab, narrow := narrowTFs(all, n); narrow {
 		docs, tfs := invert(dtOff, dtTerms, count,
 			func(i int) uint16 { return uint16(i) }, func(j uint32) uint16 { return tabIdx[all[j].tf] })
 		out[lexDocs] = asBytes(docs)
@@ -515,6 +498,30 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 	out[lexLive] = live
 	out[lexDTOff] = asBytes(dtOff)
 	out[lexDTTerms] = asBytes(dtTerms)
+}
+
+// segPosting is a term of a document as a segment is written: the term's
+// id in the index and its frequencies.
+type segPosting struct{ id, tf uint32 }
+
+// narrowTFs returns the table of the distinct frequencies of all, and each
+// one's index in it, when the n documents and the table fit in 16 bits,
+// which is the rule: the postings are written narrow then.
+func narrowTFs(all []segPosting, n int) (tabIdx map[uint32]uint16, tab []uint32, narrow bool) {
+	tabIdx = map[uint32]uint16{}
+	if !segNarrow || n > 1<<16 {
+		return nil, nil, false
+	}
+	for _, p := range all {
+		if _, ok := tabIdx[p.tf]; !ok {
+			if len(tab) == 1<<16 {
+				return nil, nil, false
+			}
+			tabIdx[p.tf] = uint16(len(tab))
+			tab = append(tab, p.tf)
+		}
+	}
+	return tabIdx, tab, true
 }
 
 // invert turns per-document term lists (document i's terms are
@@ -606,41 +613,78 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 			ix, err = nil, fmt.Errorf("corrupt cache: %v", p)
 		}
 	}()
+	h, err := decodeSegHeader(data, emb)
+	if err != nil {
+		return nil, err
+	}
+	views, bad := checkSegments(data, h.table, h.dim, drop)
+	if len(views) == 0 && len(bad) > 0 {
+		return nil, fmt.Errorf("corrupt cache: %w", &SegmentsError{Bad: len(bad), Total: len(h.table), Err: bad[0]})
+	}
+	ix, err = assembleIndex(emb, views, h.fileSlots, h.symSlots)
+	if err != nil {
+		return nil, err
+	}
+	if drop != nil {
+		// Nothing has written into the mapping: what the build read can
+		// go too, and comes back from the page cache when needed.
+		drop(data)
+	}
+	ix.Reembedded, ix.gen, ix.overlay = 0, 0, 0
+	if len(bad) > 0 {
+		return ix, &SegmentsError{Bad: len(bad), Total: len(h.table), Err: bad[0]}
+	}
+	return ix, nil
+}
+
+// segHeader is what the header of a cache file says: the vectors'
+// dimension, the slot counts and the table of segments.
+type segHeader struct {
+	dim                 int
+	fileSlots, symSlots uint32
+	table               []segEntry
+}
+
+// decodeSegHeader reads and checks the header of a cache file: its magic,
+// checksum, version and embedder, and that the segments' slots are in
+// order and in range. A cache of an older format or another embedder is
+// ErrCacheMismatch.
+func decodeSegHeader(data []byte, emb Embedder) (segHeader, error) {
 	if !bytes.HasPrefix(data, []byte(segMagic)) {
 		var h cacheHeader
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&h) == nil && h.Magic == cacheMagic {
-			return nil, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
+			return segHeader{}, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
 				ErrCacheMismatch, h.Version, h.Embedder, cacheVersion, emb.ID())
 		}
-		return nil, errors.New("not a ctxls index")
+		return segHeader{}, errors.New("not a ctxls index")
 	}
 	if !hostLittleEndian {
-		return nil, fmt.Errorf("%w (this machine is big-endian)", ErrCacheMismatch)
+		return segHeader{}, fmt.Errorf("%w (this machine is big-endian)", ErrCacheMismatch)
 	}
 	if len(data) < 32 {
-		return nil, errors.New("corrupt cache: short header")
+		return segHeader{}, errors.New("corrupt cache: short header")
 	}
 	le := binary.LittleEndian
 	version, dim, nseg, embLen := le.Uint32(data[8:]), le.Uint32(data[12:]), le.Uint32(data[16:]), le.Uint32(data[20:])
 	fileSlots, symSlots := le.Uint32(data[24:]), le.Uint32(data[28:])
 	if embLen > 1<<10 || nseg > 1<<20 {
-		return nil, errors.New("corrupt cache header")
+		return segHeader{}, errors.New("corrupt cache header")
 	}
 	entSize := int(unsafe.Sizeof(segEntry{}))
 	hdrLen := 32 + int(embLen) + int(nseg)*entSize
 	if len(data) < hdrLen+8 {
-		return nil, errors.New("corrupt cache: short header")
+		return segHeader{}, errors.New("corrupt cache: short header")
 	}
 	if le.Uint64(data[hdrLen:]) != xxhash.Sum64(data[:hdrLen]) {
-		return nil, errors.New("corrupt cache: header checksum mismatch")
+		return segHeader{}, errors.New("corrupt cache: header checksum mismatch")
 	}
 	embID := string(data[32 : 32+embLen])
 	if version != cacheVersion || embID != emb.ID() || int(dim) != emb.Dim() {
-		return nil, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
+		return segHeader{}, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
 			ErrCacheMismatch, version, embID, cacheVersion, emb.ID())
 	}
 	if fileSlots > lexMaxDocs || symSlots > lexMaxDocs {
-		return nil, errors.New("corrupt cache: slot counts out of range")
+		return segHeader{}, errors.New("corrupt cache: slot counts out of range")
 	}
 	table := make([]segEntry, nseg)
 	copy(asBytes(table), data[32+embLen:hdrLen])
@@ -649,11 +693,17 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	for i, e := range table {
 		if e.FileBase < nextFile || e.SymBase < nextSym || e.SymBase%vecChunk != 0 ||
 			uint64(e.FileBase)+uint64(e.NFiles) > uint64(fileSlots) || uint64(e.SymBase)+uint64(e.NSyms) > uint64(symSlots) {
-			return nil, fmt.Errorf("corrupt cache: segment %d: slots out of order", i)
+			return segHeader{}, fmt.Errorf("corrupt cache: segment %d: slots out of order", i)
 		}
 		nextFile, nextSym = e.FileBase+e.NFiles, e.SymBase+e.NSyms
 	}
-	// Checksums and checks, one segment per worker at a time.
+	return segHeader{dim: int(dim), fileSlots: fileSlots, symSlots: symSlots, table: table}, nil
+}
+
+// checkSegments checksums and checks the segments of table, one segment
+// per worker at a time, and returns the views of the sound ones, in order,
+// and what is wrong with each of the others.
+func checkSegments(data []byte, table []segEntry, dim int, drop func([]byte)) (views []*segView, bad []error) {
 	checked := make([]*segView, len(table))
 	errs := make([]error, len(table))
 	next := make(chan int)
@@ -663,7 +713,7 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				checked[i], errs[i] = checkSegmentSafe(data, table[i], int(dim), drop)
+				checked[i], errs[i] = checkSegmentSafe(data, table[i], dim, drop)
 			}
 		}()
 	}
@@ -672,8 +722,6 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	}
 	close(next)
 	wg.Wait()
-	var views []*segView
-	var bad []error
 	lastPath := ""
 	for i, v := range checked {
 		err := errs[i]
@@ -687,10 +735,14 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 		lastPath = v.str(v.files[len(v.files)-1].Path)
 		views = append(views, v)
 	}
-	if len(views) == 0 && len(bad) > 0 {
-		return nil, fmt.Errorf("corrupt cache: %w", &SegmentsError{Bad: len(bad), Total: len(table), Err: bad[0]})
-	}
-	ix = NewIndex(emb)
+	return views, bad
+}
+
+// assembleIndex builds the index over the checked segments views, with
+// fileSlots file slots and symSlots symbol slots; the slots no segment
+// fills are free.
+func assembleIndex(emb Embedder, views []*segView, fileSlots, symSlots uint32) (*Index, error) {
+	ix := NewIndex(emb)
 	ix.fileTab = make([]fileEntry, fileSlots)
 	ix.symFile = make([]uint32, symSlots)
 	for s := range ix.symFile {
@@ -721,15 +773,6 @@ func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err e
 	}
 	if err := ix.EndBatch(); err != nil {
 		return nil, fmt.Errorf("corrupt cache: %w", err)
-	}
-	if drop != nil {
-		// Nothing has written into the mapping: what the build read can
-		// go too, and comes back from the page cache when needed.
-		drop(data)
-	}
-	ix.Reembedded, ix.gen, ix.overlay = 0, 0, 0
-	if len(bad) > 0 {
-		return ix, &SegmentsError{Bad: len(bad), Total: len(table), Err: bad[0]}
 	}
 	return ix, nil
 }
@@ -799,6 +842,18 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 		len(v.scales) != ns || len(v.sums) != nf*dim || len(v.symLex.Live) != ns || len(v.fileLex.Live) != nf {
 		return nil, errors.New("section sizes disagree with the segment table")
 	}
+	if err := v.checkRecords(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// checkRecords checks that the records of a segment whose sections agree
+// in size with its table entry point inside its sections, that its files
+// cover its symbols and references in order, and that its paths are
+// sorted.
+func (v *segView) checkRecords() error {
+	e, ns := v.e, int(v.e.NSyms)
 	okStr := func(r strRef) bool { return uint64(r.Off)+uint64(r.Len) <= uint64(len(v.strs)) }
 	okText := func(r strRef) bool { return uint64(r.Off)+uint64(r.Len) <= uint64(len(v.text)) }
 	next, nextRef := uint32(0), uint32(0)
@@ -806,36 +861,36 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 		f := &v.files[i]
 		if f.FirstSym != next || uint64(f.FirstSym)+uint64(f.NSyms) > uint64(ns) || f.FirstRef != nextRef ||
 			uint64(f.FirstRef)+uint64(f.NRefs) > uint64(len(v.refs)) || !okStr(f.Path) || !okStr(f.Lang) || f.Path.Len == 0 {
-			return nil, fmt.Errorf("file %d: bad record", i)
+			return fmt.Errorf("file %d: bad record", i)
 		}
 		if i > 0 && v.str(v.files[i-1].Path) >= v.str(f.Path) {
-			return nil, fmt.Errorf("file %d: paths out of order", i)
+			return fmt.Errorf("file %d: paths out of order", i)
 		}
 		next, nextRef = f.FirstSym+f.NSyms, f.FirstRef+f.NRefs
 	}
 	if next != uint32(ns) || nextRef != uint32(len(v.refs)) {
-		return nil, errors.New("files do not cover the symbols")
+		return errors.New("files do not cover the symbols")
 	}
 	for i := range v.refs {
 		if !okText(v.refs[i].Ref) || !okStr(v.refs[i].Lower) {
-			return nil, fmt.Errorf("reference %d: bad string", i)
+			return fmt.Errorf("reference %d: bad string", i)
 		}
 	}
 	for i := range v.syms {
 		s := &v.syms[i]
 		for _, r := range [...]strRef{s.Name, s.Qual, s.LName, s.LQual, s.Key} {
 			if !okStr(r) {
-				return nil, fmt.Errorf("symbol %d: bad string", i)
+				return fmt.Errorf("symbol %d: bad string", i)
 			}
 		}
 		if !okText(s.Sig) || !okText(s.Doc) {
-			return nil, fmt.Errorf("symbol %d: bad text", i)
+			return fmt.Errorf("symbol %d: bad text", i)
 		}
 		if v.slots[i] != e.SymBase+uint32(i) {
-			return nil, fmt.Errorf("symbol %d: bad slot", i)
+			return fmt.Errorf("symbol %d: bad slot", i)
 		}
 	}
-	return v, nil
+	return nil
 }
 
 func viewInt8(b []byte) []int8 {

@@ -128,61 +128,7 @@ func (t *textDoc) symbols(blocks []block) []Symbol {
 // qualified name is the heading path ("Install > From source"). Text
 // before the first heading is a section named after the file.
 func markdownBlocks(t *textDoc) []block {
-	type heading struct {
-		line, level int
-		text        string
-	}
-	var hs []heading
-	var fence byte // '`' or '~' while inside a fenced code block
-	fenceLen := 0
-	first := 0
-	if t.n() > 1 && string(bytes.TrimSpace(t.line(0))) == "---" { // front matter
-		for i := 1; i < t.n(); i++ {
-			if l := string(bytes.TrimSpace(t.line(i))); l == "---" || l == "..." {
-				first = i + 1
-				break
-			}
-		}
-	}
-	prevText := false // the previous line is paragraph text (setext candidate)
-	for i := first; i < t.n(); i++ {
-		l := t.line(i)
-		ind := indentOf(l)
-		body := l[min(ind, len(l)):]
-		if ind <= 3 {
-			if c, n := fenceRun(body); n >= 3 {
-				switch {
-				case fence == 0:
-					fence, fenceLen = c, n
-					prevText = false
-					continue
-				case c == fence && n >= fenceLen && len(bytes.TrimSpace(body[n:])) == 0:
-					fence = 0
-					prevText = false
-					continue
-				}
-			}
-		}
-		if fence != 0 {
-			continue
-		}
-		if ind <= 3 {
-			if lvl, text, ok := atxHeading(body); ok {
-				hs = append(hs, heading{i, lvl, text})
-				prevText = false
-				continue
-			}
-			if prevText {
-				if lvl := setextLevel(body); lvl > 0 {
-					hs = append(hs, heading{i - 1, lvl, string(bytes.TrimSpace(t.line(i - 1)))})
-					prevText = false
-					continue
-				}
-			}
-		}
-		prevText = len(bytes.TrimSpace(l)) > 0 && !isListOrQuote(body)
-	}
-
+	hs := markdownHeadings(t)
 	var blocks []block
 	firstHeading := t.n()
 	for _, h := range hs {
@@ -228,6 +174,73 @@ func markdownBlocks(t *textDoc) []block {
 		blocks = append(blocks, block{first: h.line, end: end, name: text, qualified: strings.Join(parts, " > ")})
 	}
 	return blocks
+}
+
+// mdHeading is a Markdown heading: its line (0-based), level and text.
+type mdHeading struct {
+	line, level int
+	text        string
+}
+
+// markdownHeadings finds the ATX ("## Install") and setext (a line
+// underlined with "===" or "---") headings of Markdown, in order, outside
+// fenced code blocks and front matter.
+func markdownHeadings(t *textDoc) []mdHeading {
+	var hs []mdHeading
+	var fence byte // '`' or '~' while inside a fenced code block
+	fenceLen := 0
+	prevText := false // the previous line is paragraph text (setext candidate)
+	for i := frontMatterEnd(t); i < t.n(); i++ {
+		l := t.line(i)
+		ind := indentOf(l)
+		body := l[min(ind, len(l)):]
+		if ind <= 3 {
+			if c, n := fenceRun(body); n >= 3 {
+				switch {
+				case fence == 0:
+					fence, fenceLen = c, n
+					prevText = false
+					continue
+				case c == fence && n >= fenceLen && len(bytes.TrimSpace(body[n:])) == 0:
+					fence = 0
+					prevText = false
+					continue
+				}
+			}
+		}
+		if fence != 0 {
+			continue
+		}
+		if ind <= 3 {
+			if lvl, text, ok := atxHeading(body); ok {
+				hs = append(hs, mdHeading{i, lvl, text})
+				prevText = false
+				continue
+			}
+			if prevText {
+				if lvl := setextLevel(body); lvl > 0 {
+					hs = append(hs, mdHeading{i - 1, lvl, string(bytes.TrimSpace(t.line(i - 1)))})
+					prevText = false
+					continue
+				}
+			}
+		}
+		prevText = len(bytes.TrimSpace(l)) > 0 && !isListOrQuote(body)
+	}
+	return hs
+}
+
+// frontMatterEnd is the first line after Markdown's front matter (a block
+// between "---" lines at the top), 0 when there is none.
+func frontMatterEnd(t *textDoc) int {
+	if t.n() > 1 && string(bytes.TrimSpace(t.line(0))) == "---" {
+		for i := 1; i < t.n(); i++ {
+			if l := string(bytes.TrimSpace(t.line(i))); l == "---" || l == "..." {
+				return i + 1
+			}
+		}
+	}
+	return 0
 }
 
 func indentOf(l []byte) int {

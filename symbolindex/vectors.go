@@ -299,7 +299,7 @@ func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot)
 		for slot, ok := range s.live {
 			if ok {
 				sc := float32(vecDot(s.row(uint32(slot)), qq)) * s.scale(uint32(slot)) * qs
-				h = vecPush(h, k, ScoredSlot{Slot: uint32(slot), Score: sc})
+				h = topKPush(h, k, ScoredSlot{Slot: uint32(slot), Score: sc}, vecWorse)
 			}
 		}
 	} else {
@@ -319,7 +319,7 @@ func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot)
 			if off < 0 || !s.Has(slot) {
 				if s.Has(slot) {
 					sc := float32(vecDot(s.row(slot), qq)) * s.scale(slot) * qs
-					h = vecPush(h, k, ScoredSlot{Slot: slot, Score: sc})
+					h = topKPush(h, k, ScoredSlot{Slot: slot, Score: sc}, vecWorse)
 				}
 				i++
 				continue
@@ -342,7 +342,7 @@ func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot)
 				if s.Has(sl) {
 					o := (int(sl%vecChunk) - first) * s.dim
 					sc := float32(vecDot(rows[o:o+s.dim], qq)) * s.scale(sl) * qs
-					h = vecPush(h, k, ScoredSlot{Slot: sl, Score: sc})
+					h = topKPush(h, k, ScoredSlot{Slot: sl, Score: sc}, vecWorse)
 				}
 			}
 			i = j
@@ -384,39 +384,4 @@ func vecDot(a, b []int8) int32 {
 // vecWorse reports whether a ranks below b.
 func vecWorse(a, b ScoredSlot) bool {
 	return a.Score < b.Score || a.Score == b.Score && a.Slot > b.Slot
-}
-
-// vecPush offers x to h, a min-heap (worst at the root) of at most k items.
-func vecPush(h []ScoredSlot, k int, x ScoredSlot) []ScoredSlot {
-	if len(h) < k {
-		h = append(h, x)
-		for i := len(h) - 1; i > 0; {
-			parent := (i - 1) / 2
-			if !vecWorse(h[i], h[parent]) {
-				break
-			}
-			h[i], h[parent] = h[parent], h[i]
-			i = parent
-		}
-		return h
-	}
-	if !vecWorse(h[0], x) {
-		return h
-	}
-	h[0] = x
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
-		}
-		if c+1 < len(h) && vecWorse(h[c+1], h[c]) {
-			c++
-		}
-		if !vecWorse(h[c], h[i]) {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
-	return h
 }

@@ -246,7 +246,7 @@ func BenchmarkTopK100kFloat32(b *testing.B) {
 	for b.Loop() {
 		h := dst[:0]
 		for i := range len(raw) {
-			h = vecPush(h, 50, ScoredSlot{uint32(i), vecDotF32(flat[i*dim:(i+1)*dim], q)})
+			h = topKPush(h, 50, ScoredSlot{uint32(i), vecDotF32(flat[i*dim:(i+1)*dim], q)}, vecWorse)
 		}
 		dst = h
 	}

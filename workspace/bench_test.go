@@ -246,6 +246,31 @@ func BenchmarkSelect(b *testing.B) {
 	}
 }
 
+// BenchmarkSelectFollowUp is BenchmarkSelect for a follow-up with a limit
+// of 20: the history makes ownBestMatch search, and the room the limit
+// leaves makes focus search within the best files (withinFile).
+func BenchmarkSelectFollowUp(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("symbols=%d", n), func(b *testing.B) {
+			ws, _ := openBench(b, synthWorkspace(b, n), CacheDirOff)
+			ctx := context.Background()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				req := &SelectRequest{
+					Query:   benchQueries[i%len(benchQueries)],
+					History: []string{benchQueries[(i+1)%len(benchQueries)]},
+					Limit:   20,
+				}
+				if _, err := ws.Select(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
 // BenchmarkBaselineBM25Files is the plain baseline beside which the figures
 // are read: BM25 over whole files (file contents only: no symbols, no
 // paths, no fusion), returning the first 3,000 characters of the 8 best

@@ -10,31 +10,22 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/ctxls/ctxls/internal/testutil"
 	"github.com/ctxls/ctxls/symbolindex"
 )
 
 // cacheLog collects a workspace's log records, for counting warnings.
 type cacheLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *cacheLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
+	testutil.SyncBuffer
 }
 
 // lines returns the records at level (e.g. "WARN"), or all of them for "".
 func (l *cacheLog) lines(level string) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(l.buf.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(l.String()), "\n") {
 		if line != "" && (level == "" || strings.Contains(line, "level="+level)) {
 			out = append(out, line)
 		}
@@ -58,7 +49,7 @@ func cacheIndex(t *testing.T, root, cacheDir string) (*Workspace, IndexStats, *c
 	}
 	stats, err := ws.Index(context.Background(), nil)
 	if err != nil {
-		t.Fatalf("index: %v (log: %s)", err, log.buf.String())
+		t.Fatalf("index: %v (log: %s)", err, log)
 	}
 	return ws, stats[0], log
 }

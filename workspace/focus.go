@@ -22,21 +22,21 @@ import (
 // most half the limit. They take scores between the item before them and
 // the next one after, so items stay sorted by score; the order in which
 // files first appear is unchanged.
-func focus(p *plan, q *query, ranked []*cand) []*cand {
-	if len(ranked) < 2 {
-		return ranked
+func focus(p *plan, q *query, byRank []*cand) []*cand {
+	if len(byRank) < 2 {
+		return byRank
 	}
-	nHead := opening(p, ranked)
+	nHead := opening(p, byRank)
 	room := p.limit/2 - nHead - 1
 	if room <= 0 {
-		return ranked // the limit leaves no room (the default limit of 8 does not)
+		return byRank // the limit leaves no room (the default limit of 8 does not)
 	}
-	head := ranked[:nHead]
+	head := byRank[:nHead]
 	// The files to focus on are the best two but the active one: the
 	// user has it in front of them.
 	var top, second *cand
 	next := 0.0
-	for _, c := range ranked {
+	for _, c := range byRank {
 		switch {
 		case p.activeAbs != "" && joinRoot(c.folder.Root, c.path) == p.activeAbs:
 		case top == nil:
@@ -51,10 +51,10 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 		}
 	}
 	if top == nil {
-		return ranked
+		return byRank
 	}
 	budget := float64(min(p.maxChars, DefaultMaxChars))
-	rest := ranked[nHead:]
+	rest := byRank[nHead:]
 	pulled, rest := focusFile(p, q, top, head, rest, int(heuristics.FocusShare(next/top.fused)*budget), room)
 	if second != nil {
 		var more []*cand
@@ -62,11 +62,11 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 		pulled = append(pulled, more...)
 	}
 	if len(pulled) == 0 {
-		return ranked
+		return byRank
 	}
 	sort.SliceStable(rest, func(i, j int) bool { return rest[i].fused > rest[j].fused })
 	between(pulled, head[len(head)-1], rest)
-	out := make([]*cand, 0, len(ranked)+1)
+	out := make([]*cand, 0, len(byRank)+1)
 	out = append(out, head...)
 	out = append(out, pulled...)
 	return append(out, rest...)
@@ -79,33 +79,33 @@ func focus(p *plan, q *query, ranked []*cand) []*cand {
 // do. What comes after them (the best files' shares, the lead's
 // neighbourhood) must not push the fifth file out of an answer whose
 // budget binds. It returns how many items open the ranking.
-func opening(p *plan, ranked []*cand) int {
-	n := min(heuristics.FocusAfter, len(ranked))
+func opening(p *plan, byRank []*cand) int {
+	n := min(heuristics.FocusAfter, len(byRank))
 	var files []*cand
 	seen := func(c *cand) bool {
 		return p.activeAbs != "" && joinRoot(c.folder.Root, c.path) == p.activeAbs ||
 			slices.ContainsFunc(files, func(o *cand) bool { return sameFile(o, c) })
 	}
-	for _, c := range ranked[:n] {
+	for _, c := range byRank[:n] {
 		if !seen(c) {
 			files = append(files, c)
 		}
 	}
 	var joined []*cand
-	for i := n; i < len(ranked) && len(files) < heuristics.FocusAfter; i++ {
-		if c := ranked[i]; !seen(c) {
+	for i := n; i < len(byRank) && len(files) < heuristics.FocusAfter; i++ {
+		if c := byRank[i]; !seen(c) {
 			files = append(files, c)
 			joined = append(joined, c)
 		}
 	}
 	if len(joined) > 0 {
-		rest := slices.DeleteFunc(slices.Clone(ranked[n:]), func(c *cand) bool { return slices.Contains(joined, c) })
-		between(joined, ranked[n-1], rest)
-		copy(ranked[n:], joined)
-		copy(ranked[n+len(joined):], rest)
+		rest := slices.DeleteFunc(slices.Clone(byRank[n:]), func(c *cand) bool { return slices.Contains(joined, c) })
+		between(joined, byRank[n-1], rest)
+		copy(byRank[n:], joined)
+		copy(byRank[n+len(joined):], rest)
 		n += len(joined)
 	}
-	for _, c := range ranked[:n] {
+	for _, c := range byRank[:n] {
 		c.opening = true
 	}
 	return n
@@ -191,8 +191,9 @@ func withinFile(idx *symbolindex.Index, fs uint32, q *query) map[uint32]float64 
 	for _, s := range slots {
 		in[s] = true
 	}
-	var buf symbolindex.SearchBuffer
-	lex := idx.SearchSymbols(q.terms, len(slots), func(s uint32) bool { return in[s] }, &buf)
+	buf := searchBufs.Get().(*symbolindex.SearchBuffer)
+	defer searchBufs.Put(buf)
+	lex := idx.SearchSymbols(q.terms, len(slots), func(s uint32) bool { return in[s] }, buf)
 	for i, r := range heuristics.CompetitionRanks(lex, hitScore) {
 		out[lex[i].Doc] += heuristics.RRF(heuristics.Weights[heuristics.SrcLexical], r)
 	}

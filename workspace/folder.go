@@ -122,84 +122,118 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 	if err != nil {
 		return IndexStats{}, err
 	}
-
 	stats := IndexStats{Root: f.Root, Embedder: emb.ID(), Cache: "off", SkipReasons: map[string]int{}}
 	cacheDir, persist := cfg.ResolvedCacheDir()
 	if persist {
 		sweepOnce(cacheDir, log)
 	}
-	persist = persist && !f.noCache.Load()
-	var cfile string
-
-	// Start from the current index (a rebuild after a config change or a
-	// re-scan) or from the cache.
-	f.mu.RLock()
-	base := f.idx
-	f.mu.RUnlock()
-	live := true
-	if base.Files() == 0 || base.Embedder().ID() != emb.ID() {
-		live = false
-		base = symbolindex.NewIndex(emb)
-		if persist {
-			cfile = cachePath(cacheDir, f.Root)
-			stats.Cache = cfile
-			var refusal *cachefile.Refusal
-			switch cached, err := symbolindex.LoadIndex(cfile, emb); {
-			case err == nil:
-				base = cached
-			case cached != nil:
-				// Some segments were damaged: their files are indexed
-				// again below, as new files.
-				base = cached
-				log.Warn("index cache partly damaged; re-indexing the files it lost", "root", f.Root, "err", err)
-			case errors.Is(err, os.ErrNotExist):
-			case errors.As(err, &refusal) && refusal.IsDir():
-				// Nothing can be renamed over a directory: no cache for
-				// this folder, rather than a failed save after every build.
-				log.Warn("the index cache path is a directory; running without a cache for this folder",
-					"root", f.Root, "path", refusal.Path)
-				f.noCache.Store(true)
-				persist, cfile, stats.Cache = false, "", "off"
-			case refusal != nil:
-				// Never read through it; the new cache is renamed over
-				// the entry itself.
-				log.Warn("the index cache path is not a regular file; rebuilding and replacing it",
-					"root", f.Root, "path", refusal.Path, "is", refusal.What)
-			case errors.Is(err, symbolindex.ErrCacheMismatch):
-				log.Info("rebuilding index", "root", f.Root, "reason", err)
-			default:
-				log.Warn("ignoring unreadable index cache; rebuilding", "root", f.Root, "err", err)
-			}
-		}
-	} else if persist {
+	var cfile string // the cache file; "" when there is none
+	if persist && !f.noCache.Load() {
 		cfile = cachePath(cacheDir, f.Root)
+	}
+	base, live, cfile := f.startingIndex(emb, cfile, log)
+	if cfile != "" {
 		stats.Cache = cfile
 	}
+	idx, st, streamed, err := f.indexFiles(ctx, cfg, emb, files, base, live, cfile, log, progress)
+	if err != nil {
+		return IndexStats{}, err
+	}
+	stats.Found = len(files)
+	refused := tallySkips(&stats, append(skipped, st.skips...))
+	stats.Parsed, stats.Reused = st.parsed, st.reused
 
+	f.mu.RLock()
+	describe(idx, &stats)
+	gen := idx.Generation()
+	var m *symbolindex.Index
+	if cfile != "" && !streamed && (st.parsed > 0 || st.removed > 0 || st.touched > 0) {
+		m = saveAndMap(idx, cfile, emb, log)
+	}
+	f.mu.RUnlock()
+	stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+	f.install(idx, m, gen, refused)
+	return stats, nil
+}
+
+// startingIndex is the index a build starts from: the current one (a
+// rebuild after a config change or a re-scan; live), else the cache file
+// cfile's, else a new one. It returns the cache file to save to, "" when
+// the folder is to run without one.
+func (f *Folder) startingIndex(emb symbolindex.Embedder, cfile string, log *slog.Logger) (base *symbolindex.Index, live bool, cacheFile string) {
+	f.mu.RLock()
+	base = f.idx
+	f.mu.RUnlock()
+	if base.Files() > 0 && base.Embedder().ID() == emb.ID() {
+		return base, true, cfile
+	}
+	if cfile == "" {
+		return symbolindex.NewIndex(emb), false, ""
+	}
+	base, usable := f.loadCache(cfile, emb, log)
+	if !usable {
+		cfile = ""
+	}
+	return base, false, cfile
+}
+
+// loadCache loads the folder's index from the cache file cfile, or returns
+// a new index when it cannot, saying why in the log. usable is false when
+// no cache can ever be written there.
+func (f *Folder) loadCache(cfile string, emb symbolindex.Embedder, log *slog.Logger) (idx *symbolindex.Index, usable bool) {
+	var refusal *cachefile.Refusal
+	switch cached, err := symbolindex.LoadIndex(cfile, emb); {
+	case err == nil:
+		return cached, true
+	case cached != nil:
+		// Some segments were damaged: their files are indexed again by
+		// the build, as new files.
+		log.Warn("index cache partly damaged; re-indexing the files it lost", "root", f.Root, "err", err)
+		return cached, true
+	case errors.Is(err, os.ErrNotExist):
+	case errors.As(err, &refusal) && refusal.IsDir():
+		// Nothing can be renamed over a directory: no cache for this
+		// folder, rather than a failed save after every build.
+		log.Warn("the index cache path is a directory; running without a cache for this folder",
+			"root", f.Root, "path", refusal.Path)
+		f.noCache.Store(true)
+		return symbolindex.NewIndex(emb), false
+	case refusal != nil:
+		// Never read through it; the new cache is renamed over the entry
+		// itself.
+		log.Warn("the index cache path is not a regular file; rebuilding and replacing it",
+			"root", f.Root, "path", refusal.Path, "is", refusal.What)
+	case errors.Is(err, symbolindex.ErrCacheMismatch):
+		log.Info("rebuilding index", "root", f.Root, "reason", err)
+	default:
+		log.Warn("ignoring unreadable index cache; rebuilding", "root", f.Root, "err", err)
+	}
+	return symbolindex.NewIndex(emb), true
+}
+
+// indexFiles brings base up to date with files. With nothing to start from
+// and a cache file to write, it writes the cache as the files come
+// (streamed).
+func (f *Folder) indexFiles(ctx context.Context, cfg Config, emb symbolindex.Embedder, files []FileInfo, base *symbolindex.Index, live bool, cfile string, log *slog.Logger, progress func(Progress)) (idx *symbolindex.Index, st updateStats, streamed bool, err error) {
 	read := func(abs string) ([]byte, error) {
 		src, _, err := readRegular(f.Root, abs, cfg.MaxFileBytes)
 		return src, err
 	}
-	var idx *symbolindex.Index
-	var st updateStats
-	streamed := false
-	if !live && persist && base.Files() == 0 {
-		// Nothing to start from: write the cache as the files come.
+	if !live && cfile != "" && base.Files() == 0 {
 		idx, st, err = streamBuild(ctx, cfile, emb, files, read, progressFor(f.Root, progress), log)
-		if err != nil {
-			return IndexStats{}, err
-		}
-		streamed = idx != nil
-	}
-	if !streamed {
-		idx, st, err = update(ctx, &f.mu, base, emb, files, read, progressFor(f.Root, progress), live)
-		if err != nil {
-			return IndexStats{}, err
+		if err != nil || idx != nil {
+			return idx, st, idx != nil, err
 		}
 	}
+	idx, st, err = update(ctx, &f.mu, base, emb, files, read, progressFor(f.Root, progress), live)
+	return idx, st, false, err
+}
+
+// tallySkips counts the skipped files into stats and returns how many of
+// them each refusal kept out.
+func tallySkips(stats *IndexStats, skips []Skip) map[SkipReason]int {
 	refused := map[SkipReason]int{}
-	stats.Found = len(files)
-	for _, s := range append(skipped, st.skips...) {
+	for _, s := range skips {
 		stats.SkippedFiles = append(stats.SkippedFiles, s)
 		stats.Skipped++
 		stats.SkipReasons[string(s.Reason)]++
@@ -208,18 +242,13 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 			refused[s.Reason]++
 		}
 	}
-	stats.Parsed, stats.Reused = st.parsed, st.reused
+	return refused
+}
 
-	f.mu.RLock()
-	describe(idx, &stats)
-	gen := idx.Generation()
-	var m *symbolindex.Index
-	if persist && !streamed && (st.parsed > 0 || st.removed > 0 || st.touched > 0) {
-		m = saveAndMap(idx, cfile, emb, log)
-	}
-	f.mu.RUnlock()
-	stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
-
+// install makes the built index idx the folder's, or m, the index mapped
+// from the cache saved from it (nil: none), when no edit changed idx since
+// generation gen of the save.
+func (f *Folder) install(idx, m *symbolindex.Index, gen uint64, refused map[SkipReason]int) {
 	f.mu.Lock()
 	old := f.idx
 	// Serve the saved segments unless an edit changed the live index since
@@ -250,7 +279,6 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 		}
 		debug.FreeOSMemory()
 	}
-	return stats, nil
 }
 
 // maxMappings bounds the cache files a folder maps in one process. A

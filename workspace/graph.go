@@ -20,7 +20,7 @@ import (
 
 // graphFiles ranks the neighbours of the seed files, best first. Seeds
 // themselves are not returned.
-func graphFiles(idx *symbolindex.Index, seeds []weighted2) []scoredFile {
+func graphFiles(idx *symbolindex.Index, seeds []weightedSlot) []scoredFile {
 	score := map[uint32]float64{}
 	isSeed := map[uint32]bool{}
 	for _, sd := range seeds {

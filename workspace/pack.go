@@ -65,12 +65,12 @@ const noSlot = ^uint32(0)
 // ranges collapsed to the tighter unit, identical bodies to one, texts read
 // and capped, merged with the context items (items.go), and the whole
 // fitted into the character budget.
-func (s *Snapshot) pack(p *plan, q *query, pinned, ranked []*cand, pick itemPick) ([]Selected, int) {
+func (s *Snapshot) pack(p *plan, q *query, pinned, byRank []*cand, pick itemPick) ([]Selected, int) {
 	// The best file's share first (focus.go); then candidates below
 	// minScore go; pinned items always stay.
-	list := make([]*cand, 0, len(pinned)+len(ranked)+1)
+	list := make([]*cand, 0, len(pinned)+len(byRank)+1)
 	list = append(list, pinned...)
-	for _, c := range focus(p, q, ranked) {
+	for _, c := range focus(p, q, byRank) {
 		if c.fused >= p.req.MinScore {
 			list = append(list, c)
 		}
@@ -300,22 +300,22 @@ func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*can
 			kept = append(kept, c)
 		}
 	}
-	ranked := spans[nPinned:]
-	keep := heuristics.Collapse(ranked)
-	isKept := make([]bool, len(ranked))
+	unpinned := spans[nPinned:]
+	keep := heuristics.Collapse(unpinned)
+	isKept := make([]bool, len(unpinned))
 	for _, i := range keep {
 		isKept[i] = true
 	}
 	start := len(kept)
-	inherited := make([]bool, len(ranked))
+	inherited := make([]bool, len(unpinned))
 	for _, i := range keep {
-		s := ranked[i]
+		s := unpinned[i]
 		if spanOverlapsAny(s, spans[:nPinned]) {
 			continue
 		}
 		c := window[nPinned+i]
 		for j := 0; j < i; j++ {
-			if !isKept[j] && !inherited[j] && ranked[j].Overlaps(s) {
+			if !isKept[j] && !inherited[j] && unpinned[j].Overlaps(s) {
 				c.fused = math.Max(c.fused, window[nPinned+j].fused)
 				c.opening = c.opening || window[nPinned+j].opening
 				inherited[j] = true
@@ -428,7 +428,7 @@ func claimedRange(r symbolindex.Range, ex heuristics.Excerpt) symbolindex.Range 
 	return out
 }
 
-// MaxLeadingComments bounds how many comment lines above a symbol its item
+// maxLeadingComments bounds how many comment lines above a symbol its item
 // takes in: a doc comment, not a banner.
 const maxLeadingComments = 40
 

@@ -278,16 +278,16 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ranked := diversify(all)
+	byRank := diversify(all)
 	pinned := s.pinnedItems(p)
-	pick, err := s.pickItems(p, q, rules, leadingPaths(p, pinned, ranked))
+	pick, err := s.pickItems(p, q, rules, leadingPaths(p, pinned, byRank))
 	if err != nil {
 		return nil, err
 	}
 	if err := p.loadEncoding(); err != nil {
 		return nil, err
 	}
-	res.Items, res.UsedChars = s.pack(p, q, pinned, ranked, pick)
+	res.Items, res.UsedChars = s.pack(p, q, pinned, byRank, pick)
 	res.UsedTokens, res.TokenEncoding = p.usedTokens(res.Items)
 	return res, nil
 }
@@ -301,8 +301,8 @@ type query struct {
 	vec   []float32
 	// mentions: identifiers and paths from the query (weight 1) and the
 	// history (each with its recency weight).
-	idents []weighted
-	paths  []weighted
+	idents []mention
+	paths  []mention
 	// sentences are the sub-queries of a query of several sentences.
 	sentences [][]symbolindex.QueryTerm
 	// release: the request (or the history it continues) names a version
@@ -313,9 +313,11 @@ type query struct {
 	deictic bool
 }
 
-type weighted struct {
-	s string
-	w float64
+// mention is an identifier or a path the query or its history names,
+// with the weight of the turn that names it.
+type mention struct {
+	name string
+	w    float64
 }
 
 // analyse tokenizes the query once into its terms, its sentences'
@@ -346,10 +348,10 @@ func analyse(p *plan) *query {
 		}
 	}
 	for _, id := range p.query.Identifiers {
-		q.idents = append(q.idents, weighted{id, 1})
+		q.idents = append(q.idents, mention{id, 1})
 	}
 	for _, pth := range p.query.Paths {
-		q.paths = append(q.paths, weighted{pth, 1})
+		q.paths = append(q.paths, mention{pth, 1})
 	}
 	return q
 }
@@ -369,10 +371,10 @@ func (q *query) addHistory(p *plan, emb symbolindex.Embedder, bestMatch float64)
 	for i, h := range hist {
 		hq := heuristics.Analyze(h)
 		for _, id := range hq.Identifiers {
-			q.idents = append(q.idents, weighted{id, weights[i]})
+			q.idents = append(q.idents, mention{id, weights[i]})
 		}
 		for _, pth := range hq.Paths {
-			q.paths = append(q.paths, weighted{pth, weights[i]})
+			q.paths = append(q.paths, mention{pth, weights[i]})
 		}
 		if ctxWeight <= 0 {
 			continue
@@ -425,9 +427,10 @@ func (s *Snapshot) ownBestMatch(q *query) float64 {
 		own[i] = symbolindex.QueryTerm{Term: t, Weight: 1}
 	}
 	best := 0
-	var buf symbolindex.SearchBuffer
+	buf := searchBufs.Get().(*symbolindex.SearchBuffer)
+	defer searchBufs.Put(buf)
 	for _, fv := range s.folders {
-		for _, h := range fv.idx.SearchSymbols(own, heuristics.BestMatchK, nil, &buf) {
+		for _, h := range fv.idx.SearchSymbols(own, heuristics.BestMatchK, nil, buf) {
 			best = max(best, int(h.Matched))
 		}
 	}
@@ -830,14 +833,14 @@ func asksFor(query string) (tests, docs, config bool) {
 	return tests, docs, config
 }
 
-// pointsAtCursor reports whether the query points at the code under a
-// cursor the request has.
 // unanchored: the query only points ("make it better") and the request
 // gives it nothing to point at (heuristics.ConfidenceInput.Unanchored).
 func (p *plan) unanchored() bool {
 	return len(p.req.History) == 0 && p.activeAbs == "" && len(p.pinned) == 0 && heuristics.PointsBack(p.query)
 }
 
+// pointsAtCursor reports whether the query points at the code under a
+// cursor the request has.
 func (p *plan) pointsAtCursor() bool {
 	return p.deixis != heuristics.NotDeictic && p.cursor != nil && p.activeAbs != ""
 }

@@ -353,10 +353,10 @@ func selFirst(t *testing.T, res *Selection, id string) {
 	}
 }
 
-// selSlice returns the part of src in a span of lines and byte columns.
 // selMarker matches an elision marker line.
 var selMarker = regexp.MustCompile(`(?m)^(// |# )?… \d+ lines? …$`)
 
+// selSlice returns the part of src in a span of lines and byte columns.
 func selSlice(t *testing.T, src []byte, sp Span) string {
 	t.Helper()
 	offset := func(line, col uint32) int {
@@ -1018,29 +1018,29 @@ func TestOpeningSpansFiles(t *testing.T) {
 		return &cand{folder: f, fileSlot: file, path: fmt.Sprint("f", file), fused: fused}
 	}
 	// Files 1 and 2 fill the first five; 3, 4 and 5 come later.
-	ranked := []*cand{mk(1, .9), mk(2, .8), mk(1, .7), mk(1, .6), mk(2, .5), mk(3, .4), mk(1, .3), mk(4, .2), mk(5, .1), mk(6, .05)}
-	n := opening(&plan{}, ranked)
+	byRank := []*cand{mk(1, .9), mk(2, .8), mk(1, .7), mk(1, .6), mk(2, .5), mk(3, .4), mk(1, .3), mk(4, .2), mk(5, .1), mk(6, .05)}
+	n := opening(&plan{}, byRank)
 	var got []uint32
-	for i, c := range ranked {
+	for i, c := range byRank {
 		got = append(got, c.fileSlot)
 		if c.opening != (i < n) {
 			t.Errorf("item %d: opening %v, want %v", i, c.opening, i < n)
 		}
-		if i > 0 && c.fused > ranked[i-1].fused {
-			t.Errorf("item %d: score %v above the previous %v", i, c.fused, ranked[i-1].fused)
+		if i > 0 && c.fused > byRank[i-1].fused {
+			t.Errorf("item %d: score %v above the previous %v", i, c.fused, byRank[i-1].fused)
 		}
 	}
 	if want := []uint32{1, 2, 1, 1, 2, 3, 4, 5, 1, 6}; n != 8 || !slices.Equal(got, want) {
 		t.Errorf("opening %d items, files %v; want 8, %v", n, got, want)
 	}
 	// The active file does not count: the user has it in front of them.
-	ranked = []*cand{mk(1, .5), mk(2, .4), mk(3, .3), mk(4, .2), mk(5, .1), mk(1, .08), mk(6, .05)}
-	if n := opening(&plan{activeAbs: joinRoot(f.Root, "f1")}, ranked); n != 6 || ranked[5].fileSlot != 6 {
-		t.Errorf("with file 1 active: opening %d, then file %d; want 6, file 6", n, ranked[5].fileSlot)
+	byRank = []*cand{mk(1, .5), mk(2, .4), mk(3, .3), mk(4, .2), mk(5, .1), mk(1, .08), mk(6, .05)}
+	if n := opening(&plan{activeAbs: joinRoot(f.Root, "f1")}, byRank); n != 6 || byRank[5].fileSlot != 6 {
+		t.Errorf("with file 1 active: opening %d, then file %d; want 6, file 6", n, byRank[5].fileSlot)
 	}
 	// Five files in the first five: nothing joins.
-	ranked = []*cand{mk(1, .5), mk(2, .4), mk(3, .3), mk(4, .2), mk(5, .1), mk(1, .05)}
-	if n := opening(&plan{}, ranked); n != 5 || ranked[5].fileSlot != 1 {
-		t.Errorf("five files already: opening %d, then file %d", n, ranked[5].fileSlot)
+	byRank = []*cand{mk(1, .5), mk(2, .4), mk(3, .3), mk(4, .2), mk(5, .1), mk(1, .05)}
+	if n := opening(&plan{}, byRank); n != 5 || byRank[5].fileSlot != 1 {
+		t.Errorf("five files already: opening %d, then file %d", n, byRank[5].fileSlot)
 	}
 }

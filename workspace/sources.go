@@ -16,7 +16,7 @@ import (
 
 // The sources of a selection: each is one function from a folder's scope
 // to its ranked list, best first. Their weights and every ranking constant
-// are in heuristics/ranking.go; fuseFolder (select.go) combines them.
+// are in heuristics/ranking.go; scope.collect (select.go) fuses them.
 // Adding a source is adding its function to this table, and its name and
 // weight to heuristics.
 var sources = []struct {
@@ -64,7 +64,7 @@ type scope struct {
 	symFilter, fileFilter func(uint32) bool
 	buf                   *symbolindex.SearchBuffer // from searchBufs until release
 	conf                  heuristics.ConfidenceInput
-	mentioned             []weighted2 // files the query names; see mentionedFiles
+	mentioned             []weightedSlot // files the query names; see mentionedFiles
 	mentionedDone         bool
 	cursor                struct { // see cursorSlot
 		slot     uint32
@@ -75,10 +75,11 @@ type scope struct {
 	ruleFiles map[string]bool
 }
 
-// searchBufs are the lexical searches' buffers, kept from one request to
-// the next: their per-document arrays (6 bytes a document: 6 MB at 1M
-// symbols) were most of what a request allocated at that size, and so
-// what set the pace of the collector.
+// searchBufs are the buffers of every lexical search of a request (the
+// sources', withinFile's and ownBestMatch's), kept from one request to the
+// next: their per-document arrays (6 bytes a document: 6 MB at 1M symbols)
+// were most of what a request allocated at that size, and so what set the
+// pace of the collector.
 var searchBufs = sync.Pool{New: func() any { return new(symbolindex.SearchBuffer) }}
 
 func newScope(snap *Snapshot, fv *folderView, p *plan, q *query) *scope {
@@ -204,11 +205,11 @@ func semanticSource(s *scope) ranked {
 // mentionSource ranks the symbols and files whose names or paths the query
 // or the history spells out, by the weight of the mention.
 func mentionSource(s *scope) ranked {
-	var named []weighted2
+	var named []weightedSlot
 	for _, m := range s.q.idents {
-		slots := s.idx.Named(m.s)
+		slots := s.idx.Named(m.name)
 		for _, slot := range slots {
-			named = append(named, weighted2{slot, m.w})
+			named = append(named, weightedSlot{slot, m.w})
 			// A type named in the query ("BufferedWriteSyncer: flush on
 			// Stop") scopes the change: its members count too, a little
 			// less than the type itself.
@@ -217,14 +218,14 @@ func mentionSource(s *scope) ranked {
 		// "reply.redirect()" names a method whose receiver is spelled
 		// differently in the code: fall back to the last part, but only
 		// when the whole name matched nothing.
-		if i := strings.LastIndexByte(m.s, '.'); i > 0 && len(slots) == 0 {
-			for _, slot := range s.idx.Named(m.s[i+1:]) {
-				named = append(named, weighted2{slot, m.w * heuristics.MemberWeight})
+		if i := strings.LastIndexByte(m.name, '.'); i > 0 && len(slots) == 0 {
+			for _, slot := range s.idx.Named(m.name[i+1:]) {
+				named = append(named, weightedSlot{slot, m.w * heuristics.MemberWeight})
 			}
 		}
 	}
 	sort.SliceStable(named, func(i, j int) bool { return named[i].w > named[j].w })
-	var once []weighted2 // each accepted symbol once, at its heaviest
+	var once []weightedSlot // each accepted symbol once, at its heaviest
 	seen := map[uint32]bool{}
 	for _, m := range named {
 		if !seen[m.slot] && s.accepts(m.slot) {
@@ -247,12 +248,12 @@ func mentionSource(s *scope) ranked {
 
 // mentionedFiles are the files the paths in the query or the history name,
 // heaviest mention first.
-func (s *scope) mentionedFiles() []weighted2 {
+func (s *scope) mentionedFiles() []weightedSlot {
 	if !s.mentionedDone {
 		s.mentionedDone = true
 		for _, m := range s.q.paths {
-			for _, fs := range filesByPath(s.idx, m.s) {
-				s.mentioned = append(s.mentioned, weighted2{fs, m.w})
+			for _, fs := range filesByPath(s.idx, m.name) {
+				s.mentioned = append(s.mentioned, weightedSlot{fs, m.w})
 			}
 		}
 		sort.SliceStable(s.mentioned, func(i, j int) bool { return s.mentioned[i].w > s.mentioned[j].w })
@@ -272,7 +273,7 @@ func cursorSource(s *scope) ranked {
 // editSource ranks the symbols the user edited recently, newest first,
 // their weight halving every RecentEditHalfLife.
 func editSource(s *scope) ranked {
-	var eds []weighted2
+	var eds []weightedSlot
 	halfLife := time.Duration(s.snap.cfg.RecentEditHalfLife)
 	for k, t := range s.snap.edits {
 		if !strings.HasPrefix(k.abs, s.fv.Root+string(os.PathSeparator)) {
@@ -285,7 +286,7 @@ func editSource(s *scope) ranked {
 		for _, slot := range s.idx.FileSymbols(fs) {
 			if s.idx.LeafKey(slot) == k.key {
 				if wt := heuristics.Decay(s.snap.now.Sub(t), halfLife); wt > heuristics.MinEditWeight {
-					eds = append(eds, weighted2{slot, wt})
+					eds = append(eds, weightedSlot{slot, wt})
 				}
 				break
 			}
@@ -306,10 +307,10 @@ func editSource(s *scope) ranked {
 // ranks its callers or callees themselves (deixis.go).
 func graphSource(s *scope) ranked {
 	syms := s.deicticSymbols()
-	var seeds []weighted2
+	var seeds []weightedSlot
 	if s.activeRel != "" {
 		if fs, ok := s.idx.FileSlot(s.activeRel); ok {
-			seeds = append(seeds, weighted2{fs, 1})
+			seeds = append(seeds, weightedSlot{fs, 1})
 		}
 	}
 	seeds = append(seeds, s.mentionedFiles()...)
@@ -331,7 +332,7 @@ func locality(active, candidate string) float64 {
 
 // appendMembers appends, with weight w, the symbols of the same file that
 // are members of the container symbol s (qualified "S.member").
-func appendMembers(idx *symbolindex.Index, out []weighted2, s uint32, w float64) []weighted2 {
+func appendMembers(idx *symbolindex.Index, out []weightedSlot, s uint32, w float64) []weightedSlot {
 	ref, ok := idx.Symbol(s)
 	if !ok {
 		return out
@@ -344,19 +345,19 @@ func appendMembers(idx *symbolindex.Index, out []weighted2, s uint32, w float64)
 	prefix := ref.Qualified + "."
 	for _, m := range idx.FileSymbols(ref.File) {
 		if mr, ok := idx.Symbol(m); ok && strings.HasPrefix(mr.Qualified, prefix) {
-			out = append(out, weighted2{m, w})
+			out = append(out, weightedSlot{m, w})
 		}
 	}
 	return out
 }
 
-// weighted2 is a slot (a symbol's or a file's) with a weight.
-type weighted2 struct {
+// weightedSlot is a slot (a symbol's or a file's) with a weight.
+type weightedSlot struct {
 	slot uint32
 	w    float64
 }
 
-func weightOf(w weighted2) float64 { return w.w }
+func weightOf(w weightedSlot) float64 { return w.w }
 
 // namesStem reports whether the path without its extension is stem or ends
 // in "/"+stem, ignoring case. It runs for every indexed path of a mention,

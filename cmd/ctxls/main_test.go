@@ -11,10 +11,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/ctxls/ctxls/internal/testutil"
 	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 	"github.com/ctxls/ctxls/workspace/eval"
@@ -561,7 +561,7 @@ func TestMCPStdio(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"select_context","arguments":{"query":"parse config","limit":200}}}`,
 	}, "\n") + "\n"
 	stdinR, stdinW := io.Pipe()
-	stdout := &lockedBuffer{}
+	stdout := &testutil.SyncBuffer{}
 	var stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
@@ -583,24 +583,6 @@ func TestMCPStdio(t *testing.T) {
 	if !strings.Contains(lines[1], `"isError":true`) || !strings.Contains(lines[1], "invalid argument limit: must be between 1 and 100, got 200") {
 		t.Errorf("want a tool error naming limit, got %s", lines[1])
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for one writer and one reader.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // TestSelectWarnsOnMissingActive: an --active file that does not exist

@@ -321,9 +321,19 @@ func score(ws *workspace.Workspace, c Case, res *workspace.Selection) Metrics {
 	if m.Precision+m.Recall > 0 {
 		m.F1 = 2 * m.Precision * m.Recall / (m.Precision + m.Recall)
 	}
+	m.NDCG10 = ndcg10(files, c.Expect.Files)
+	if len(c.Expect.Symbols) > 0 {
+		m.SymRecall, m.Coverage = symbolMetrics(ws, c.Expect.Symbols, res.Items)
+	}
+	return m
+}
+
+// ndcg10 is the nDCG at 10 of the ranked distinct files against the
+// expected ones (0 when none are expected).
+func ndcg10(files, expect []string) float64 {
 	dcg, idcg := 0.0, 0.0
 	rel := map[string]bool{}
-	for _, f := range c.Expect.Files {
+	for _, f := range expect {
 		rel[f] = true
 	}
 	for i, f := range files[:min(10, len(files))] {
@@ -331,44 +341,46 @@ func score(ws *workspace.Workspace, c Case, res *workspace.Selection) Metrics {
 			dcg += 1 / math.Log2(float64(i+2))
 		}
 	}
-	for i := 0; i < min(10, len(c.Expect.Files)); i++ {
+	for i := 0; i < min(10, len(expect)); i++ {
 		idcg += 1 / math.Log2(float64(i+2))
 	}
 	if idcg > 0 {
-		m.NDCG10 = dcg / idcg
+		return dcg / idcg
 	}
+	return 0
+}
 
-	// Symbols: recall, and the share of their lines the items cover.
-	if len(c.Expect.Symbols) > 0 {
-		got := map[string]bool{}
-		for _, it := range res.Items {
-			got[it.Path+"::"+it.Symbol] = true
+// symbolMetrics is the share of the expected symbols ("<path>::<qualified>")
+// among the items (recall), and the share of their lines the items cover.
+func symbolMetrics(ws *workspace.Workspace, expect []string, items []workspace.Selected) (recall, coverage float64) {
+	got := map[string]bool{}
+	for _, it := range items {
+		got[it.Path+"::"+it.Symbol] = true
+	}
+	hit, lines, covered := 0, 0, 0
+	for _, s := range expect {
+		if got[s] {
+			hit++
 		}
-		hit, lines, covered := 0, 0, 0
-		for _, s := range c.Expect.Symbols {
-			if got[s] {
-				hit++
-			}
-			start, end, ok := symbolLines(ws, s)
-			if !ok {
-				continue
-			}
-			for l := start; l <= end; l++ {
-				lines++
-				for _, it := range res.Items {
-					if it.Path+"::" == s[:strings.Index(s, "::")+2] && it.Span.StartLine <= l && l <= it.Span.EndLine {
-						covered++
-						break
-					}
+		start, end, ok := symbolLines(ws, s)
+		if !ok {
+			continue
+		}
+		for l := start; l <= end; l++ {
+			lines++
+			for _, it := range items {
+				if it.Path+"::" == s[:strings.Index(s, "::")+2] && it.Span.StartLine <= l && l <= it.Span.EndLine {
+					covered++
+					break
 				}
 			}
 		}
-		m.SymRecall = float64(hit) / float64(len(c.Expect.Symbols))
-		if lines > 0 {
-			m.Coverage = float64(covered) / float64(lines)
-		}
 	}
-	return m
+	recall = float64(hit) / float64(len(expect))
+	if lines > 0 {
+		coverage = float64(covered) / float64(lines)
+	}
+	return recall, coverage
 }
 
 // symbolLines finds the line span of "<path>::<qualified>" in the first
