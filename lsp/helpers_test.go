@@ -20,8 +20,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/ctxls/ctxls/internal/testutil"
 	"github.com/ctxls/ctxls/lsp/wire"
+	"github.com/ctxls/ctxls/workspace/testutil"
 	"github.com/ctxls/ctxls/workspace/txtartest"
 )
 

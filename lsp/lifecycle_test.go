@@ -13,9 +13,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/ctxls/ctxls/internal/testutil"
 	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
+	"github.com/ctxls/ctxls/workspace/testutil"
 )
 
 func TestInitializeAdvertisesCapabilities(t *testing.T) {

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxls/ctxls/internal/testutil"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/workspace/testutil"
 )
 
 // cacheLog collects a workspace's log records, for counting warnings.

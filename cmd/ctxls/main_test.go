@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxls/ctxls/internal/testutil"
 	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 	"github.com/ctxls/ctxls/workspace/eval"
+	"github.com/ctxls/ctxls/workspace/testutil"
 	"github.com/ctxls/ctxls/workspace/txtartest"
 )
 
