@@ -210,6 +210,18 @@ func (s *Scanner) Offset() int64 { return s.off }
 // may come after the deep part.)
 func (s *Scanner) Failed() bool { return s.syntax != nil }
 
+// Complete reports whether the top-level value is complete (it may be
+// followed by white space).
+func (s *Scanner) Complete() bool {
+	switch s.state {
+	case stEnd:
+		return true
+	case stZero, stInt, stFrac, stExpDigits:
+		return len(s.stack) == 0
+	}
+	return false
+}
+
 // FailedAt is the offset of the byte that failed the message, when Failed.
 func (s *Scanner) FailedAt() int64 { return s.failAt }
 
@@ -412,6 +424,8 @@ func (s *Scanner) step(c byte) bool {
 		}
 		return true
 	case stSkip:
+		// Only bracket depth is followed here, but a byte that cannot be
+		// in JSON outside a string still fails the message.
 		switch c {
 		case '"':
 			s.state = stSkipString
@@ -421,14 +435,21 @@ func (s *Scanner) step(c byte) bool {
 			if s.skip--; s.skip == 0 {
 				s.endValue()
 			}
+		case ' ', '\t', '\n', '\r', ',', ':', '-', '+', '.', 'e', 'E', 't', 'r', 'u', 'f', 'a', 'l', 's', 'n':
+		default:
+			if c < '0' || c > '9' {
+				return s.fail(c, "want a value")
+			}
 		}
 		return true
 	case stSkipString:
-		switch c {
-		case '"':
+		switch {
+		case c == '"':
 			s.state = stSkip
-		case '\\':
+		case c == '\\':
 			s.state = stSkipEscape
+		case c < 0x20:
+			return s.fail(c, "control character in a string")
 		}
 		return true
 	case stSkipEscape:
