@@ -75,6 +75,9 @@ type Result struct {
 	// most MaxDepth levels; otherwise it says why not. Size bounds are the
 	// caller's (it knows its transport's).
 	Err *Problem
+	// Blank reports whether the message is only white space (Err says
+	// it is empty).
+	Blank bool
 	// Object reports whether the top-level value is an object.
 	Object bool
 	// Array reports whether the top-level value is an array (a batch).
@@ -596,6 +599,7 @@ func (s *Scanner) close() bool {
 func (s *Scanner) Result() Result {
 	r := s.res
 	r.Object, r.Array = s.top == '{', s.top == '['
+	r.Blank = s.top == 0 && s.syntax == nil
 	switch {
 	case s.tooDeep:
 		r.Err = &Problem{CodeInvalidRequest, fmt.Sprintf("invalid request: the message nests deeper than %d levels", MaxDepth)}
