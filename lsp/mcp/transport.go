@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,7 +34,10 @@ import (
 //     protocol versions, is internal to its own transport.
 //
 // Each error echoes the line's id when one is readable, even in a line
-// invalid further on. Only the end of Reader ends the session.
+// invalid further on. Only the end of Reader ends the session, and not
+// before the requests read until then are answered (for at most
+// endGrace): a client that writes a request and closes its end gets the
+// answer.
 type LineTransport struct {
 	Reader io.Reader
 	Writer io.Writer
@@ -45,6 +49,8 @@ func (t *LineTransport) Connect(context.Context) (sdk.Connection, error) {
 		w:        t.Writer,
 		incoming: make(chan lineResult),
 		closed:   make(chan struct{}),
+		pending:  map[jsonrpc.ID]bool{},
+		answered: make(chan struct{}, 1),
 	}
 	go c.readLoop(t.Reader)
 	return c, nil
@@ -65,7 +71,15 @@ type lineConn struct {
 	incoming  chan lineResult
 	closed    chan struct{}
 	closeOnce sync.Once
+
+	mu       sync.Mutex
+	pending  map[jsonrpc.ID]bool // requests read and not answered yet
+	answered chan struct{}       // signalled when pending shrinks
 }
+
+// endGrace bounds how long the end of the input waits for the answers to
+// the requests read before it.
+const endGrace = 30 * time.Second
 
 // Read implements sdk.Connection.
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -88,7 +102,39 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding a message: %w", err)
 	}
-	return c.writeLine(data)
+	err = c.writeLine(data)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		delete(c.pending, resp.ID)
+		c.mu.Unlock()
+		select {
+		case c.answered <- struct{}{}:
+		default:
+		}
+	}
+	return err
+}
+
+// drain waits until every request read has been answered, the connection
+// is closed, or endGrace has passed.
+func (c *lineConn) drain() {
+	deadline := time.NewTimer(endGrace)
+	defer deadline.Stop()
+	for {
+		c.mu.Lock()
+		n := len(c.pending)
+		c.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-c.closed:
+			return
+		case <-deadline.C:
+			return
+		}
+	}
 }
 
 func (c *lineConn) writeLine(data []byte) error {
@@ -117,6 +163,11 @@ func (c *lineConn) readLoop(r io.Reader) {
 		line, res, err := readLine(in)
 		if line != nil || res.Err != nil {
 			if msg := c.check(line, res); msg != nil {
+				if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+					c.mu.Lock()
+					c.pending[req.ID] = true
+					c.mu.Unlock()
+				}
 				select {
 				case c.incoming <- lineResult{msg: msg}:
 				case <-c.closed:
@@ -125,6 +176,7 @@ func (c *lineConn) readLoop(r io.Reader) {
 			}
 		}
 		if err != nil {
+			c.drain()
 			select {
 			case c.incoming <- lineResult{err: err}:
 			case <-c.closed:

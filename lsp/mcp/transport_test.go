@@ -362,9 +362,9 @@ func TestLineTransportWritesWhole(t *testing.T) {
 }
 
 // FuzzLineTransport: whatever the lines, reading them gives messages and
-// then the end of the input, never another error; every line written is
-// one JSON-RPC message; and a valid request after them (on a line of its
-// own) is read.
+// then the end of the input, never another error; every error line written
+// is one JSON-RPC error reply; and a valid request after them (on a line of
+// its own) is read.
 func FuzzLineTransport(f *testing.F) {
 	for _, s := range []string{
 		"not json\n", "{\n", "null\n[]\n5\n", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]\n",
@@ -388,6 +388,11 @@ func FuzzLineTransport(f *testing.F) {
 			msg, err := conn.Read(context.Background())
 			if err == nil {
 				last = msg
+				// Answered, as the SDK does, or the end of the input
+				// waits for the answer.
+				if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+					conn.Write(context.Background(), &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)})
+				}
 				continue
 			}
 			if !errors.Is(err, io.EOF) {
@@ -397,6 +402,9 @@ func FuzzLineTransport(f *testing.F) {
 				t.Fatalf("the valid request at the end was not read; the last message was %#v", last)
 			}
 			for line := range bytes.Lines(out.Bytes()) {
+				if bytes.Contains(line, []byte(`"result":{}`)) {
+					continue // our answer
+				}
 				var r struct {
 					JSONRPC string          `json:"jsonrpc"`
 					ID      json.RawMessage `json:"id"`
@@ -413,4 +421,24 @@ func FuzzLineTransport(f *testing.F) {
 		}
 		t.Fatal("more messages than bytes")
 	})
+}
+
+// TestEndOfInputAnswersFirst: a client that writes its requests and closes
+// stdin at once (`... | ctxls mcp`) gets every answer before the exit.
+func TestEndOfInputAnswersFirst(t *testing.T) {
+	p := startMCP(t, fixture(t, "shop"))
+	p.write(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		"not json\n" + `{"jsonrpc":"2.0","id":"ping","method":"ping"}` + "\n" +
+		`{"jsonrpc":"2.0","id":"select","method":"tools/call","params":{"name":"select_context","arguments":{"query":"coupon"}}}` + "\n")
+	p.stdin.Close()
+	<-p.done
+	if p.err != nil {
+		t.Fatalf("ctxls mcp: %v; stderr:\n%s", p.err, p.stderr)
+	}
+	for _, id := range []string{`"init"`, "null", `"ping"`, `"select"`} {
+		if n := p.count(id); n != 1 {
+			t.Errorf("%d replies to %s before the exit, want 1", n, id)
+		}
+	}
 }
