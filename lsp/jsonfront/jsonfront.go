@@ -235,6 +235,18 @@ func (s *Scanner) Write(p []byte) (int, error) {
 			s.off += int64(len(p) - i)
 			return len(p), nil
 		}
+		if s.state == stString && !s.capture && !s.inKey {
+			// The body of a string that is kept nowhere: skip to its
+			// next quote, backslash or control character.
+			j := i
+			for j < len(p) && p[j] >= 0x20 && p[j] != '"' && p[j] != '\\' {
+				j++
+			}
+			s.off += int64(j - i)
+			if i = j; i == len(p) {
+				break
+			}
+		}
 		if !s.step(p[i]) {
 			// The byte ended a number and must be read again in the
 			// state that follows.
