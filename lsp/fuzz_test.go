@@ -6,7 +6,12 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/ctxls/ctxls/lsp/jsonfront"
 )
 
 // fuzzConn is a connection whose input is fixed bytes and whose output is
@@ -16,9 +21,17 @@ type fuzzConn struct{ io.Reader }
 func (fuzzConn) Write(p []byte) (int, error) { return len(p), nil }
 func (fuzzConn) Close() error                { return nil }
 
-// FuzzFraming: any byte stream read as LSP base-protocol frames gives
-// messages or an error, never a panic or a hang.
+// finalFrame is a valid request FuzzFraming appends to every input.
+const finalFrame = "Content-Length: 57\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":\"fuzz-final\",\"method\":\"fuzz/final\"}"
+
+// FuzzFraming: any byte stream read as LSP base-protocol frames, followed
+// by a valid request, gives messages, never a panic or a hang, never an
+// error before the end of the input, and the valid request at the end:
+// whatever came before (bodies shorter or longer than their
+// Content-Length, junk lines, nesting past the bound), the stream finds the
+// next header again.
 func FuzzFraming(f *testing.F) {
+	deep := strings.Repeat("[", jsonfront.MaxDepth+5)
 	for _, s := range []string{
 		"Content-Length: 2\r\n\r\n{}",
 		"Content-Length: 52\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"shutdown\"}       ",
@@ -26,16 +39,35 @@ func FuzzFraming(f *testing.F) {
 		"Content-Length: -1\r\n\r\n", "Content-Length: 99999999999\r\n\r\n", "content-length:3\n\n{}}",
 		"Content-Length: 40\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":1}",
 		"\r\n\r\n", "Content-Length 5\r\n\r\nhello", "Content-Length: 5\r\n\r\nhel",
+		"Content-Length: 100\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"x\"}",
+		"Content-Length: 100\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"x",
+		"Content-Length: 20\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"x\"}",
+		"Content-Length: 3\r\n\r\n", "Content-Length: 3\r\n\r\n{\"\\u",
+		"junk line\r\nmore junk", "Content-Length: 12", "Content-Length: 1", "Content-Type: x\r\n\r\n{\"id\":4}",
+		"Content-Length: 5000\r\n\r\n" + deep, "Content-Length: 5000\r\n\r\n{\"id\":1,\"p\":" + deep + "\"",
+		"\x00\x00\x00", strings.Repeat("x", 10000),
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := newStream(fuzzConn{bytes.NewReader(data)})
+		in := append(append([]byte(nil), data...), finalFrame...)
+		s := newStream(fuzzConn{bytes.NewReader(in)})
 		defer s.Close()
-		for range len(data) + 1 {
-			if _, _, err := s.Read(context.Background()); err != nil {
-				return
+		var last jsonrpc2.Message
+		for range len(in) + 1 {
+			msg, _, err := s.Read(context.Background())
+			if err == nil {
+				last = msg
+				continue
 			}
+			if !isEOF(err) {
+				t.Fatalf("Read failed before the end of the input: %v", err)
+			}
+			req, ok := last.(*jsonrpc2.Call)
+			if !ok || req.Method() != "fuzz/final" || req.ID() != jsonrpc2.NewStringID("fuzz-final") {
+				t.Fatalf("the valid request at the end was not read; the last message was %#v", last)
+			}
+			return
 		}
 		t.Fatal("more messages than bytes")
 	})

@@ -3,13 +3,17 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctxls/ctxls/lsp/jsonfront"
 	"github.com/ctxls/ctxls/lsp/wire"
 )
 
@@ -220,43 +224,239 @@ func TestMalformedRequests(t *testing.T) {
 
 func pick(r *rand.Rand, options ...string) string { return options[r.Intn(len(options))] }
 
-// TestMalformedMessages: bodies that are not JSON-RPC messages are
-// answered and skipped; the connection stays up.
-func TestMalformedMessages(t *testing.T) {
-	root := writeFixture(t, "shop.txtar")
+// frame is body with a Content-Length header of len(body)+extra bytes.
+func frame(body string, extra int) string {
+	return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body)+extra, body)
+}
+
+// selectBody is a valid contextSelect request with id (JSON text).
+func selectBody(id string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"workspace/contextSelect","params":{"query":"reserve stock"}}`
+}
+
+// deepBody is a request whose params nest n arrays deep.
+func deepBody(id string, n int) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"workspace/contextSelect","params":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
+}
+
+// want is one reply a broken input must get: its id (JSON text; "null"
+// for none), its code (0: a result) and words its message must hold.
+type want struct {
+	id   string
+	code int
+	says string
+}
+
+type frontCase struct {
+	name  string
+	raw   string // written as it is
+	wants []want
+	big   bool // too slow for the in-process server under -race
+}
+
+// frontCases are broken inputs of every kind: each is answered, and the
+// server goes on.
+func frontCases() []frontCase {
+	deepObjects := strings.Repeat(`{"a":`, 200_000) + "1" + strings.Repeat("}", 200_000)
+	big := `{"jsonrpc":"2.0","id":"big","method":"workspace/contextSelect","params":{"query":"` + strings.Repeat("a", jsonfront.MaxMessageBytes) + `"}}`
+	return []frontCase{
+		{name: "3,000,000 arrays deep", raw: frame(deepBody(`"deep3m"`, 3_000_000), 0),
+			wants: []want{{`"deep3m"`, -32600, "nests deeper than 1000 levels"}}},
+		{name: "1,001 arrays deep", raw: frame(deepBody(`1001`, 1001), 0),
+			wants: []want{{`1001`, -32600, "nests deeper than 1000 levels"}}},
+		{name: "objects deep, the id after them", raw: frame(`{"jsonrpc":"2.0","method":"workspace/contextSelect","params":`+deepObjects+`,"id":"after-deep"}`, 0),
+			wants: []want{{`"after-deep"`, -32600, "nests deeper"}}},
+		{name: "version 1.0 and deep", raw: frame(`{"jsonrpc":"1.0","id":77,"method":"x","params":`+strings.Repeat("[", 5000)+strings.Repeat("]", 5000)+`}`, 0),
+			wants: []want{{`77`, -32600, "nests deeper"}}},
+		{name: "deep and cut short", raw: frame(`{"jsonrpc":"2.0","id":"cut-deep","method":"x","params":`+strings.Repeat("[", 4000), 0),
+			wants: []want{{`"cut-deep"`, -32600, "nests deeper"}}},
+		{name: "Content-Length 50 too long", raw: frame(selectBody("31"), 50) + frame(selectBody("32"), 0),
+			wants: []want{{`31`, -32700, "Content-Length"}, {`32`, 0, ""}}},
+		{name: "Content-Length 500 too long, two frames swallowed", raw: frame(selectBody(`"a31"`), 500) + frame(selectBody("33"), 0) + frame(`{"jsonrpc":"2.0","id":34,"method":"shutdown2"}`, 0) + frame(selectBody("35"), 0),
+			wants: []want{{`"a31"`, -32700, "longer than the message"}, {`33`, 0, ""}, {`34`, -32601, ""}, {`35`, 0, ""}}},
+		{name: "Content-Length too long, cut in a string", raw: frame(`{"jsonrpc":"2.0","id":36,"method":"workspace/contextSelect","params":{"query":"res`, 40) + frame(selectBody("37"), 0),
+			wants: []want{{`36`, -32700, "Content-Length"}, {`37`, 0, ""}}},
+		{name: "Content-Length 99999999999", raw: "Content-Length: 99999999999\r\n\r\n" + selectBody("38") + frame(selectBody("39"), 0),
+			wants: []want{{`38`, -32700, "Content-Length 99999999999 is longer"}, {`39`, 0, ""}}},
+		{name: "Content-Length 10 too short", raw: frame(selectBody("41"), -10) + frame(selectBody("42"), 0),
+			wants: []want{{`41`, -32700, "parse error"}, {`42`, 0, ""}}},
+		{name: "Content-Length cuts the next header", raw: "Content-Length: 5\r\n\r\n" + frame(selectBody("43"), 0),
+			wants: []want{{`null`, -32700, "parse error"}, {`43`, 0, ""}}},
+		{name: "a junk header line", raw: "hello world\r\n" + frame(selectBody("51"), 0),
+			wants: []want{{`null`, -32700, "outside any Content-Length frame"}, {`51`, 0, ""}}},
+		{name: "junk lines between frames", raw: "GET / HTTP/1.1\r\n\x00\x01\x02\r\n{}\r\n\r\n" + frame(selectBody("52"), 0),
+			wants: []want{{`null`, -32700, "outside any Content-Length frame"}, {`52`, 0, ""}}},
+		{name: "no Content-Length", raw: "Content-Type: application/vscode-jsonrpc\r\n\r\n" + selectBody("61") + frame(selectBody("62"), 0),
+			wants: []want{{`61`, -32700, "outside any Content-Length frame"}, {`62`, 0, ""}}},
+		{name: "Content-Length abc", raw: "Content-Length: abc\r\n\r\n" + selectBody("71") + frame(selectBody("72"), 0),
+			wants: []want{{`71`, -32700, `invalid Content-Length "abc"`}, {`72`, 0, ""}}},
+		{name: "Content-Length 0", raw: "Content-Length: 0\r\n\r\n" + frame(selectBody("73"), 0),
+			wants: []want{{`null`, -32700, `invalid Content-Length "0"`}, {`73`, 0, ""}}},
+		{name: "10 MB of junk, no newline", raw: strings.Repeat("junk\x00", 2<<20) + frame(selectBody("74"), 0),
+			wants: []want{{`null`, -32700, "outside any Content-Length frame"}, {`74`, 0, ""}}},
+		{name: "blank lines", raw: "\r\n\r\n\n\r\n" + frame(selectBody("75"), 0),
+			wants: []want{{`75`, 0, ""}}},
+		{name: "over the size bound", raw: frame(big, 0), big: true,
+			wants: []want{{`"big"`, -32600, "larger than 64 MiB"}}},
+		{name: "cut JSON", raw: frame(`{"jsonrpc":"2.0","id":5,"method":`, 0), wants: []want{{`5`, -32700, "parse error"}}},
+		{name: "not JSON", raw: frame(`not json at all`, 0), wants: []want{{`null`, -32700, "parse error"}}},
+		{name: "open brace", raw: frame(`{`, 0), wants: []want{{`null`, -32700, "parse error"}}},
+		{name: "NUL bytes", raw: frame("\x00\x00\x00\x00", 0), wants: []want{{`null`, -32700, "byte 0x00"}}},
+		{name: "null", raw: frame(`null`, 0), wants: []want{{`null`, -32600, "must be a JSON object"}}},
+		{name: "a number", raw: frame(`5`, 0), wants: []want{{`null`, -32600, "must be a JSON object"}}},
+		{name: "an empty array", raw: frame(`[]`, 0), wants: []want{{`null`, -32600, "must be a JSON object"}}},
+		{name: "a batch", raw: frame(`[`+selectBody("81")+`,`+selectBody("82")+`]`, 0), wants: []want{{`null`, -32600, "must be a JSON object"}}},
+		{name: "two objects", raw: frame(selectBody("83")+selectBody("84"), 0), wants: []want{{`83`, -32700, "more than one JSON value"}}},
+		{name: "version 1.0", raw: frame(`{"jsonrpc":"1.0","id":6,"method":"workspace/contextSelect","params":{"query":"x"}}`, 0), wants: []want{{`6`, -32600, "invalid request"}}},
+		{name: "fractional id", raw: frame(`{"jsonrpc":"2.0","id":1.5,"method":"workspace/contextSelect","params":{"query":"x"}}`, 0), wants: []want{{`1.5`, -32600, "invalid request"}}},
+		{name: "object id", raw: frame(`{"jsonrpc":"2.0","id":{"a":1},"method":"workspace/contextSelect"}`, 0), wants: []want{{`null`, -32600, "invalid request"}}},
+		{name: "numeric method", raw: frame(`{"jsonrpc":"2.0","method":7}`, 0), wants: []want{{`null`, -32600, "invalid request"}}},
+	}
+}
+
+// frontServer is a server under test and how to write to it raw.
+type frontServer struct {
+	c     *rawClient
+	ended func() error // non-nil once the server has ended
+}
+
+func (f frontServer) write(t *testing.T, raw string) {
+	f.c.wm.Lock()
+	defer f.c.wm.Unlock()
+	if _, err := io.WriteString(f.c.w, raw); err != nil {
+		t.Fatalf("writing to the server: %v (ended: %v)", err, f.ended())
+	}
+}
+
+// pipeServer is a Server in this process, on a net.Pipe.
+func pipeServer(t *testing.T) frontServer {
 	c, done := rawPipe(t, nil)
-	c.start(root)
-	for _, tc := range []struct {
-		body   string
-		id     string // the id the error must carry
-		code   int
-		answer bool
-	}{
-		{`{"jsonrpc":"2.0","id":5,"method":`, "null", -32700, true},
-		{`not json at all`, "null", -32700, true},
-		{`[1,2,3]`, "null", -32600, true},
-		{`{"jsonrpc":"1.0","id":6,"method":"workspace/contextSelect","params":{"query":"x"}}`, "6", -32600, true},
-		{`{"jsonrpc":"2.0","id":1.5,"method":"workspace/contextSelect","params":{"query":"x"}}`, "1.5", -32600, true},
-		{`{"jsonrpc":"2.0","id":{"a":1},"method":"workspace/contextSelect"}`, "null", -32600, true},
-		{`{"jsonrpc":"2.0","method":7}`, "null", -32600, true},
-	} {
-		c.sendBytes([]byte(tc.body))
-		r := c.response(tc.id)
-		c.mu.Lock()
-		delete(c.responses, mustKey(tc.id))
-		c.mu.Unlock()
-		if r.Error == nil || r.Error.Code != tc.code {
-			t.Errorf("body %s: answered %+v, want error %d", tc.body, r, tc.code)
+	var err error
+	ended := false
+	return frontServer{c, func() error {
+		if !ended {
+			select {
+			case err = <-done:
+				ended = true
+			default:
+				return nil
+			}
 		}
+		if err == nil {
+			err = errors.New("ended")
+		}
+		return err
+	}}
+}
+
+// processServer is `ctxls serve` as a subprocess, on OS pipes.
+func processServer(t *testing.T) frontServer {
+	cmd := exec.Command(ctxlsBin, "serve")
+	stderr := newTestLog(t)
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	c.send(json.RawMessage(`"after"`), "workspace/contextSelect", `{"query":"reserve stock"}`)
-	if r := c.response(`"after"`); r.Error != nil {
-		t.Errorf("select after malformed messages: %s", r.Error.Message)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	select {
-	case err := <-done:
-		t.Fatalf("the server ended: %v", err)
-	default:
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var werr error
+	go func() { werr = cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		stdin.Close()
+		select {
+		case <-done:
+		case <-time.After(testTimeout):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	return frontServer{newRawClient(t, procPipes{stdout, stdin}), func() error {
+		select {
+		case <-done:
+			return fmt.Errorf("ctxls serve exited: %v; stderr:\n%s", werr, stderr)
+		default:
+			return nil
+		}
+	}}
+}
+
+// TestFront: every broken input is answered with the right error, echoing
+// its id where one is readable, and the next request is answered, in the
+// server in this process (on a net.Pipe) and in `ctxls serve` (on OS
+// pipes).
+func TestFront(t *testing.T) {
+	root := writeFixture(t, "shop.txtar")
+	for _, mode := range []string{"pipe", "process"} {
+		t.Run(mode, func(t *testing.T) {
+			srv := pipeServer
+			if mode == "process" {
+				srv = processServer
+			}
+			f := srv(t)
+			f.c.start(root)
+			for i, tc := range frontCases() {
+				if tc.big && mode == "pipe" {
+					continue // 64 MiB through the race detector is slow; the process case has it
+				}
+				f.write(t, tc.raw)
+				after := fmt.Sprintf(`"after-%d"`, i)
+				f.write(t, frame(selectBody(after), 0))
+				if r := f.c.response(after); r.Error != nil {
+					t.Fatalf("%s: the next request failed: %s", tc.name, r.Error.Message)
+				}
+				if err := f.ended(); err != nil {
+					t.Fatalf("%s: the server ended: %v", tc.name, err)
+				}
+				nulls := 0
+				for _, w := range tc.wants {
+					key := mustKey(w.id)
+					if key == "null" {
+						nulls++
+					}
+					r := f.c.response(w.id)
+					switch {
+					case w.code == 0 && r.Error != nil:
+						t.Errorf("%s: request %s failed: %s", tc.name, w.id, r.Error.Message)
+					case w.code != 0 && (r.Error == nil || r.Error.Code != w.code || !strings.Contains(r.Error.Message, w.says)):
+						t.Errorf("%s: reply to %s is %+v, want error %d saying %q", tc.name, w.id, r.Error, w.code, w.says)
+					}
+					if key != "null" {
+						if n := f.c.responseCount(w.id); n != 1 {
+							t.Errorf("%s: %d replies to %s, want 1", tc.name, n, w.id)
+						}
+					}
+				}
+				f.c.mu.Lock()
+				if got := len(f.c.responses["null"]); got != nulls {
+					t.Errorf("%s: %d replies with a null id, want %d: %+v", tc.name, got, nulls, f.c.responses["null"])
+				}
+				delete(f.c.responses, "null")
+				f.c.mu.Unlock()
+			}
+		})
+	}
+}
+
+// TestDeepBeforeInitialize: a message nesting 3,000,000 arrays deep before
+// initialize is answered, and initialize then works.
+func TestDeepBeforeInitialize(t *testing.T) {
+	root := writeFixture(t, "shop.txtar")
+	f := processServer(t)
+	f.write(t, frame(deepBody(`"deep"`, 3_000_000), 0))
+	if r := f.c.response(`"deep"`); r.Error == nil || r.Error.Code != -32600 || !strings.Contains(r.Error.Message, "deeper than 1000") {
+		t.Fatalf("the deep message got %+v", r.Error)
+	}
+	f.c.start(root)
+	f.write(t, frame(selectBody(`"next"`), 0))
+	if r := f.c.response(`"next"`); r.Error != nil {
+		t.Fatalf("a select after the deep message failed: %s", r.Error.Message)
 	}
 }
 

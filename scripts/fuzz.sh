@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # fuzz.sh — a short run of every robustness fuzz target, as CI runs it:
-# the JSON-RPC framing, whole requests and notifications against a live
-# server, the query analyser, incremental re-parsing (random edits must
-# equal a fresh parse) and the cache decoder. Each starts from its seed
+# the decoding front (jsonfront against encoding/json), the LSP framing
+# and its resynchronisation, the MCP line transport, whole requests and
+# notifications against a live server, the query analyser, incremental
+# re-parsing (random edits must equal a fresh parse) and the cache decoder. Each starts from its seed
 # corpus in testdata/fuzz/ (a failing input found later is written there
 # too: commit it with the fix). CTXLS_FUZZ_SCALE multiplies the inputs.
 set -euo pipefail
@@ -19,7 +20,9 @@ run() {
 	echo "${out##*$'\n'}"
 	total=$((total + n))
 }
-run lsp FuzzFraming 5000
+run lsp/jsonfront FuzzCheck 10000
+run lsp FuzzFraming 10000
+run lsp/mcp FuzzLineTransport 10000
 run lsp FuzzRequests 3000
 run symbolindex FuzzParseEdit 2000
 run heuristics FuzzAnalyze 2000

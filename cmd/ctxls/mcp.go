@@ -7,8 +7,6 @@ import (
 	"io"
 	"log/slog"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/ctxls/ctxls/lsp/mcp"
 )
 
@@ -48,15 +46,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	return srv.Run(ctx, &sdk.IOTransport{Reader: readCloser{stdin}, Writer: writeCloser{stdout}})
+	// Not the SDK's IOTransport, which ends the session at the first line it
+	// cannot decode: mcp.LineTransport answers such a line and reads on.
+	return srv.Run(ctx, &mcp.LineTransport{Reader: stdin, Writer: stdout})
 }
-
-// readCloser and writeCloser give stdin and stdout the Close the
-// transport calls; closing the process's own files is the exit's job.
-type readCloser struct{ io.Reader }
-
-func (readCloser) Close() error { return nil }
-
-type writeCloser struct{ io.Writer }
-
-func (writeCloser) Close() error { return nil }
