@@ -22,8 +22,9 @@ import (
 
 // TestKillDuringCacheWrite: `kill -9` at any moment of an index run (the
 // walk, the parse, the cache write) leaves a cache that the next run
-// loads, or rebuilds with a warning; either way the next index equals a
-// fresh one, and the server starts from it.
+// loads, or rebuilds with a warning; either way the next index equals
+// that of a cache no run was killed over (which equals a fresh index),
+// and the server starts from it.
 func TestKillDuringCacheWrite(t *testing.T) {
 	root, cache := t.TempDir(), t.TempDir()
 	if _, err := synth.Generate(root, synth.Options{Symbols: 6_000}); err != nil {
@@ -43,8 +44,12 @@ func TestKillDuringCacheWrite(t *testing.T) {
 		return st.MerkleRoot, nil
 	}
 
+	// clean is a cache no run is killed over: the index it gives after
+	// each edit (re-parsing the touched file only) is the one a killed
+	// run's cache must come back to.
+	clean := t.TempDir()
 	start := time.Now()
-	if _, err := indexRoot("--cache-dir", t.TempDir()); err != nil {
+	if _, err := indexRoot("--cache-dir", clean); err != nil {
 		t.Fatal(err)
 	}
 	full := time.Since(start)
@@ -73,13 +78,22 @@ func TestKillDuringCacheWrite(t *testing.T) {
 			t.Fatalf("after kill %d the next run left %q (the kill left %q)", i, temps, left)
 		}
 		t.Logf("kill %d left %d temporary files; the next run left none", i, len(left))
-		want, err := indexRoot("--cache-dir", "off")
+		want, err := indexRoot("--cache-dir", clean)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != want {
-			t.Fatalf("after kill %d the cached index has root %s, a fresh one %s", i, got, want)
+			t.Fatalf("after kill %d the cached index has root %s, one never killed %s", i, got, want)
 		}
+	}
+
+	// The cache never killed holds what a fresh index holds.
+	fresh, err := indexRoot("--cache-dir", "off")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last, err := indexRoot("--cache-dir", clean); err != nil || last != fresh {
+		t.Fatalf("the cache never killed has root %s (%v), a fresh index %s", last, err, fresh)
 	}
 
 	// The server starts from the cache the killed runs left.
