@@ -56,7 +56,9 @@ func IsTestPath(relPath string) bool {
 		strings.HasSuffix(stem, "Test"), strings.HasSuffix(stem, "Tests"):
 		return true
 	}
-	for _, dir := range strings.Split(path.Dir(relPath), "/") {
+	for dirs := path.Dir(relPath); dirs != ""; {
+		var dir string
+		dir, dirs, _ = strings.Cut(dirs, "/")
 		switch dir {
 		case "test", "tests", "__tests__", "spec", "testdata", "testing":
 			return true

@@ -1,6 +1,8 @@
 package symbolindex
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -27,4 +29,55 @@ func TestCategoryLanguages(t *testing.T) {
 			t.Errorf("DetectLanguage(%q) = %q, want %q", path, got, lang)
 		}
 	}
+}
+
+// An index classifies each file once, when it is put or loaded from the
+// cache, and every symbol of the file carries the class.
+func TestFileCategoryStored(t *testing.T) {
+	files := map[string]heuristics.Category{
+		"pay/charge.go":            0,
+		"pay/charge_test.go":       heuristics.Test,
+		"docs/guide.md":            heuristics.Docs,
+		"testdata/case.md":         heuristics.Test | heuristics.Docs,
+		".github/workflows/ci.yml": heuristics.Config,
+	}
+	srcs := map[string]string{
+		".go":  "package pay\n\n// Charge charges a card.\nfunc Charge(cents int) error { return nil }\n",
+		".md":  "# Guide\n\n## Setup\n\nRun the installer.\n",
+		".yml": "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n",
+	}
+	p := NewParser()
+	defer p.Close()
+	emb := NewHashEmbedder(DefaultHashDim)
+	ix := NewIndex(emb)
+	for path := range files {
+		ix.Put(ixPrepare(t, p, emb, path, srcs[path[strings.LastIndex(path, "."):]]))
+	}
+	check := func(what string, ix *Index) {
+		t.Helper()
+		for path, want := range files {
+			f, ok := ix.FileSlot(path)
+			if !ok {
+				t.Fatalf("%s: %s not indexed", what, path)
+			}
+			if got := ix.FileCategory(f); got != want {
+				t.Errorf("%s: FileCategory(%s) = %b, want %b", what, path, got, want)
+			}
+			for _, s := range ix.FileSymbols(f) {
+				if ref, _ := ix.Symbol(s); ref.Category != want {
+					t.Errorf("%s: symbol %s of %s has category %b, want %b", what, ref.Name, path, ref.Category, want)
+				}
+			}
+		}
+	}
+	check("built", ix)
+	cache := filepath.Join(t.TempDir(), "index.idx")
+	if err := ix.Save(cache); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadIndex(cache, NewHashEmbedder(DefaultHashDim))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("loaded", loaded)
 }

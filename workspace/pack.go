@@ -42,7 +42,7 @@ func pinnedCand(f *folderView, rel, qualified string) *cand {
 	if !ok {
 		return nil
 	}
-	c := &cand{folder: f, fileSlot: fs, path: rel, lang: f.idx.FileLanguage(fs), reason: ReasonPinned, fused: 1}
+	c := &cand{folder: f, fileSlot: fs, path: rel, lang: f.idx.FileLanguage(fs), cat: f.idx.FileCategory(fs), reason: ReasonPinned, fused: 1}
 	if qualified == "" {
 		st, _ := f.idx.State(rel)
 		c.sym = symbolindex.Symbol{Name: "", Kind: symbolindex.KindFile, EndByte: uint32(st.Size)}

@@ -180,6 +180,7 @@ type cand struct {
 	slot     uint32
 	path     string
 	lang     string
+	cat      heuristics.Category // the file's, from the index
 	sym      symbolindex.Symbol
 	hash     uint64
 	ranks    [heuristics.NumSources]int32
@@ -555,10 +556,10 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 		return c
 	}
 	ref, ok := s.idx.Symbol(slot)
-	if !ok || !s.p.accepts(ref.Path, ref.Kind) || s.ruleFiles[ref.Path] || heuristics.IsDocLanguage(ref.Language) && !s.p.itemKind(ItemDoc) {
+	if !ok || !s.p.accepts(ref.Path, ref.Kind) || s.ruleFiles[ref.Path] || ref.Category.Has(heuristics.Docs) && !s.p.itemKind(ItemDoc) {
 		return nil
 	}
-	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, sym: ref.Symbol, hash: s.idx.LeafHash(slot)}
+	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot)}
 	cands[slot] = c
 	return c
 }
@@ -623,7 +624,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 			}
 		}
 		if !partners[c.fileSlot] {
-			c.fused *= s.p.asks.Prior(heuristics.CategoryOf(c.path, c.lang))
+			c.fused *= s.p.asks.Prior(c.cat)
 		}
 		if c.reason == "" {
 			c.reason = ReasonRetrieved
