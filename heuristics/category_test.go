@@ -76,3 +76,13 @@ func TestAsksWordsDisjoint(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCategoryOf is what an index spends per file it puts or loads.
+func BenchmarkCategoryOf(b *testing.B) {
+	paths := []string{"workspace/select.go", "workspace/select_test.go", "src/components/cart/Cart.spec.tsx", "docs/guide.md", ".github/workflows/ci.yml"}
+	langs := []string{"go", "go", "tsx", "markdown", "yaml"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		CategoryOf(paths[i%len(paths)], langs[i%len(langs)])
+	}
+}
