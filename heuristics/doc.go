@@ -1,8 +1,9 @@
 // Package heuristics holds the pure scoring rules of context selection:
-// what a query asks for, how much conversation history and locality should
-// count, how ranked lists from several sources are fused, which overlapping
-// ranges collapse, how items are packed into a character budget and when a
-// selection is reported as low-confidence.
+// what a query asks for, which kind of file a path holds (category.go), how
+// much conversation history and locality should count, how ranked lists from
+// several sources are fused, which overlapping ranges collapse, how items are
+// packed into a character budget and when a selection is reported as
+// low-confidence.
 //
 // Everything here is deterministic and side-effect free: no I/O, no clocks
 // (ages are passed in), no global mutable state. The thresholds are exported

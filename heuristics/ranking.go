@@ -263,3 +263,31 @@ const ContextChars = 1000
 // is the likeliest to change with it. 3,500 gave a point less of hunk
 // coverage on real history; 8,000 took the room of the files after it.
 const RegionChars = 5000
+
+// FocusRoom is how many items the best files' shares (workspace/focus.go)
+// may pull up in a ranking whose first nOpening items open it: the opening,
+// the shares and one item more take at most half the limit, so the other
+// half stays for the rest of the ranking. The default limit of 8 leaves no
+// room: FocusAfter items open every ranking that long.
+func FocusRoom(limit, nOpening int) int { return limit/2 - nOpening - 1 }
+
+// CollapseWindow is how many ranked candidates (besides the pinned ones)
+// the pack stage collapses (workspace/pack.go): a few times the limit,
+// enough to fill it once overlapping and identical ones are gone.
+func CollapseWindow(limit int) int { return 4 * limit }
+
+// ReadLimit is how many candidates the pack stage reads texts for
+// (workspace/pack.go), documentation held to the item share not counted:
+// twice the limit, since the lead's neighbourhood (workspace/surround.go)
+// may hold some of them.
+func ReadLimit(limit int) int { return 2 * limit }
+
+// WindowTail reports whether a window of lines holding size characters
+// of at most limit has reached its last third, where a blank line may end
+// it (workspace/surround.go): there one symbol gives way to the next, and
+// ending there wastes at most a third of the window.
+func WindowTail(size, limit int) bool { return 3*size >= 2*limit }
+
+// MaxLeadingComments bounds how many comment lines above a symbol its item
+// takes in (workspace/pack.go): a doc comment, not a banner.
+const MaxLeadingComments = 40

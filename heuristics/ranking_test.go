@@ -36,3 +36,26 @@ func TestFuseRanks(t *testing.T) {
 		t.Errorf("no ranks, no nearness: %v, want 0", got)
 	}
 }
+
+// The default limit leaves the best files' shares no room; a larger one
+// gives them what half the limit leaves after the opening.
+func TestFocusRoom(t *testing.T) {
+	if r := FocusRoom(8, FocusAfter); r > 0 {
+		t.Errorf("FocusRoom(8, %d) = %d, want no room", FocusAfter, r)
+	}
+	if r := FocusRoom(20, FocusAfter); r != 4 {
+		t.Errorf("FocusRoom(20, %d) = %d, want 4", FocusAfter, r)
+	}
+}
+
+// A window may end at a blank line only in its last third.
+func TestWindowTail(t *testing.T) {
+	for _, tc := range []struct {
+		size, limit int
+		want        bool
+	}{{0, 900, false}, {599, 900, false}, {600, 900, true}, {900, 900, true}} {
+		if got := WindowTail(tc.size, tc.limit); got != tc.want {
+			t.Errorf("WindowTail(%d, %d) = %v, want %v", tc.size, tc.limit, got, tc.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/merkle"
 )
 
@@ -102,6 +103,10 @@ const noFile = ^uint32(0)
 type fileEntry struct {
 	Path     string
 	Language string
+	// Category is the file's kind for ranking (test, docs, config),
+	// computed from Path and Language when the entry is made, so that a
+	// request reads it rather than classifying every candidate's path.
+	Category heuristics.Category
 	Hash     uint64 // xxhash64 of the content
 	Size     int64
 	ModTime  int64 // unix nanoseconds, for the cache's fast path
@@ -448,6 +453,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 	ix.fileTab[fslot] = fileEntry{
 		Path:     d.Path,
 		Language: d.Parsed.Language,
+		Category: heuristics.CategoryOf(d.Path, d.Parsed.Language),
 		Hash:     d.Hash,
 		Size:     d.Size,
 		ModTime:  d.ModTime,
@@ -645,6 +651,7 @@ type SymbolRef struct {
 	File     uint32
 	Path     string
 	Language string
+	Category heuristics.Category // the file's
 	Symbol
 }
 
@@ -655,7 +662,7 @@ func (ix *Index) Symbol(s uint32) (SymbolRef, bool) {
 	}
 	f := ix.symFile[s]
 	fe := &ix.fileTab[f]
-	return SymbolRef{Slot: s, File: f, Path: fe.Path, Language: fe.Language, Symbol: ix.sym(s)}, true
+	return SymbolRef{Slot: s, File: f, Path: fe.Path, Language: fe.Language, Category: fe.Category, Symbol: ix.sym(s)}, true
 }
 
 // SymbolFile returns the file slot of the symbol in slot s without
@@ -713,6 +720,10 @@ func (ix *Index) FileRefs(f uint32) []string {
 
 // FileLanguage returns the language of the file in slot f.
 func (ix *Index) FileLanguage(f uint32) string { return ix.fileTab[f].Language }
+
+// FileCategory returns the category of the file in slot f (test, docs,
+// config), computed when the file was indexed or loaded.
+func (ix *Index) FileCategory(f uint32) heuristics.Category { return ix.fileTab[f].Category }
 
 // Named returns the slots of symbols whose name or qualified name equals
 // name, case-insensitively.

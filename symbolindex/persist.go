@@ -17,6 +17,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/merkle"
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
@@ -965,7 +966,8 @@ func (ix *Index) mapSegment(v *segView) {
 		fslot := e.FileBase + uint32(i)
 		p := v.str(f.Path)
 		slots := v.slots[f.FirstSym : f.FirstSym+f.NSyms : f.FirstSym+f.NSyms]
-		fe := fileEntry{Path: p, Language: v.str(f.Lang), Hash: f.Hash, Size: f.Size, ModTime: f.ModTime,
+		lang := v.str(f.Lang)
+		fe := fileEntry{Path: p, Language: lang, Category: heuristics.CategoryOf(p, lang), Hash: f.Hash, Size: f.Size, ModTime: f.ModTime,
 			Slots: slots, Sum: v.sums[i*dim : (i+1)*dim : (i+1)*dim], loaded: true}
 		if len(fe.Slots) == 0 {
 			fe.Slots = nil

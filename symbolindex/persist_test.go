@@ -80,7 +80,8 @@ func persistSame(t *testing.T, got, want *Index) {
 		ws, _ := want.State(p)
 		gf, _ := got.FileSlot(p)
 		wf, _ := want.FileSlot(p)
-		if gs != ws || got.FileLanguage(gf) != want.FileLanguage(wf) || !slices.Equal(got.FileRefs(gf), want.FileRefs(wf)) {
+		if gs != ws || got.FileLanguage(gf) != want.FileLanguage(wf) || !slices.Equal(got.FileRefs(gf), want.FileRefs(wf)) ||
+			got.FileCategory(gf) != want.FileCategory(wf) {
 			t.Errorf("%s: state %+v %s refs %q, want %+v %s refs %q", p, gs, got.FileLanguage(gf), got.FileRefs(gf), ws, want.FileLanguage(wf), want.FileRefs(wf))
 		}
 	}

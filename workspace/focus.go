@@ -19,7 +19,7 @@ import (
 // DefaultMaxChars at most, each counted at most maxCharsPerItem; the share
 // grows with the file's lead, heuristics.FocusShare); then the same for
 // the second-ranked file (heuristics.SecondShare). Together they take at
-// most half the limit. They take scores between the item before them and
+// most half the limit (heuristics.FocusRoom). They take scores between the item before them and
 // the next one after, so items stay sorted by score; the order in which
 // files first appear is unchanged.
 func focus(p *plan, q *query, byRank []*cand) []*cand {
@@ -27,7 +27,7 @@ func focus(p *plan, q *query, byRank []*cand) []*cand {
 		return byRank
 	}
 	nHead := opening(p, byRank)
-	room := p.limit/2 - nHead - 1
+	room := heuristics.FocusRoom(p.limit, nHead)
 	if room <= 0 {
 		return byRank // the limit leaves no room (the default limit of 8 does not)
 	}

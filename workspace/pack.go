@@ -42,7 +42,7 @@ func pinnedCand(f *folderView, rel, qualified string) *cand {
 	if !ok {
 		return nil
 	}
-	c := &cand{folder: f, fileSlot: fs, path: rel, lang: f.idx.FileLanguage(fs), reason: ReasonPinned, fused: 1}
+	c := &cand{folder: f, fileSlot: fs, path: rel, lang: f.idx.FileLanguage(fs), cat: f.idx.FileCategory(fs), reason: ReasonPinned, fused: 1}
 	if qualified == "" {
 		st, _ := f.idx.State(rel)
 		c.sym = symbolindex.Symbol{Name: "", Kind: symbolindex.KindFile, EndByte: uint32(st.Size)}
@@ -75,8 +75,9 @@ func (s *Snapshot) pack(p *plan, q *query, pinned, byRank []*cand, pick itemPick
 			list = append(list, c)
 		}
 	}
-	// Collapse over a window a few times the limit: enough to fill it.
-	kept := collapseWindow(list[:min(len(list), p.limit*4+len(pinned))], len(pinned))
+	// Collapse over a window a few times the limit: enough to fill it
+	// (heuristics.CollapseWindow).
+	kept := collapseWindow(list[:min(len(list), heuristics.CollapseWindow(p.limit)+len(pinned))], len(pinned))
 	ready, texts, prefixes, srcs := s.readTexts(p, kept)
 	return s.items(p, q, mergeItems(ready, texts, prefixes, pick), srcs)
 }
@@ -102,7 +103,7 @@ func collapseWindow(window []*cand, nPinned int) []*cand {
 }
 
 // readTexts reads the texts of the first candidates, as many as could fit
-// (twice the limit: the lead's neighbourhood may hold some of them,
+// (heuristics.ReadLimit: the lead's neighbourhood may hold some of them,
 // surround.go), skipping a repeated id and a slice the file no longer
 // holds. srcs are the whole texts of their files, by absolute path.
 func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes []string, srcs map[string][]byte) {
@@ -115,7 +116,7 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefi
 	seenID := map[string]bool{}
 	counted := 0 // documentation held to the item share does not count: code may take its place
 	for _, c := range kept {
-		if counted >= 2*p.limit {
+		if counted >= heuristics.ReadLimit(p.limit) {
 			break
 		}
 		// Overloads (TypeScript signatures, Java constructors) share a
@@ -428,10 +429,6 @@ func claimedRange(r symbolindex.Range, ex heuristics.Excerpt) symbolindex.Range 
 	return out
 }
 
-// maxLeadingComments bounds how many comment lines above a symbol its item
-// takes in: a doc comment, not a banner.
-const maxLeadingComments = 40
-
 // leadingComments finds the comment, attribute and decorator lines right
 // above a symbol that starts at byte start (its doc comment, which the
 // parser leaves out of the symbol's range): the byte its item's text then
@@ -444,7 +441,7 @@ func leadingComments(src []byte, start int) (int, int) {
 		return start, 0 // something precedes the symbol on its line
 	}
 	n := 0
-	for ls > 0 && n < maxLeadingComments {
+	for ls > 0 && n < heuristics.MaxLeadingComments {
 		prev := bytes.LastIndexByte(src[:ls-1], '\n') + 1
 		line := bytes.TrimSpace(src[prev : ls-1])
 		if !isCommentLine(line) {

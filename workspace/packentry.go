@@ -64,5 +64,5 @@ func (e packEntry) packItem(p *plan) heuristics.PackItem {
 // sharedDoc reports whether a code candidate is documentation held to the
 // item share: not when pinned, nor when the query asks for documentation.
 func (p *plan) sharedDoc(c *cand) bool {
-	return isDocLanguage(c.lang) && c.reason != ReasonPinned && !p.wantsDocs
+	return c.cat.Has(heuristics.Docs) && c.reason != ReasonPinned && !p.asks.Docs
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -42,9 +41,9 @@ type plan struct {
 	activeAbs string
 	cursor    *Cursor
 	pinned    []pinRef // in order
-	// wantsTests, wantsDocs and wantsConfig: the query asks for tests,
-	// docs or configuration, so they are discounted less.
-	wantsTests, wantsDocs, wantsConfig bool
+	// asks: the query asks for tests, docs or configuration, so they are
+	// discounted less.
+	asks heuristics.Asks
 	// itemShare is the share of maxChars items other than code may take.
 	itemShare float64
 	// deixis: the query points at the code under the cursor (deixis.go).
@@ -132,7 +131,7 @@ func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 		return nil, err
 	}
 	p.query = heuristics.Analyze(req.Query)
-	p.wantsTests, p.wantsDocs, p.wantsConfig = asksFor(req.Query)
+	p.asks = heuristics.AsksFor(req.Query)
 	p.deixis = heuristics.DeixisOf(p.query)
 	if p.deixis == heuristics.DeicticSelf && len(req.History) > 0 {
 		p.deixis = heuristics.NotDeictic // "fix it" after a conversation points at the conversation
@@ -181,6 +180,7 @@ type cand struct {
 	slot     uint32
 	path     string
 	lang     string
+	cat      heuristics.Category // the file's, from the index
 	sym      symbolindex.Symbol
 	hash     uint64
 	ranks    [heuristics.NumSources]int32
@@ -556,10 +556,10 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 		return c
 	}
 	ref, ok := s.idx.Symbol(slot)
-	if !ok || !s.p.accepts(ref.Path, ref.Kind) || s.ruleFiles[ref.Path] || isDocLanguage(ref.Language) && !s.p.itemKind(ItemDoc) {
+	if !ok || !s.p.accepts(ref.Path, ref.Kind) || s.ruleFiles[ref.Path] || ref.Category.Has(heuristics.Docs) && !s.p.itemKind(ItemDoc) {
 		return nil
 	}
-	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, sym: ref.Symbol, hash: s.idx.LeafHash(slot)}
+	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot)}
 	cands[slot] = c
 	return c
 }
@@ -624,7 +624,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 			}
 		}
 		if !partners[c.fileSlot] {
-			c.fused *= s.p.prior(c.path, c.lang)
+			c.fused *= s.p.asks.Prior(c.cat)
 		}
 		if c.reason == "" {
 			c.reason = ReasonRetrieved
@@ -754,83 +754,6 @@ func better(a, b *cand) bool {
 		return a.path < b.path
 	}
 	return a.sym.StartByte < b.sym.StartByte
-}
-
-// prior is the multiplier of a candidate's fused score for its file kind.
-func (p *plan) prior(relPath, lang string) float64 {
-	switch {
-	case isTestPath(relPath):
-		if p.wantsTests {
-			return heuristics.AskedPrior
-		}
-		return heuristics.TestPrior
-	case isDocLanguage(lang):
-		if p.wantsDocs {
-			return heuristics.AskedPrior
-		}
-		return heuristics.DocPrior
-	case isConfigLanguage(lang):
-		if p.wantsConfig {
-			return heuristics.AskedPrior
-		}
-		return heuristics.ConfigPrior
-	}
-	return 1
-}
-
-// isTestPath reports whether a path is a test by the common conventions.
-func isTestPath(relPath string) bool {
-	base := path.Base(relPath)
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	switch {
-	case strings.HasSuffix(stem, "_test"), strings.HasSuffix(stem, "_spec"),
-		strings.HasPrefix(stem, "test_"),
-		strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"),
-		strings.HasSuffix(stem, "Test"), strings.HasSuffix(stem, "Tests"):
-		return true
-	}
-	for _, dir := range strings.Split(path.Dir(relPath), "/") {
-		switch dir {
-		case "test", "tests", "__tests__", "spec", "testdata", "testing":
-			return true
-		}
-	}
-	return false
-}
-
-func isDocLanguage(lang string) bool {
-	return lang == "markdown" || lang == "text"
-}
-
-// isConfigLanguage reports whether lang is a configuration or build file:
-// manifests, CI workflows, lint settings, Dockerfiles, Makefiles.
-func isConfigLanguage(lang string) bool {
-	switch lang {
-	case symbolindex.LangYAML, symbolindex.LangTOML, symbolindex.LangJSON, symbolindex.LangDockerfile, symbolindex.LangMakefile:
-		return true
-	}
-	return false
-}
-
-// asksFor reports whether a query is about tests, documentation or
-// configuration (builds, CI, dependencies, manifests).
-func asksFor(query string) (tests, docs, config bool) {
-	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z')
-	}) {
-		switch w {
-		case "test", "tests", "testing", "spec", "specs", "coverage", "flaky", "benchmark", "fixture", "fixtures":
-			tests = true
-		case "doc", "docs", "document", "documentation", "readme", "documented", "changelog", "guide", "tutorial", "markdown":
-			docs = true
-		case "config", "configuration", "ci", "workflow", "workflows", "action", "actions", "yaml", "yml", "json", "toml",
-			"dependency", "dependencies", "deps", "bump", "upgrade", "package", "manifest", "build", "makefile", "docker", "dockerfile",
-			"lint", "linter", "eslint", "ruff", "pipeline", "setting", "settings",
-			"deploy", "deployment", "deployed", "kubernetes", "k8s", "helm", "chart", "production", "staging", "environment", "env", "port":
-			config = true
-		}
-	}
-	return tests, docs, config
 }
 
 // unanchored: the query only points ("make it better") and the request

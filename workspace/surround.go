@@ -391,7 +391,7 @@ func (s *surroundings) window(l *fileLines, abs string, from, dir, limit, owner 
 		}
 		size += n
 		last = i
-		if 3*size >= 2*limit && l.blank(uint32(i)) {
+		if heuristics.WindowTail(size, limit) && l.blank(uint32(i)) {
 			blank = i
 		}
 	}
