@@ -61,23 +61,8 @@ func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 		return nil, paramErr("query", "must not be empty")
 	}
 	p := &plan{req: req, limit: req.Limit, maxChars: req.MaxChars, perItem: req.MaxCharsPerItem}
-	if p.limit == 0 {
-		p.limit = w.cfg.Limit
-	}
-	if p.limit < 0 || p.limit > MaxLimit {
-		return nil, paramErr("limit", "must be between 1 and %d, got %d", MaxLimit, req.Limit)
-	}
-	if p.maxChars == 0 {
-		p.maxChars = w.cfg.MaxChars
-	}
-	if p.maxChars < 0 {
-		return nil, paramErr("maxChars", "must not be negative, got %d", req.MaxChars)
-	}
-	if p.perItem == 0 {
-		p.perItem = w.cfg.MaxCharsPerItem
-	}
-	if p.perItem < 0 {
-		return nil, paramErr("maxCharsPerItem", "must not be negative, got %d", req.MaxCharsPerItem)
+	if err := p.validateBudget(req, w.cfg); err != nil {
+		return nil, err
 	}
 	if err := p.validateTokens(req); err != nil {
 		return nil, err
@@ -92,15 +77,8 @@ func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 	if p.excludes, err = compileField("excludePaths", req.ExcludePaths); err != nil {
 		return nil, err
 	}
-	if len(req.Kinds) > 0 {
-		p.kinds = make(map[symbolindex.Kind]bool, len(req.Kinds))
-		for i, k := range req.Kinds {
-			kind, ok := symbolindex.ParseKind(k)
-			if !ok {
-				return nil, paramErr(fmt.Sprintf("kinds[%d]", i), "unknown kind %q (want function, method, class, struct, interface, type, enum, const, var, module or file)", k)
-			}
-			p.kinds[kind] = true
-		}
+	if p.kinds, err = kindSet(req.Kinds); err != nil {
+		return nil, err
 	}
 	if req.Active != "" {
 		_, _, abs, err := w.resolve(req.Active)
@@ -137,6 +115,46 @@ func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 		p.deixis = heuristics.NotDeictic // "fix it" after a conversation points at the conversation
 	}
 	return p, nil
+}
+
+// validateBudget fills in the limit and the character budgets from cfg
+// where the request leaves them at 0, and checks them.
+func (p *plan) validateBudget(req *SelectRequest, cfg Config) error {
+	if p.limit == 0 {
+		p.limit = cfg.Limit
+	}
+	if p.limit < 0 || p.limit > MaxLimit {
+		return paramErr("limit", "must be between 1 and %d, got %d", MaxLimit, req.Limit)
+	}
+	if p.maxChars == 0 {
+		p.maxChars = cfg.MaxChars
+	}
+	if p.maxChars < 0 {
+		return paramErr("maxChars", "must not be negative, got %d", req.MaxChars)
+	}
+	if p.perItem == 0 {
+		p.perItem = cfg.MaxCharsPerItem
+	}
+	if p.perItem < 0 {
+		return paramErr("maxCharsPerItem", "must not be negative, got %d", req.MaxCharsPerItem)
+	}
+	return nil
+}
+
+// kindSet reads the request's kinds; nil when it names none.
+func kindSet(kinds []string) (map[symbolindex.Kind]bool, error) {
+	if len(kinds) == 0 {
+		return nil, nil
+	}
+	set := make(map[symbolindex.Kind]bool, len(kinds))
+	for i, k := range kinds {
+		kind, ok := symbolindex.ParseKind(k)
+		if !ok {
+			return nil, paramErr(fmt.Sprintf("kinds[%d]", i), "unknown kind %q (want function, method, class, struct, interface, type, enum, const, var, module or file)", k)
+		}
+		set[kind] = true
+	}
+	return set, nil
 }
 
 // validateItems checks the request's context-item fields and fills in the

@@ -47,16 +47,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *maxChars < 0 {
 		return usagef("--max-chars must not be negative, got %d", *maxChars)
 	}
-	var list []string
-	for _, s := range strings.Split(*scenarios, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			list = append(list, s)
-		}
-	}
-	for _, s := range list {
-		if s != replay.Cold && s != replay.Vague && s != replay.Active {
-			return usagef("--scenarios: unknown scenario %q (want cold, vague or active)", s)
-		}
+	list, err := scenarioList(*scenarios)
+	if err != nil {
+		return err
 	}
 	cfg, err := f.config()
 	if err != nil {
@@ -64,27 +57,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	opts := replay.Options{Root: f.root, Commits: *commits, Since: *since, Scenarios: list, Baseline: *baseline, NoHistory: !*withHistory, Config: cfg,
 		Limit: *limit, MaxChars: *maxChars, Items: *items}
-	// Progress: a counter redrawn in place on a terminal; with -v
-	// elsewhere, a line per commit; otherwise nothing.
-	switch {
-	case isTerminal(stderr):
-		line := &statusLine{w: stderr}
-		opts.Progress = func(done, total int, commit string) {
-			if commit != "" {
-				line.show(fmt.Sprintf("replaying commit %d/%d  %.10s", done+1, total, commit), true)
-			} else {
-				line.done()
-			}
-		}
-	case f.verbose:
-		opts.Progress = func(done, total int, commit string) {
-			if commit != "" {
-				fmt.Fprintf(stderr, "replaying commit %d/%d  %.10s\n", done+1, total, commit)
-			} else {
-				fmt.Fprintf(stderr, "replayed %d commits\n", total)
-			}
-		}
-	}
+	opts.Progress = replayProgress(stderr, f.verbose)
 	rep, err := replay.Run(ctx, opts)
 	if err != nil {
 		return err
@@ -95,6 +68,48 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return enc.Encode(rep)
 	}
 	printReplay(stdout, rep)
+	return nil
+}
+
+// scenarioList reads --scenarios: names separated by commas, each one of
+// cold, vague and active.
+func scenarioList(arg string) ([]string, error) {
+	var list []string
+	for _, s := range strings.Split(arg, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if s != replay.Cold && s != replay.Vague && s != replay.Active {
+			return nil, usagef("--scenarios: unknown scenario %q (want cold, vague or active)", s)
+		}
+		list = append(list, s)
+	}
+	return list, nil
+}
+
+// replayProgress is how a replay shows its progress: a counter redrawn in
+// place on a terminal; with -v elsewhere, a line per commit; otherwise
+// nothing (nil).
+func replayProgress(stderr io.Writer, verbose bool) func(done, total int, commit string) {
+	switch {
+	case isTerminal(stderr):
+		line := &statusLine{w: stderr}
+		return func(done, total int, commit string) {
+			if commit != "" {
+				line.show(fmt.Sprintf("replaying commit %d/%d  %.10s", done+1, total, commit), true)
+			} else {
+				line.done()
+			}
+		}
+	case verbose:
+		return func(done, total int, commit string) {
+			if commit != "" {
+				fmt.Fprintf(stderr, "replaying commit %d/%d  %.10s\n", done+1, total, commit)
+			} else {
+				fmt.Fprintf(stderr, "replayed %d commits\n", total)
+			}
+		}
+	}
 	return nil
 }
 
