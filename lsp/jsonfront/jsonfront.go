@@ -282,6 +282,20 @@ func (s *Scanner) atTop() bool { return len(s.stack) == 1 && s.stack[0] == '{' &
 // step reads one byte; false means the byte was not consumed.
 func (s *Scanner) step(c byte) bool {
 	switch s.state {
+	case stValue, stArrayFirst, stObjectFirst, stKey, stColon, stAfter, stEnd:
+		return s.stepStructure(c)
+	case stString, stEscape, stHex:
+		return s.stepString(c)
+	case stMinus, stZero, stInt, stDot, stFrac, stExp, stExpSign, stExpDigits:
+		return s.stepNumber(c)
+	}
+	return s.stepSkip(c)
+}
+
+// stepStructure reads a byte between values: white space, brackets,
+// keys' quotes, ':' and ','.
+func (s *Scanner) stepStructure(c byte) bool {
+	switch s.state {
 	case stValue, stArrayFirst:
 		if isSpace(c) {
 			return true
@@ -332,6 +346,14 @@ func (s *Scanner) step(c byte) bool {
 			return s.fail(c, "more than one JSON value")
 		}
 		return true
+	}
+	return true
+}
+
+// stepString reads a byte of a string that is kept (a key, the id) or
+// that the fast path of Write did not skip.
+func (s *Scanner) stepString(c byte) bool {
+	switch s.state {
 	case stString:
 		s.keep(c)
 		switch {
@@ -363,6 +385,13 @@ func (s *Scanner) step(c byte) bool {
 			s.state = stString
 		}
 		return true
+	}
+	return true
+}
+
+// stepNumber reads a byte of a number; false when the byte ends it.
+func (s *Scanner) stepNumber(c byte) bool {
+	switch s.state {
 	case stMinus:
 		switch {
 		case c == '0':
@@ -430,6 +459,14 @@ func (s *Scanner) step(c byte) bool {
 		}
 		s.keep(c)
 		return true
+	}
+	return true
+}
+
+// stepSkip reads a byte of a literal, or of a value too deep to follow
+// but by its brackets.
+func (s *Scanner) stepSkip(c byte) bool {
+	switch s.state {
 	case stLiteral:
 		if c != s.literal[0] {
 			return s.fail(c, "invalid literal")
