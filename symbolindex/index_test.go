@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // ixPrepare parses and embeds one file, as the indexer's workers do.
@@ -55,7 +57,7 @@ func ixSymbols(ix *Index) []string {
 // sorted by name: equal indexes give equal lists whatever their slots.
 func ixLexical(ix *Index, query string) []string {
 	var q []QueryTerm
-	for _, t := range QueryTerms(query) {
+	for _, t := range tokenize.QueryTerms(query) {
 		q = append(q, QueryTerm{Term: t, Weight: 1})
 	}
 	var buf SearchBuffer

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 func lexMustAdd(t testing.TB, l *Lexical, doc uint32, fields [NumFields]string) {
@@ -24,7 +26,7 @@ func lexMustAdd(t testing.TB, l *Lexical, doc uint32, fields [NumFields]string) 
 
 func lexQueryOf(text string) []QueryTerm {
 	var q []QueryTerm
-	for _, term := range QueryTerms(text) {
+	for _, term := range tokenize.QueryTerms(text) {
 		q = append(q, QueryTerm{Term: term, Weight: 1})
 	}
 	return q
@@ -76,7 +78,7 @@ func TestLexicalQueryWeightsMatter(t *testing.T) {
 	lexMustAdd(t, l, 0, [NumFields]string{"", "", "", "embedding vectors"})
 	lexMustAdd(t, l, 1, [NumFields]string{"", "", "", "tokenizer rules"})
 	lexMustAdd(t, l, 2, [NumFields]string{"", "", "", "something else"})
-	emb, tok := QueryTerms("embedding")[0], QueryTerms("tokenizer")[0]
+	emb, tok := tokenize.QueryTerms("embedding")[0], tokenize.QueryTerms("tokenizer")[0]
 	for _, tc := range []struct {
 		wEmb, wTok float32
 		want       []uint32
@@ -225,7 +227,7 @@ func lexRefScores(p LexicalParams, docs [][NumFields]string, q []QueryTerm) (map
 		}
 		info := &docInfo{tf: map[string]*[NumFields]int{}}
 		for f := range NumFields {
-			Terms(fields[f], func(term string) {
+			tokenize.Terms(fields[f], func(term string) {
 				if Field(f) == FieldBody && info.len[f] >= lexMaxBodyTerms {
 					return
 				}
@@ -323,7 +325,7 @@ func lexRandomQuery(r *rand.Rand) []QueryTerm {
 	words := []string{"parse", "config", "server", "handler", "index", "token", "cache", "query", "vector", "merkle", "walk", "file", "parseconfig", "absent"}
 	var q []QueryTerm
 	for range 1 + r.IntN(5) {
-		q = append(q, QueryTerm{Term: QueryTerms(words[r.IntN(len(words))])[0], Weight: []float32{1, 0.5, 0.25, 2}[r.IntN(4)]})
+		q = append(q, QueryTerm{Term: tokenize.QueryTerms(words[r.IntN(len(words))])[0], Weight: []float32{1, 0.5, 0.25, 2}[r.IntN(4)]})
 	}
 	return q
 }
@@ -572,7 +574,7 @@ func (c *lexSynthCorpus) doc() [NumFields]string {
 func (c *lexSynthCorpus) query(n int) []QueryTerm {
 	var q []QueryTerm
 	for len(q) < n {
-		for _, t := range QueryTerms(c.word()) {
+		for _, t := range tokenize.QueryTerms(c.word()) {
 			q = append(q, QueryTerm{Term: t, Weight: 1})
 		}
 	}
@@ -687,7 +689,7 @@ func lexGoSourceDocs(t *testing.T, l *Lexical) (queries []string, answers []uint
 						text = text[:i]
 					}
 					text = strings.TrimPrefix(text, fn.Name.Name+" ")
-					if len(QueryTerms(text)) >= 2 {
+					if len(tokenize.QueryTerms(text)) >= 2 {
 						queries = append(queries, text)
 						answers = append(answers, doc)
 					}
@@ -723,7 +725,7 @@ func TestDocStopWordsKeepRanking(t *testing.T) {
 	stop := NewLexical(DefaultSymbolParams())
 	queries, answers := lexGoSourceDocs(t, stop)
 	all := NewLexical(DefaultSymbolParams())
-	all.mode = tokDocAll
+	all.mode = tokenize.ModeDocAll
 	lexGoSourceDocs(t, all)
 	if len(queries) < 500 {
 		t.Fatalf("only %d queries", len(queries))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // pinnedItems resolves the request's pinned files and ids to items. A
@@ -399,7 +400,7 @@ func excerpt(text string, n int, q *query, lang string) heuristics.Excerpt {
 		for line := range strings.SplitAfterSeq(text, "\n") {
 			w := 0.0
 			clear(seen)
-			symbolindex.Terms(line, func(term string) {
+			tokenize.Terms(line, func(term string) {
 				if !seen[term] {
 					seen[term] = true
 					w += weight[term]

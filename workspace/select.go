@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace/glob"
 	"github.com/ctxls/ctxls/workspace/history"
 )
@@ -323,7 +324,7 @@ type mention struct {
 // analyse tokenizes the query once into its terms, its sentences'
 // terms, and the names and paths it mentions.
 func analyse(p *plan) *query {
-	q := &query{raw: symbolindex.QueryTerms(p.req.Query), seen: map[string]bool{}, release: history.NamesVersion(p.req.Query)}
+	q := &query{raw: tokenize.QueryTerms(p.req.Query), seen: map[string]bool{}, release: history.NamesVersion(p.req.Query)}
 	if p.pointsAtCursor() {
 		// "who calls this", "explain this code": the words say what to
 		// do with the code under the cursor, not what to look for.
@@ -339,7 +340,7 @@ func analyse(p *plan) *query {
 	if sents := p.query.Sentences; len(sents) > 1 && !q.deictic {
 		for _, sent := range sents[:min(len(sents), heuristics.MaxSentences)] {
 			var st []symbolindex.QueryTerm
-			for _, t := range symbolindex.QueryTerms(sent) {
+			for _, t := range tokenize.QueryTerms(sent) {
 				st = append(st, symbolindex.QueryTerm{Term: t, Weight: 1})
 			}
 			if len(st) > 0 {
@@ -381,7 +382,7 @@ func (q *query) addHistory(p *plan, emb symbolindex.Embedder, bestMatch float64)
 		}
 		hw := float32(ctxWeight * weights[i])
 		q.release = q.release || history.NamesVersion(h)
-		for _, t := range symbolindex.QueryTerms(h) {
+		for _, t := range tokenize.QueryTerms(h) {
 			if !q.seen[t] {
 				q.seen[t] = true
 				q.terms = append(q.terms, symbolindex.QueryTerm{Term: t, Weight: hw})
