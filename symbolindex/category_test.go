@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
 // heuristics names the languages of docs and configuration files by the
@@ -48,7 +49,7 @@ func TestFileCategoryStored(t *testing.T) {
 	}
 	p := NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
 	for path := range files {
 		ix.Put(ixPrepare(t, p, emb, path, srcs[path[strings.LastIndex(path, "."):]]))
@@ -75,7 +76,7 @@ func TestFileCategoryStored(t *testing.T) {
 	if err := ix.Save(cache); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := LoadIndex(cache, NewHashEmbedder(DefaultHashDim))
+	loaded, err := LoadIndex(cache, embed.NewHashEmbedder(embed.DefaultHashDim))
 	if err != nil {
 		t.Fatal(err)
 	}

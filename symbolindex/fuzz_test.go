@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
 // fuzzSnippets are what a fuzzed edit types.
@@ -72,7 +74,7 @@ func runeStart(b []byte, off int) int {
 // FuzzDecodeIndex: a damaged cache is an error, never a panic, a hang or
 // an index that breaks later.
 func FuzzDecodeIndex(f *testing.F) {
-	emb := NewHashEmbedder(32)
+	emb := embed.NewHashEmbedder(32)
 	ix := NewIndex(emb)
 	p := NewParser()
 	defer p.Close()

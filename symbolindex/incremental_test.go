@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
 // editCorpus are real files of the project (the VS Code extension, the
@@ -473,7 +475,7 @@ func BenchmarkEditToIndex(b *testing.B) {
 	ctx := context.Background()
 	text := editBenchGo(2000)
 	off := bytes.Index(text, []byte("\tnext := state*103 + input\n")) + len("\tnext := state*")
-	ix := NewIndex(NewHashEmbedder(DefaultHashDim))
+	ix := NewIndex(embed.NewHashEmbedder(embed.DefaultHashDim))
 	p := NewParser()
 	defer p.Close()
 	var dt *DocTree

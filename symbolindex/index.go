@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/merkle"
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
 // Index is the symbol index of one workspace folder: every file's symbols,
@@ -21,7 +22,7 @@ import (
 // methods) may run concurrently with each other, but not with a writer: the
 // owner (workspace.Folder) guards it with a sync.RWMutex.
 type Index struct {
-	emb Embedder
+	emb embed.Embedder
 
 	files    map[string]uint32 // path → file slot
 	fileTab  []fileEntry       // file slot → entry; Path "" marks a free slot
@@ -172,7 +173,7 @@ func (ix *Index) own(s uint32) *symEntry {
 }
 
 // NewIndex returns an empty index that embeds with emb.
-func NewIndex(emb Embedder) *Index {
+func NewIndex(emb embed.Embedder) *Index {
 	return &Index{
 		emb:    emb,
 		files:  make(map[string]uint32),
@@ -187,7 +188,7 @@ func NewIndex(emb Embedder) *Index {
 }
 
 // Embedder returns the index's embedder.
-func (ix *Index) Embedder() Embedder { return ix.emb }
+func (ix *Index) Embedder() embed.Embedder { return ix.emb }
 
 // Files is the number of indexed files.
 func (ix *Index) Files() int { return len(ix.files) }
@@ -216,7 +217,7 @@ type FileDoc struct {
 	// For symbols Prepare skipped as already indexed: what Put needs to
 	// tokenize and embed them after all, should the index have moved on.
 	src []byte
-	emb Embedder
+	emb embed.Embedder
 }
 
 // Known reports whether the index already holds a leaf with this key and
@@ -228,7 +229,7 @@ type Known func(key string, hash uint64) bool
 // own Parser. The embedder is called once with all of the file's new
 // symbols. Symbols known says the index already has (an edit leaves most of
 // a file alone) are neither tokenized nor embedded; known may be nil.
-func Prepare(p *Parser, emb Embedder, relPath string, src []byte, size, modTime int64, known Known) (*FileDoc, error) {
+func Prepare(p *Parser, emb embed.Embedder, relPath string, src []byte, size, modTime int64, known Known) (*FileDoc, error) {
 	pf, err := p.Parse(relPath, src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", relPath, err)
@@ -238,7 +239,7 @@ func Prepare(p *Parser, emb Embedder, relPath string, src []byte, size, modTime 
 
 // PrepareParsed is Prepare for content already parsed: an open document's,
 // which Parser.ParseEdit parses incrementally.
-func PrepareParsed(pf *ParsedFile, emb Embedder, relPath string, src []byte, size, modTime int64, known Known) (*FileDoc, error) {
+func PrepareParsed(pf *ParsedFile, emb embed.Embedder, relPath string, src []byte, size, modTime int64, known Known) (*FileDoc, error) {
 	d := &FileDoc{
 		Path:    relPath,
 		Hash:    xxhash.Sum64(src),

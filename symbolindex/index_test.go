@@ -9,11 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // ixPrepare parses and embeds one file, as the indexer's workers do.
-func ixPrepare(t testing.TB, p *Parser, emb Embedder, path, src string) *FileDoc {
+func ixPrepare(t testing.TB, p *Parser, emb embed.Embedder, path, src string) *FileDoc {
 	t.Helper()
 	d, err := Prepare(p, emb, path, []byte(src), int64(len(src)), 0, nil)
 	if err != nil {
@@ -119,7 +120,7 @@ func Interest(balance int64, rate float64) int64 {
 func TestIndexPutReembedsOnlyChangedSymbols(t *testing.T) {
 	p := NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
 	const path = "bank/account.go"
 
@@ -252,7 +253,7 @@ func ixRandomFile(r *rand.Rand, path string) string {
 func TestIndexIncrementalEqualsFresh(t *testing.T) {
 	p := NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	for seed := range uint64(50) {
 		r := rand.New(rand.NewPCG(seed, 0x1dea))
 		ix := NewIndex(emb)
@@ -326,7 +327,7 @@ func TestIndexIncrementalEqualsFresh(t *testing.T) {
 func TestIndexRemove(t *testing.T) {
 	p := NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
 	empty := ix.Tree().RootHex()
 	ix.Put(ixPrepare(t, p, emb, "bank/account.go", ixAccounts))
@@ -360,7 +361,7 @@ func TestIndexRemove(t *testing.T) {
 func TestIndexSemanticFindsSymbol(t *testing.T) {
 	p := NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
 	ix.Put(ixPrepare(t, p, emb, "bank/account.go", ixAccounts))
 	vs, _ := emb.Embed([]string{"withdraw money refusing to overdraw"})

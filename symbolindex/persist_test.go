@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
 // persistFiles is a small multi-language workspace.
@@ -52,7 +54,7 @@ func persistBuild(t testing.TB) *Index {
 	t.Helper()
 	p := NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
 	for _, path := range []string{"bank/account.go", "docs/guide.md", "tools/report.py", "web/cart.ts"} {
 		ix.Put(ixPrepare(t, p, emb, path, persistFiles[path]))
@@ -102,7 +104,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := ix.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
+	loaded, err := LoadIndex(path, embed.NewHashEmbedder(embed.DefaultHashDim))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +128,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := loaded.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	again, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
+	again, err := LoadIndex(path, embed.NewHashEmbedder(embed.DefaultHashDim))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +149,7 @@ func TestLoadIndexRejectsBadCaches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	load := func(b []byte) (*Index, error) {
 		p := filepath.Join(t.TempDir(), "x.idx")
 		if err := os.WriteFile(p, b, 0o644); err != nil {
@@ -183,7 +185,7 @@ func TestLoadIndexRejectsBadCaches(t *testing.T) {
 	}
 
 	// Another embedder or cache version is a mismatch, not corruption.
-	if _, err := LoadIndex(good, NewHashEmbedder(128)); !errors.Is(err, ErrCacheMismatch) {
+	if _, err := LoadIndex(good, embed.NewHashEmbedder(128)); !errors.Is(err, ErrCacheMismatch) {
 		t.Errorf("other embedder: err %v, want ErrCacheMismatch", err)
 	}
 	var b bytes.Buffer
@@ -205,7 +207,7 @@ func TestLoadIndexNeverTrustsFlippedBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	bad := filepath.Join(t.TempDir(), "bad.idx")
 	// A damaged byte anywhere either fails the load or leaves an index that
 	// answers exactly like the original; a damaged index is never trusted.
@@ -247,7 +249,7 @@ func TestLoadIndexDropsOnlyDamagedSegments(t *testing.T) {
 	ix := persistBuild(t)
 	path := filepath.Join(t.TempDir(), "index.idx")
 	data := persistSegmented(t, ix, path)
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	whole, err := LoadIndex(path, emb)
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +314,7 @@ func testLoadedIndexEdits(t *testing.T) {
 	ix := persistBuild(t)
 	path := filepath.Join(t.TempDir(), "index.idx")
 	persistSegmented(t, ix, path)
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	loaded, err := LoadIndex(path, emb)
 	if err != nil {
 		t.Fatal(err)
@@ -364,7 +366,7 @@ func TestSaveIsAtomic(t *testing.T) {
 	if !slices.Equal(got, []string{"blocked.idx", "index.idx"}) {
 		t.Errorf("cache dir after a failed save: %q", got)
 	}
-	if _, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim)); err != nil {
+	if _, err := LoadIndex(path, embed.NewHashEmbedder(embed.DefaultHashDim)); err != nil {
 		t.Errorf("the earlier cache was damaged by a failed save: %v", err)
 	}
 }
@@ -376,7 +378,7 @@ func persistLoaded(t *testing.T) *Index {
 	if err := persistBuild(t).Save(path); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
+	ix, err := LoadIndex(path, embed.NewHashEmbedder(embed.DefaultHashDim))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
 // streamFiles is persistFiles with enough Go files beside it to fill
@@ -54,7 +56,7 @@ func TestStreamWriterWritesWhatSaveWrites(t *testing.T) {
 	paths := slices.Sorted(maps.Keys(files))
 	p := NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 
 	built := NewIndex(emb)
 	for _, f := range paths {
@@ -110,7 +112,7 @@ func TestStreamWriterWritesWhatSaveWrites(t *testing.T) {
 func TestStreamWriterRefusesFilesOutOfOrder(t *testing.T) {
 	p := NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "index.idx")
 	w, err := NewStreamWriter(path, emb, 2)

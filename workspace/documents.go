@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/workspace/glob"
 )
 
@@ -322,7 +323,7 @@ func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, d *document,
 
 // prepareDoc is prepareContent for an open document: its text is parsed
 // incrementally, from the tree of its previous version. Caller holds w.mu.
-func (w *Workspace) prepareDoc(d *document, emb symbolindex.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
+func (w *Workspace) prepareDoc(d *document, emb embed.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
 	parse := func(src []byte) (*symbolindex.ParsedFile, error) {
 		pf, tree, err := w.parser.ParseEdit(context.Background(), fi.Path, d.tree, src)
 		d.tree = tree

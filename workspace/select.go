@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace/glob"
 	"github.com/ctxls/ctxls/workspace/history"
@@ -361,7 +362,7 @@ func analyse(p *plan) *query {
 // counts in proportion to how vague the query is and how weakly it matches
 // on its own (bestMatch), newest turns most; names and paths mentioned
 // anywhere in the history count as mentions regardless.
-func (q *query) addHistory(p *plan, emb symbolindex.Embedder, bestMatch float64) {
+func (q *query) addHistory(p *plan, emb embed.Embedder, bestMatch float64) {
 	texts := []string{p.req.Query}
 	hist := p.req.History
 	weights := heuristics.HistoryWeights(len(hist), heuristics.DefaultHistoryDecay)
@@ -413,7 +414,7 @@ func (q *query) addHistory(p *plan, emb symbolindex.Embedder, bestMatch float64)
 			q.vec[j] += hw * x
 		}
 	}
-	symbolindex.Normalize(q.vec)
+	embed.Normalize(q.vec)
 }
 
 // ownBestMatch is how well the query alone matches: the share of its own
