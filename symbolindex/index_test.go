@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // ixPrepare parses and embeds one file, as the indexer's workers do.
-func ixPrepare(t testing.TB, p *Parser, emb embed.Embedder, path, src string) *FileDoc {
+func ixPrepare(t testing.TB, p *parse.Parser, emb embed.Embedder, path, src string) *FileDoc {
 	t.Helper()
 	d, err := Prepare(p, emb, path, []byte(src), int64(len(src)), 0, nil)
 	if err != nil {
@@ -118,7 +119,7 @@ func Interest(balance int64, rate float64) int64 {
 `
 
 func TestIndexPutReembedsOnlyChangedSymbols(t *testing.T) {
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
@@ -251,7 +252,7 @@ func ixRandomFile(r *rand.Rand, path string) string {
 }
 
 func TestIndexIncrementalEqualsFresh(t *testing.T) {
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	for seed := range uint64(50) {
@@ -325,7 +326,7 @@ func TestIndexIncrementalEqualsFresh(t *testing.T) {
 }
 
 func TestIndexRemove(t *testing.T) {
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
@@ -359,7 +360,7 @@ func TestIndexRemove(t *testing.T) {
 }
 
 func TestIndexSemanticFindsSymbol(t *testing.T) {
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
@@ -368,25 +369,5 @@ func TestIndexSemanticFindsSymbol(t *testing.T) {
 	hits := ix.SearchVectors(vs[0], 2, nil, nil)
 	if len(hits) != 2 || hits[0].Slot != ixSlotOf(t, ix, "bank/account.go", "Account.Withdraw") || math.IsNaN(float64(hits[0].Score)) {
 		t.Errorf("semantic search: %+v", hits)
-	}
-}
-
-func TestRangeIntersect(t *testing.T) {
-	r := func(a, b, c, d uint32) Range { return Range{a, b, c, d} }
-	for _, tc := range []struct {
-		a, b, want Range
-		ok         bool
-	}{
-		{r(2, 0, 9, 1), r(4, 2, 6, 1), r(4, 2, 6, 1), true},    // b inside a
-		{r(4, 2, 6, 1), r(2, 0, 9, 1), r(4, 2, 6, 1), true},    // a inside b
-		{r(2, 0, 5, 3), r(4, 0, 9, 1), r(4, 0, 5, 3), true},    // overlapping
-		{r(2, 0, 3, 1), r(5, 0, 9, 1), Range{}, false},         // apart
-		{r(2, 0, 4, 3), r(4, 3, 9, 1), r(4, 3, 4, 3), true},    // touching at a point
-		{r(4, 6, 4, 20), r(4, 0, 4, 10), r(4, 6, 4, 10), true}, // on one line
-	} {
-		got, ok := tc.a.Intersect(tc.b)
-		if ok != tc.ok || ok && got != tc.want {
-			t.Errorf("%v ∩ %v = %v %v, want %v %v", tc.a, tc.b, got, ok, tc.want, tc.ok)
-		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/ctxls/ctxls/merkle"
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
 	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // The cache is one file of immutable segments, in the spirit of zoekt's
@@ -119,9 +120,9 @@ type segRef struct{ Ref, Lower strRef }
 type segSym struct {
 	Name, Qual, LName, LQual, Sig, Doc, Key strRef
 	Hash                                    uint64
-	Range                                   Range
+	Range                                   parse.Range
 	StartByte, EndByte                      uint32
-	Kind                                    Kind
+	Kind                                    parse.Kind
 	_                                       [7]byte
 }
 

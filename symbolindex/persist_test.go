@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // persistFiles is a small multi-language workspace.
@@ -52,7 +53,7 @@ def monthly_totals(rows):
 
 func persistBuild(t testing.TB) *Index {
 	t.Helper()
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
@@ -114,7 +115,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}
 	// The loaded index keeps the content hashes: putting an unchanged file
 	// re-embeds nothing, and an edit re-embeds only what changed.
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := loaded.Embedder()
 	if changed := loaded.Put(ixPrepare(t, p, emb, "web/cart.ts", persistFiles["web/cart.ts"])); len(changed) != 0 {
@@ -281,7 +282,7 @@ func TestLoadIndexDropsOnlyDamagedSegments(t *testing.T) {
 		t.Errorf("symbols differ:\n got %q\nwant %q", g, w)
 	}
 	// Putting the missing file back gives the whole index again.
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	got.Put(ixPrepare(t, p, emb, "tools/report.py", persistFiles["tools/report.py"]))
 	persistSame(t, got, ix)
@@ -319,7 +320,7 @@ func testLoadedIndexEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	edited := bytes.Replace([]byte(ixAccounts), []byte("/ 12"), []byte("/ 365"), 1)
 	newFile := "package report\n\n// Totals sums the monthly sales of a cart.\nfunc Totals(cart []int) int { return len(cart) }\n"
@@ -436,7 +437,7 @@ func TestLoadedVectorsFollowWrites(t *testing.T) {
 // follow.
 func TestLoadedSymbolsFollowEdits(t *testing.T) {
 	loaded := persistLoaded(t)
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := loaded.Embedder()
 	files := maps.Clone(persistFiles)

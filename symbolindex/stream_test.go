@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // streamFiles is persistFiles with enough Go files beside it to fill
@@ -54,7 +55,7 @@ func TestStreamWriterWritesWhatSaveWrites(t *testing.T) {
 	segMaxFiles, segMaxSyms = 3, 12
 	files := streamFiles()
 	paths := slices.Sorted(maps.Keys(files))
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 
@@ -110,7 +111,7 @@ func TestStreamWriterWritesWhatSaveWrites(t *testing.T) {
 }
 
 func TestStreamWriterRefusesFilesOutOfOrder(t *testing.T) {
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	dir := t.TempDir()

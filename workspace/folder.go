@@ -19,6 +19,7 @@ import (
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
 	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
 )
 
@@ -603,7 +604,7 @@ func prepareAll(ctx context.Context, emb embed.Embedder, todo []FileInfo, states
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := symbolindex.NewParser()
+			p := parse.NewParser()
 			defer p.Close()
 			for j := range jobs {
 				r := prepareFile(p, emb, j.fi, states, read)
@@ -674,7 +675,7 @@ type prepared struct {
 
 // prepareFile reads, classifies and (unless its content is unchanged)
 // parses, tokenizes and embeds one file.
-func prepareFile(p *symbolindex.Parser, emb embed.Embedder, fi FileInfo, states map[string]symbolindex.FileState, read func(abs string) ([]byte, error)) prepared {
+func prepareFile(p *parse.Parser, emb embed.Embedder, fi FileInfo, states map[string]symbolindex.FileState, read func(abs string) ([]byte, error)) prepared {
 	if old, ok := states[fi.Path]; ok && fi.Hash != 0 && old.Hash == fi.Hash && old.Size == fi.Size {
 		return prepared{same: true, info: fi}
 	}
@@ -690,15 +691,15 @@ func prepareFile(p *symbolindex.Parser, emb embed.Embedder, fi FileInfo, states 
 // did not change, else parse it with parse and tokenize and embed it. known,
 // if not nil, names the symbols the index already holds, which need no
 // tokenizing or embedding.
-func prepareContent(parse func(src []byte) (*symbolindex.ParsedFile, error), emb embed.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
+func prepareContent(parseSrc func(src []byte) (*parse.ParsedFile, error), emb embed.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
 	if reason := ClassifyContent(fi.Path, src); reason != "" {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: reason}, info: fi}
 	}
 	if old.Size == int64(len(src)) && old.Hash == xxhash.Sum64(src) {
 		return prepared{same: true, info: fi}
 	}
-	pf, err := parse(src)
-	if errors.Is(err, symbolindex.ErrUnsupported) {
+	pf, err := parseSrc(src)
+	if errors.Is(err, parse.ErrUnsupported) {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnsupported}, info: fi}
 	}
 	if err != nil {
@@ -712,8 +713,8 @@ func prepareContent(parse func(src []byte) (*symbolindex.ParsedFile, error), emb
 }
 
 // parseWith parses whole files with p.
-func parseWith(p *symbolindex.Parser, relPath string) func([]byte) (*symbolindex.ParsedFile, error) {
-	return func(src []byte) (*symbolindex.ParsedFile, error) { return p.Parse(relPath, src) }
+func parseWith(p *parse.Parser, relPath string) func([]byte) (*parse.ParsedFile, error) {
+	return func(src []byte) (*parse.ParsedFile, error) { return p.Parse(relPath, src) }
 }
 
 // servable reports whether the folder has its first index and its history

@@ -12,6 +12,7 @@ import (
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace/glob"
 	"github.com/ctxls/ctxls/workspace/history"
@@ -39,7 +40,7 @@ type plan struct {
 	perItem   int
 	paths     *glob.Set
 	excludes  *glob.Set
-	kinds     map[symbolindex.Kind]bool
+	kinds     map[parse.Kind]bool
 	activeAbs string
 	cursor    *Cursor
 	pinned    []pinRef // in order
@@ -95,9 +96,9 @@ func (w *Workspace) validate(req *SelectRequest) (*plan, error) {
 		return nil, err
 	}
 	if len(req.Kinds) > 0 {
-		p.kinds = make(map[symbolindex.Kind]bool, len(req.Kinds))
+		p.kinds = make(map[parse.Kind]bool, len(req.Kinds))
 		for i, k := range req.Kinds {
-			kind, ok := symbolindex.ParseKind(k)
+			kind, ok := parse.ParseKind(k)
 			if !ok {
 				return nil, paramErr(fmt.Sprintf("kinds[%d]", i), "unknown kind %q (want function, method, class, struct, interface, type, enum, const, var, module or file)", k)
 			}
@@ -183,7 +184,7 @@ type cand struct {
 	path     string
 	lang     string
 	cat      heuristics.Category // the file's, from the index
-	sym      symbolindex.Symbol
+	sym      parse.Symbol
 	hash     uint64
 	ranks    [heuristics.NumSources]int32
 	scores   [heuristics.NumSources]float32
@@ -711,7 +712,7 @@ func bestPerFile(list []scoredFile) []scoredFile {
 }
 
 // accepts applies the request's path and kind filters.
-func (p *plan) accepts(relPath string, kind symbolindex.Kind) bool {
+func (p *plan) accepts(relPath string, kind parse.Kind) bool {
 	if p.kinds != nil && !p.kinds[kind] {
 		return false
 	}

@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
 )
 
@@ -46,7 +46,7 @@ type Workspace struct {
 	folders []*Folder
 	docs    map[string]*document // absolute path → open document
 	act     activity
-	parser  *symbolindex.Parser // for edits; guarded by mu
+	parser  *parse.Parser // for edits; guarded by mu
 	warned  map[string]bool
 	refused map[SkipReason]int       // paths the gate refused since start, by reason
 	mem     map[string]*folderMemory // memory notes by folder root (memory.go)

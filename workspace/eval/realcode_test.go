@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace"
 
@@ -130,7 +131,7 @@ func TestRealcodeGoldenSymbols(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := symbolindex.NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	for _, s := range suites {
 		root := filepath.Join(wsDir, s.Workspace)
