@@ -24,7 +24,7 @@ run lsp/jsonfront FuzzCheck 10000
 run lsp FuzzFraming 10000
 run lsp/mcp FuzzLineTransport 10000
 run lsp FuzzRequests 3000
-run symbolindex FuzzParseEdit 2000
+run symbolindex/parse FuzzParseEdit 2000
 run heuristics FuzzAnalyze 2000
 run symbolindex FuzzDecodeIndex 2000
 echo "fuzz: $total inputs, no crash and no hang"

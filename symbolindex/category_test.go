@@ -6,16 +6,18 @@ import (
 	"testing"
 
 	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // heuristics names the languages of docs and configuration files by the
 // strings DetectLanguage returns; they must stay the same strings.
 func TestCategoryLanguages(t *testing.T) {
-	docs := map[string]bool{LangMarkdown: true, LangText: true}
-	config := map[string]bool{LangYAML: true, LangTOML: true, LangJSON: true, LangDockerfile: true, LangMakefile: true}
-	for _, lang := range []string{LangGo, LangTypeScript, LangTSX, LangJavaScript, LangPython, LangRust, LangJava, LangC,
-		LangCPP, LangCSharp, LangRuby, LangPHP, LangMarkdown, LangYAML, LangTOML, LangJSON, LangShell, LangDockerfile,
-		LangMakefile, LangText} {
+	docs := map[string]bool{parse.LangMarkdown: true, parse.LangText: true}
+	config := map[string]bool{parse.LangYAML: true, parse.LangTOML: true, parse.LangJSON: true, parse.LangDockerfile: true, parse.LangMakefile: true}
+	for _, lang := range []string{parse.LangGo, parse.LangTypeScript, parse.LangTSX, parse.LangJavaScript, parse.LangPython, parse.LangRust, parse.LangJava, parse.LangC,
+		parse.LangCPP, parse.LangCSharp, parse.LangRuby, parse.LangPHP, parse.LangMarkdown, parse.LangYAML, parse.LangTOML, parse.LangJSON, parse.LangShell, parse.LangDockerfile,
+		parse.LangMakefile, parse.LangText} {
 		if got := heuristics.IsDocLanguage(lang); got != docs[lang] {
 			t.Errorf("IsDocLanguage(%q) = %v, want %v", lang, got, docs[lang])
 		}
@@ -23,9 +25,9 @@ func TestCategoryLanguages(t *testing.T) {
 			t.Errorf("IsConfigLanguage(%q) = %v, want %v", lang, got, config[lang])
 		}
 	}
-	for path, lang := range map[string]string{"README.md": LangMarkdown, "ci.yml": LangYAML, "Cargo.toml": LangTOML,
-		"package.json": LangJSON, "Dockerfile": LangDockerfile, "Makefile": LangMakefile, "notes.txt": LangText} {
-		if got := DetectLanguage(path, nil); got != lang {
+	for path, lang := range map[string]string{"README.md": parse.LangMarkdown, "ci.yml": parse.LangYAML, "Cargo.toml": parse.LangTOML,
+		"package.json": parse.LangJSON, "Dockerfile": parse.LangDockerfile, "Makefile": parse.LangMakefile, "notes.txt": parse.LangText} {
+		if got := parse.DetectLanguage(path, nil); got != lang {
 			t.Errorf("DetectLanguage(%q) = %q, want %q", path, got, lang)
 		}
 	}
@@ -46,9 +48,9 @@ func TestFileCategoryStored(t *testing.T) {
 		".md":  "# Guide\n\n## Setup\n\nRun the installer.\n",
 		".yml": "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n",
 	}
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
 	for path := range files {
 		ix.Put(ixPrepare(t, p, emb, path, srcs[path[strings.LastIndex(path, "."):]]))
@@ -75,7 +77,7 @@ func TestFileCategoryStored(t *testing.T) {
 	if err := ix.Save(cache); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := LoadIndex(cache, NewHashEmbedder(DefaultHashDim))
+	loaded, err := LoadIndex(cache, embed.NewHashEmbedder(embed.DefaultHashDim))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,13 @@
 package symbolindex
 
+import "github.com/ctxls/ctxls/symbolindex/tokenize"
+
 // TokenizeDoc tokenizes a document's fields into the form AddTerms takes,
 // exactly as Add would. It does not touch any index, so indexing workers can
 // tokenize in parallel and leave only the cheap insertion to the writer.
 func TokenizeDoc(fields [NumFields]string) DocTerms {
 	var (
-		tok   tokScratch
+		tok   tokenize.Scratch
 		dt    DocTerms
 		at    = make(map[string]int, 64)
 		field Field
@@ -32,7 +34,7 @@ func TokenizeDoc(fields [NumFields]string) DocTerms {
 	}
 	for f := range NumFields {
 		field, count = f, 0
-		tok.run(fields[f], tokDoc, emit)
+		tok.Run(fields[f], tokenize.ModeDoc, emit)
 		dt.Lens[f] = lexSat16(count)
 	}
 	return dt

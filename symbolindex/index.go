@@ -11,6 +11,8 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/merkle"
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // Index is the symbol index of one workspace folder: every file's symbols,
@@ -21,7 +23,7 @@ import (
 // methods) may run concurrently with each other, but not with a writer: the
 // owner (workspace.Folder) guards it with a sync.RWMutex.
 type Index struct {
-	emb Embedder
+	emb embed.Embedder
 
 	files    map[string]uint32 // path → file slot
 	fileTab  []fileEntry       // file slot → entry; Path "" marks a free slot
@@ -124,7 +126,7 @@ type fileEntry struct {
 
 // symEntry is a symbol put into the index in memory.
 type symEntry struct {
-	Sym  Symbol
+	Sym  parse.Symbol
 	Key  string // leaf key, unique within the file
 	Hash uint64 // leaf hash: qualified name, kind and folded body
 }
@@ -146,12 +148,12 @@ func (ix *Index) record(s uint32) (*segRecords, *segSym) {
 }
 
 // sym returns the symbol in slot s, which is not free.
-func (ix *Index) sym(s uint32) Symbol {
+func (ix *Index) sym(s uint32) parse.Symbol {
 	if a := ix.symAt[s]; a != 0 {
 		return ix.syms[a-1].Sym
 	}
 	v, r := ix.record(s)
-	return Symbol{Name: v.str(r.Name), Qualified: v.str(r.Qual), Kind: r.Kind, Range: r.Range,
+	return parse.Symbol{Name: v.str(r.Name), Qualified: v.str(r.Qual), Kind: r.Kind, Range: r.Range,
 		StartByte: r.StartByte, EndByte: r.EndByte, Signature: mappedStr(v.text, r.Sig), Doc: mappedStr(v.text, r.Doc)}
 }
 
@@ -172,7 +174,7 @@ func (ix *Index) own(s uint32) *symEntry {
 }
 
 // NewIndex returns an empty index that embeds with emb.
-func NewIndex(emb Embedder) *Index {
+func NewIndex(emb embed.Embedder) *Index {
 	return &Index{
 		emb:    emb,
 		files:  make(map[string]uint32),
@@ -187,7 +189,7 @@ func NewIndex(emb Embedder) *Index {
 }
 
 // Embedder returns the index's embedder.
-func (ix *Index) Embedder() Embedder { return ix.emb }
+func (ix *Index) Embedder() embed.Embedder { return ix.emb }
 
 // Files is the number of indexed files.
 func (ix *Index) Files() int { return len(ix.files) }
@@ -205,7 +207,7 @@ type FileDoc struct {
 	Hash     uint64
 	Size     int64
 	ModTime  int64
-	Parsed   *ParsedFile
+	Parsed   *parse.ParsedFile
 	Keys     []string
 	Hashes   []uint64
 	Vecs     [][]float32
@@ -216,7 +218,7 @@ type FileDoc struct {
 	// For symbols Prepare skipped as already indexed: what Put needs to
 	// tokenize and embed them after all, should the index have moved on.
 	src []byte
-	emb Embedder
+	emb embed.Embedder
 }
 
 // Known reports whether the index already holds a leaf with this key and
@@ -228,7 +230,7 @@ type Known func(key string, hash uint64) bool
 // own Parser. The embedder is called once with all of the file's new
 // symbols. Symbols known says the index already has (an edit leaves most of
 // a file alone) are neither tokenized nor embedded; known may be nil.
-func Prepare(p *Parser, emb Embedder, relPath string, src []byte, size, modTime int64, known Known) (*FileDoc, error) {
+func Prepare(p *parse.Parser, emb embed.Embedder, relPath string, src []byte, size, modTime int64, known Known) (*FileDoc, error) {
 	pf, err := p.Parse(relPath, src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", relPath, err)
@@ -238,7 +240,7 @@ func Prepare(p *Parser, emb Embedder, relPath string, src []byte, size, modTime 
 
 // PrepareParsed is Prepare for content already parsed: an open document's,
 // which Parser.ParseEdit parses incrementally.
-func PrepareParsed(pf *ParsedFile, emb Embedder, relPath string, src []byte, size, modTime int64, known Known) (*FileDoc, error) {
+func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src []byte, size, modTime int64, known Known) (*FileDoc, error) {
 	d := &FileDoc{
 		Path:    relPath,
 		Hash:    xxhash.Sum64(src),
@@ -280,7 +282,7 @@ func PrepareParsed(pf *ParsedFile, emb Embedder, relPath string, src []byte, siz
 // leafKeys names each symbol uniquely within its file and hashes its
 // content: the qualified name, the kind and the body with whitespace runs
 // folded, so that re-indenting or moving a symbol does not change it.
-func leafKeys(syms []Symbol, src []byte) ([]string, []uint64) {
+func leafKeys(syms []parse.Symbol, src []byte) ([]string, []uint64) {
 	keys := make([]string, len(syms))
 	hashes := make([]uint64, len(syms))
 	seen := make(map[string]int, len(syms))
@@ -323,7 +325,7 @@ func writeFolded(h *xxhash.Digest, b []byte) {
 	}
 }
 
-func body(src []byte, s *Symbol) []byte {
+func body(src []byte, s *parse.Symbol) []byte {
 	start, end := int(s.StartByte), int(s.EndByte)
 	if end > len(src) {
 		end = len(src)
@@ -338,7 +340,7 @@ func body(src []byte, s *Symbol) []byte {
 const maxEmbedBody = 600
 
 // symbolFields are the texts of a symbol's lexical fields.
-func symbolFields(relPath string, s *Symbol, src []byte) [NumFields]string {
+func symbolFields(relPath string, s *parse.Symbol, src []byte) [NumFields]string {
 	var f [NumFields]string
 	f[FieldName] = s.Qualified
 	if s.Name != "" && !strings.HasSuffix(s.Qualified, s.Name) {
@@ -352,7 +354,7 @@ func symbolFields(relPath string, s *Symbol, src []byte) [NumFields]string {
 
 // embedText is what a symbol's vector is computed from: where it is, what it
 // is called, how it is declared and documented, and the head of its body.
-func embedText(relPath string, s *Symbol, src []byte) string {
+func embedText(relPath string, s *parse.Symbol, src []byte) string {
 	b := body(src, s)
 	if len(b) > maxEmbedBody {
 		b = b[:maxEmbedBody]
@@ -516,7 +518,7 @@ func addTo(sum, v []float32) {
 	}
 }
 
-func (ix *Index) fillSymbol(s, fslot uint32, sym Symbol, key string, h uint64, terms DocTerms, vec []float32) {
+func (ix *Index) fillSymbol(s, fslot uint32, sym parse.Symbol, key string, h uint64, terms DocTerms, vec []float32) {
 	*ix.own(s) = symEntry{Sym: sym, Key: key, Hash: h}
 	ix.symFile[s] = fslot
 	ix.lex.addTokenized(s, terms)
@@ -652,7 +654,7 @@ type SymbolRef struct {
 	Path     string
 	Language string
 	Category heuristics.Category // the file's
-	Symbol
+	parse.Symbol
 }
 
 // Symbol returns the symbol in slot s. ok is false for a free slot.

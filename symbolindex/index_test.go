@@ -8,10 +8,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // ixPrepare parses and embeds one file, as the indexer's workers do.
-func ixPrepare(t testing.TB, p *Parser, emb Embedder, path, src string) *FileDoc {
+func ixPrepare(t testing.TB, p *parse.Parser, emb embed.Embedder, path, src string) *FileDoc {
 	t.Helper()
 	d, err := Prepare(p, emb, path, []byte(src), int64(len(src)), 0, nil)
 	if err != nil {
@@ -55,7 +59,7 @@ func ixSymbols(ix *Index) []string {
 // sorted by name: equal indexes give equal lists whatever their slots.
 func ixLexical(ix *Index, query string) []string {
 	var q []QueryTerm
-	for _, t := range QueryTerms(query) {
+	for _, t := range tokenize.QueryTerms(query) {
 		q = append(q, QueryTerm{Term: t, Weight: 1})
 	}
 	var buf SearchBuffer
@@ -115,9 +119,9 @@ func Interest(balance int64, rate float64) int64 {
 `
 
 func TestIndexPutReembedsOnlyChangedSymbols(t *testing.T) {
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
 	const path = "bank/account.go"
 
@@ -248,9 +252,9 @@ func ixRandomFile(r *rand.Rand, path string) string {
 }
 
 func TestIndexIncrementalEqualsFresh(t *testing.T) {
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	for seed := range uint64(50) {
 		r := rand.New(rand.NewPCG(seed, 0x1dea))
 		ix := NewIndex(emb)
@@ -322,9 +326,9 @@ func TestIndexIncrementalEqualsFresh(t *testing.T) {
 }
 
 func TestIndexRemove(t *testing.T) {
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
 	empty := ix.Tree().RootHex()
 	ix.Put(ixPrepare(t, p, emb, "bank/account.go", ixAccounts))
@@ -356,34 +360,14 @@ func TestIndexRemove(t *testing.T) {
 }
 
 func TestIndexSemanticFindsSymbol(t *testing.T) {
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
 	ix.Put(ixPrepare(t, p, emb, "bank/account.go", ixAccounts))
 	vs, _ := emb.Embed([]string{"withdraw money refusing to overdraw"})
 	hits := ix.SearchVectors(vs[0], 2, nil, nil)
 	if len(hits) != 2 || hits[0].Slot != ixSlotOf(t, ix, "bank/account.go", "Account.Withdraw") || math.IsNaN(float64(hits[0].Score)) {
 		t.Errorf("semantic search: %+v", hits)
-	}
-}
-
-func TestRangeIntersect(t *testing.T) {
-	r := func(a, b, c, d uint32) Range { return Range{a, b, c, d} }
-	for _, tc := range []struct {
-		a, b, want Range
-		ok         bool
-	}{
-		{r(2, 0, 9, 1), r(4, 2, 6, 1), r(4, 2, 6, 1), true},    // b inside a
-		{r(4, 2, 6, 1), r(2, 0, 9, 1), r(4, 2, 6, 1), true},    // a inside b
-		{r(2, 0, 5, 3), r(4, 0, 9, 1), r(4, 0, 5, 3), true},    // overlapping
-		{r(2, 0, 3, 1), r(5, 0, 9, 1), Range{}, false},         // apart
-		{r(2, 0, 4, 3), r(4, 3, 9, 1), r(4, 3, 4, 3), true},    // touching at a point
-		{r(4, 6, 4, 20), r(4, 0, 4, 10), r(4, 6, 4, 10), true}, // on one line
-	} {
-		got, ok := tc.a.Intersect(tc.b)
-		if ok != tc.ok || ok && got != tc.want {
-			t.Errorf("%v ∩ %v = %v %v, want %v %v", tc.a, tc.b, got, ok, tc.want, tc.ok)
-		}
 	}
 }

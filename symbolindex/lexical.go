@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // Field is a part of a lexical document that is weighted and
@@ -123,10 +125,10 @@ type Lexical struct {
 	n        int                 // live documents
 	sum      [NumFields]uint64   // total field lengths of live documents
 
-	mode tokMode // tokDoc; tokDocAll only to measure the stop list
+	mode tokenize.Mode // tokenize.ModeDoc; tokenize.ModeDocAll only to measure the stop list
 
 	// Scratch for adding one document.
-	tok      tokScratch
+	tok      tokenize.Scratch
 	mark     []uint32 // by term id: 1 + index into acc, 0 when not seen
 	acc      []lexAcc
 	addField Field
@@ -212,7 +214,7 @@ func (l *Lexical) Has(doc uint32) bool {
 	return int64(doc) < int64(len(l.live)) && l.live[doc]
 }
 
-// Add tokenizes the fields of a document with Terms (the body up to its
+// Add tokenizes the fields of a document with tokenize.Terms (the body up to its
 // first 4,000 terms) and indexes it under doc, replacing any document
 // already there. It fails only for a doc id of 2^26 or more.
 func (l *Lexical) Add(doc uint32, fields [NumFields]string) error {
@@ -222,7 +224,7 @@ func (l *Lexical) Add(doc uint32, fields [NumFields]string) error {
 	var lens [NumFields]uint16
 	for f := range NumFields {
 		l.addField, l.addCount = f, 0
-		l.tok.run(fields[f], l.mode, l.addEmit)
+		l.tok.Run(fields[f], l.mode, l.addEmit)
 		lens[f] = lexSat16(l.addCount)
 	}
 	l.commit(doc, lens)
@@ -504,7 +506,7 @@ func lexIDF(n, df int) float32 {
 }
 
 // IDF returns the inverse document frequency Search uses for a normalized
-// term (as produced by Terms or QueryTerms): ln(1 + (N − df + 0.5)/(df +
+// term (as produced by tokenize.Terms or tokenize.QueryTerms): ln(1 + (N − df + 0.5)/(df +
 // 0.5)). It is 0 for a term no document holds, which cannot score.
 func (l *Lexical) IDF(term string) float32 {
 	id, ok := l.dict[term]
@@ -517,7 +519,7 @@ func (l *Lexical) IDF(term string) float32 {
 // Search returns the k documents with the highest BM25F score for q, best
 // first, ties broken by lower doc id, considering only documents for which
 // filter returns true (nil accepts all). Query terms must be normalized (see
-// QueryTerms); repeated terms count once with their weights summed. For
+// tokenize.QueryTerms); repeated terms count once with their weights summed. For
 // each term t with document frequency df among N documents,
 //
 //	tf~   = Σ_f Weight_f · tf_f / (1 − B_f + B_f · len_f / avglen_f)

@@ -13,6 +13,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/internal/synth"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 func lexMustAdd(t testing.TB, l *Lexical, doc uint32, fields [NumFields]string) {
@@ -24,7 +27,7 @@ func lexMustAdd(t testing.TB, l *Lexical, doc uint32, fields [NumFields]string) 
 
 func lexQueryOf(text string) []QueryTerm {
 	var q []QueryTerm
-	for _, term := range QueryTerms(text) {
+	for _, term := range tokenize.QueryTerms(text) {
 		q = append(q, QueryTerm{Term: term, Weight: 1})
 	}
 	return q
@@ -76,7 +79,7 @@ func TestLexicalQueryWeightsMatter(t *testing.T) {
 	lexMustAdd(t, l, 0, [NumFields]string{"", "", "", "embedding vectors"})
 	lexMustAdd(t, l, 1, [NumFields]string{"", "", "", "tokenizer rules"})
 	lexMustAdd(t, l, 2, [NumFields]string{"", "", "", "something else"})
-	emb, tok := QueryTerms("embedding")[0], QueryTerms("tokenizer")[0]
+	emb, tok := tokenize.QueryTerms("embedding")[0], tokenize.QueryTerms("tokenizer")[0]
 	for _, tc := range []struct {
 		wEmb, wTok float32
 		want       []uint32
@@ -225,7 +228,7 @@ func lexRefScores(p LexicalParams, docs [][NumFields]string, q []QueryTerm) (map
 		}
 		info := &docInfo{tf: map[string]*[NumFields]int{}}
 		for f := range NumFields {
-			Terms(fields[f], func(term string) {
+			tokenize.Terms(fields[f], func(term string) {
 				if Field(f) == FieldBody && info.len[f] >= lexMaxBodyTerms {
 					return
 				}
@@ -323,7 +326,7 @@ func lexRandomQuery(r *rand.Rand) []QueryTerm {
 	words := []string{"parse", "config", "server", "handler", "index", "token", "cache", "query", "vector", "merkle", "walk", "file", "parseconfig", "absent"}
 	var q []QueryTerm
 	for range 1 + r.IntN(5) {
-		q = append(q, QueryTerm{Term: QueryTerms(words[r.IntN(len(words))])[0], Weight: []float32{1, 0.5, 0.25, 2}[r.IntN(4)]})
+		q = append(q, QueryTerm{Term: tokenize.QueryTerms(words[r.IntN(len(words))])[0], Weight: []float32{1, 0.5, 0.25, 2}[r.IntN(4)]})
 	}
 	return q
 }
@@ -488,82 +491,31 @@ func TestLexicalRemoveFreesTerms(t *testing.T) {
 }
 
 // lexSynthCorpus generates symbol documents with a realistic identifier
-// vocabulary: Zipf-distributed words combined into camelCase and snake_case
-// names, Go-like bodies and doc comments.
-type lexSynthCorpus struct {
-	r     *rand.Rand
-	zipf  *rand.Zipf
-	words []string
-}
+// vocabulary (see synth): Go-like bodies and doc comments around
+// camelCase and snake_case names.
+type lexSynthCorpus struct{ *synth.Corpus }
 
-// lexSynthWords is the vocabulary of the synthetic corpus.
-const lexSynthWords = `
-get set new add remove delete update create load save read write open close
-parse format encode decode marshal unmarshal validate check verify compute
-build make init start stop run serve handle process apply merge split join
-find search lookup index query match filter sort select collect scan walk
-visit render draw print log trace debug error warn info fatal panic recover
-config options settings params args flags env context ctx state status
-server client request response handler router middleware session cookie
-token auth user account role permission policy rule limit quota rate
-file path dir name ext size mode perm time date duration timeout deadline
-buffer reader writer stream pipe conn socket port host addr url uri route
-cache store db table row column key value entry item list map set queue
-stack heap tree node leaf edge graph vertex parent child root branch hash
-vector matrix embedding model score rank weight bias layer tensor batch
-symbol kind range span offset line column byte rune char string text word
-term posting document field length count total max min sum avg mean
-worker pool job task event message channel signal notify watch poll
-git commit diff patch repo branch tag remote fetch push pull clone blame
-test bench mock stub fake assert expect want got result output input
-json yaml toml xml html css http grpc proto schema spec version
-`
-
-func newLexSynthCorpus(seed uint64) *lexSynthCorpus {
-	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	words := strings.Fields(lexSynthWords)
-	return &lexSynthCorpus{r: r, zipf: rand.NewZipf(r, 1.1, 2, uint64(len(words)-1)), words: words}
-}
-
-func (c *lexSynthCorpus) word() string { return c.words[c.zipf.Uint64()] }
-
-func (c *lexSynthCorpus) ident() string {
-	n := 1 + c.r.IntN(3)
-	var b strings.Builder
-	snake := c.r.IntN(5) == 0
-	for i := range n {
-		w := c.word()
-		switch {
-		case i == 0:
-		case snake:
-			b.WriteByte('_')
-		default:
-			w = strings.ToUpper(w[:1]) + w[1:]
-		}
-		b.WriteString(w)
-	}
-	return b.String()
-}
+func newLexSynthCorpus(seed uint64) *lexSynthCorpus { return &lexSynthCorpus{synth.New(seed)} }
 
 func (c *lexSynthCorpus) doc() [NumFields]string {
-	name := c.ident()
-	if c.r.IntN(3) == 0 {
-		name = strings.ToUpper(name[:1]) + name[1:] + "." + c.ident()
+	name := c.Ident()
+	if c.R.IntN(3) == 0 {
+		name = strings.ToUpper(name[:1]) + name[1:] + "." + c.Ident()
 	}
-	path := c.word() + "/" + c.word() + "_" + c.word() + ".go"
+	path := c.Word() + "/" + c.Word() + "_" + c.Word() + ".go"
 	var sig, doc, body strings.Builder
-	fmt.Fprintf(&sig, "func %s(%s %s, %s string) (*%s, error)", name, c.ident(), c.ident(), c.word(), c.ident())
-	fmt.Fprintf(&doc, "%s %s the %s of a %s and returns its %s.", name, c.word(), c.word(), c.ident(), c.word())
-	for range 3 + c.r.IntN(25) {
-		switch c.r.IntN(4) {
+	fmt.Fprintf(&sig, "func %s(%s %s, %s string) (*%s, error)", name, c.Ident(), c.Ident(), c.Word(), c.Ident())
+	fmt.Fprintf(&doc, "%s %s the %s of a %s and returns its %s.", name, c.Word(), c.Word(), c.Ident(), c.Word())
+	for range 3 + c.R.IntN(25) {
+		switch c.R.IntN(4) {
 		case 0:
-			fmt.Fprintf(&body, "if err := %s(%s); err != nil {\n\treturn nil, fmt.Errorf(\"%s: %%w\", err)\n}\n", c.ident(), c.ident(), c.word())
+			fmt.Fprintf(&body, "if err := %s(%s); err != nil {\n\treturn nil, fmt.Errorf(\"%s: %%w\", err)\n}\n", c.Ident(), c.Ident(), c.Word())
 		case 1:
-			fmt.Fprintf(&body, "%s := %s.%s(%s, %d)\n", c.ident(), c.ident(), c.ident(), c.ident(), c.r.IntN(1000))
+			fmt.Fprintf(&body, "%s := %s.%s(%s, %d)\n", c.Ident(), c.Ident(), c.Ident(), c.Ident(), c.R.IntN(1000))
 		case 2:
-			fmt.Fprintf(&body, "for _, %s := range %s.%s {\n\t%s = append(%s, %s)\n}\n", c.word(), c.ident(), c.ident(), c.word(), c.word(), c.ident())
+			fmt.Fprintf(&body, "for _, %s := range %s.%s {\n\t%s = append(%s, %s)\n}\n", c.Word(), c.Ident(), c.Ident(), c.Word(), c.Word(), c.Ident())
 		default:
-			fmt.Fprintf(&body, "// %s the %s %s\n", c.word(), c.word(), c.ident())
+			fmt.Fprintf(&body, "// %s the %s %s\n", c.Word(), c.Word(), c.Ident())
 		}
 	}
 	return [NumFields]string{name, path, sig.String() + " " + doc.String(), body.String()}
@@ -572,7 +524,7 @@ func (c *lexSynthCorpus) doc() [NumFields]string {
 func (c *lexSynthCorpus) query(n int) []QueryTerm {
 	var q []QueryTerm
 	for len(q) < n {
-		for _, t := range QueryTerms(c.word()) {
+		for _, t := range tokenize.QueryTerms(c.Word()) {
 			q = append(q, QueryTerm{Term: t, Weight: 1})
 		}
 	}
@@ -687,7 +639,7 @@ func lexGoSourceDocs(t *testing.T, l *Lexical) (queries []string, answers []uint
 						text = text[:i]
 					}
 					text = strings.TrimPrefix(text, fn.Name.Name+" ")
-					if len(QueryTerms(text)) >= 2 {
+					if len(tokenize.QueryTerms(text)) >= 2 {
 						queries = append(queries, text)
 						answers = append(answers, doc)
 					}
@@ -723,7 +675,7 @@ func TestDocStopWordsKeepRanking(t *testing.T) {
 	stop := NewLexical(DefaultSymbolParams())
 	queries, answers := lexGoSourceDocs(t, stop)
 	all := NewLexical(DefaultSymbolParams())
-	all.mode = tokDocAll
+	all.mode = tokenize.ModeDocAll
 	lexGoSourceDocs(t, all)
 	if len(queries) < 500 {
 		t.Fatalf("only %d queries", len(queries))

@@ -20,6 +20,8 @@ import (
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/merkle"
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // The cache is one file of immutable segments, in the spirit of zoekt's
@@ -118,9 +120,9 @@ type segRef struct{ Ref, Lower strRef }
 type segSym struct {
 	Name, Qual, LName, LQual, Sig, Doc, Key strRef
 	Hash                                    uint64
-	Range                                   Range
+	Range                                   parse.Range
 	StartByte, EndByte                      uint32
-	Kind                                    Kind
+	Kind                                    parse.Kind
 	_                                       [7]byte
 }
 
@@ -273,13 +275,13 @@ func segFull(files, nsyms, n int) bool {
 }
 
 // headerLen is the length of the header of a file of nseg segments.
-func headerLen(emb Embedder, nseg int) int {
+func headerLen(emb embed.Embedder, nseg int) int {
 	return 32 + len(emb.ID()) + nseg*int(unsafe.Sizeof(segEntry{})) + 8
 }
 
 // writeHeader writes the header (segment table, slot counts, checksum) at
 // the start of f, whose segments end at end, and truncates f there.
-func writeHeader(f *os.File, emb Embedder, table []segEntry, fileSlots, symSlots uint32, end uint64) error {
+func writeHeader(f *os.File, emb embed.Embedder, table []segEntry, fileSlots, symSlots uint32, end uint64) error {
 	id := emb.ID()
 	hdr := make([]byte, 0, headerLen(emb, len(table)))
 	hdr = append(hdr, segMagic...)
@@ -550,7 +552,7 @@ func invert[D, T uint16 | uint32](dtOff, dtTerms, count []uint32, doc func(i int
 // rebuilds. When only some segments are damaged it returns the index of the
 // others with a *SegmentsError (wrapped): the caller uses the index and
 // indexes the missing files again.
-func LoadIndex(path string, emb Embedder) (*Index, error) {
+func LoadIndex(path string, emb embed.Embedder) (*Index, error) {
 	data, f, err := mapFile(path)
 	if err != nil {
 		return nil, err
@@ -607,7 +609,7 @@ func mappedStr(strs []byte, r strRef) string {
 // drop, if not nil, is called with each segment once its checksum has been
 // computed: the checksums read the whole file once, and only what the
 // index touches from then on should stay resident.
-func decodeIndex(data []byte, emb Embedder, drop func([]byte)) (ix *Index, err error) {
+func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index, err error) {
 	// A cache must never take the process down, whatever its bytes.
 	defer func() {
 		if p := recover(); p != nil {
@@ -650,7 +652,7 @@ type segHeader struct {
 // checksum, version and embedder, and that the segments' slots are in
 // order and in range. A cache of an older format or another embedder is
 // ErrCacheMismatch.
-func decodeSegHeader(data []byte, emb Embedder) (segHeader, error) {
+func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 	if !bytes.HasPrefix(data, []byte(segMagic)) {
 		var h cacheHeader
 		if gob.NewDecoder(bytes.NewReader(data)).Decode(&h) == nil && h.Magic == cacheMagic {
@@ -742,7 +744,7 @@ func checkSegments(data []byte, table []segEntry, dim int, drop func([]byte)) (v
 // assembleIndex builds the index over the checked segments views, with
 // fileSlots file slots and symSlots symbol slots; the slots no segment
 // fills are free.
-func assembleIndex(emb Embedder, views []*segView, fileSlots, symSlots uint32) (*Index, error) {
+func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uint32) (*Index, error) {
 	ix := NewIndex(emb)
 	ix.fileTab = make([]fileEntry, fileSlots)
 	ix.symFile = make([]uint32, symSlots)

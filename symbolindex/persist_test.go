@@ -12,6 +12,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // persistFiles is a small multi-language workspace.
@@ -50,9 +53,9 @@ def monthly_totals(rows):
 
 func persistBuild(t testing.TB) *Index {
 	t.Helper()
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	ix := NewIndex(emb)
 	for _, path := range []string{"bank/account.go", "docs/guide.md", "tools/report.py", "web/cart.ts"} {
 		ix.Put(ixPrepare(t, p, emb, path, persistFiles[path]))
@@ -102,7 +105,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := ix.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
+	loaded, err := LoadIndex(path, embed.NewHashEmbedder(embed.DefaultHashDim))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +115,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}
 	// The loaded index keeps the content hashes: putting an unchanged file
 	// re-embeds nothing, and an edit re-embeds only what changed.
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := loaded.Embedder()
 	if changed := loaded.Put(ixPrepare(t, p, emb, "web/cart.ts", persistFiles["web/cart.ts"])); len(changed) != 0 {
@@ -126,7 +129,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := loaded.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	again, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
+	again, err := LoadIndex(path, embed.NewHashEmbedder(embed.DefaultHashDim))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +150,7 @@ func TestLoadIndexRejectsBadCaches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	load := func(b []byte) (*Index, error) {
 		p := filepath.Join(t.TempDir(), "x.idx")
 		if err := os.WriteFile(p, b, 0o644); err != nil {
@@ -183,7 +186,7 @@ func TestLoadIndexRejectsBadCaches(t *testing.T) {
 	}
 
 	// Another embedder or cache version is a mismatch, not corruption.
-	if _, err := LoadIndex(good, NewHashEmbedder(128)); !errors.Is(err, ErrCacheMismatch) {
+	if _, err := LoadIndex(good, embed.NewHashEmbedder(128)); !errors.Is(err, ErrCacheMismatch) {
 		t.Errorf("other embedder: err %v, want ErrCacheMismatch", err)
 	}
 	var b bytes.Buffer
@@ -205,7 +208,7 @@ func TestLoadIndexNeverTrustsFlippedBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	bad := filepath.Join(t.TempDir(), "bad.idx")
 	// A damaged byte anywhere either fails the load or leaves an index that
 	// answers exactly like the original; a damaged index is never trusted.
@@ -247,7 +250,7 @@ func TestLoadIndexDropsOnlyDamagedSegments(t *testing.T) {
 	ix := persistBuild(t)
 	path := filepath.Join(t.TempDir(), "index.idx")
 	data := persistSegmented(t, ix, path)
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	whole, err := LoadIndex(path, emb)
 	if err != nil {
 		t.Fatal(err)
@@ -279,7 +282,7 @@ func TestLoadIndexDropsOnlyDamagedSegments(t *testing.T) {
 		t.Errorf("symbols differ:\n got %q\nwant %q", g, w)
 	}
 	// Putting the missing file back gives the whole index again.
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	got.Put(ixPrepare(t, p, emb, "tools/report.py", persistFiles["tools/report.py"]))
 	persistSame(t, got, ix)
@@ -312,12 +315,12 @@ func testLoadedIndexEdits(t *testing.T) {
 	ix := persistBuild(t)
 	path := filepath.Join(t.TempDir(), "index.idx")
 	persistSegmented(t, ix, path)
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	loaded, err := LoadIndex(path, emb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	edited := bytes.Replace([]byte(ixAccounts), []byte("/ 12"), []byte("/ 365"), 1)
 	newFile := "package report\n\n// Totals sums the monthly sales of a cart.\nfunc Totals(cart []int) int { return len(cart) }\n"
@@ -364,7 +367,7 @@ func TestSaveIsAtomic(t *testing.T) {
 	if !slices.Equal(got, []string{"blocked.idx", "index.idx"}) {
 		t.Errorf("cache dir after a failed save: %q", got)
 	}
-	if _, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim)); err != nil {
+	if _, err := LoadIndex(path, embed.NewHashEmbedder(embed.DefaultHashDim)); err != nil {
 		t.Errorf("the earlier cache was damaged by a failed save: %v", err)
 	}
 }
@@ -376,7 +379,7 @@ func persistLoaded(t *testing.T) *Index {
 	if err := persistBuild(t).Save(path); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := LoadIndex(path, NewHashEmbedder(DefaultHashDim))
+	ix, err := LoadIndex(path, embed.NewHashEmbedder(embed.DefaultHashDim))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,7 +437,7 @@ func TestLoadedVectorsFollowWrites(t *testing.T) {
 // follow.
 func TestLoadedSymbolsFollowEdits(t *testing.T) {
 	loaded := persistLoaded(t)
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	emb := loaded.Embedder()
 	files := maps.Clone(persistFiles)

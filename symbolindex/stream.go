@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
 // StreamWriter writes the cache file of a new index while it is built: the
@@ -19,7 +20,7 @@ import (
 // place.
 type StreamWriter struct {
 	path     string
-	emb      Embedder
+	emb      embed.Embedder
 	f        *os.File
 	maxFiles int // files the header has room for (a segment has at least one)
 
@@ -36,7 +37,7 @@ type StreamWriter struct {
 
 // NewStreamWriter starts writing an index of at most maxFiles files with
 // embedder emb to a temporary file beside path.
-func NewStreamWriter(path string, emb Embedder, maxFiles int) (*StreamWriter, error) {
+func NewStreamWriter(path string, emb embed.Embedder, maxFiles int) (*StreamWriter, error) {
 	if !hostLittleEndian {
 		return nil, errors.New("stream index: the cache format needs a little-endian machine")
 	}

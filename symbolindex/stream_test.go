@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // streamFiles is persistFiles with enough Go files beside it to fill
@@ -52,9 +55,9 @@ func TestStreamWriterWritesWhatSaveWrites(t *testing.T) {
 	segMaxFiles, segMaxSyms = 3, 12
 	files := streamFiles()
 	paths := slices.Sorted(maps.Keys(files))
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 
 	built := NewIndex(emb)
 	for _, f := range paths {
@@ -108,9 +111,9 @@ func TestStreamWriterWritesWhatSaveWrites(t *testing.T) {
 }
 
 func TestStreamWriterRefusesFilesOutOfOrder(t *testing.T) {
-	p := NewParser()
+	p := parse.NewParser()
 	defer p.Close()
-	emb := NewHashEmbedder(DefaultHashDim)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "index.idx")
 	w, err := NewStreamWriter(path, emb, 2)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
 func vecRandomUnit(r *rand.Rand, dim int) []float32 {
@@ -224,8 +226,8 @@ func vecBenchStore(b *testing.B, n, dim int) (*VectorStore, [][]float32) {
 }
 
 func BenchmarkTopK100k(b *testing.B) {
-	s, _ := vecBenchStore(b, 100_000, DefaultHashDim)
-	q := vecRandomUnit(rand.New(rand.NewPCG(15, 16)), DefaultHashDim)
+	s, _ := vecBenchStore(b, 100_000, embed.DefaultHashDim)
+	q := vecRandomUnit(rand.New(rand.NewPCG(15, 16)), embed.DefaultHashDim)
 	dst := make([]ScoredSlot, 0, 50)
 	for b.Loop() {
 		dst = s.TopK(q, nil, 50, dst)
@@ -235,7 +237,7 @@ func BenchmarkTopK100k(b *testing.B) {
 // BenchmarkTopK100kFloat32 is the same search over unquantized float32
 // vectors in one flat slice (153 MB instead of 38 MB), for comparison.
 func BenchmarkTopK100kFloat32(b *testing.B) {
-	const dim = DefaultHashDim
+	const dim = embed.DefaultHashDim
 	_, raw := vecBenchStore(b, 100_000, dim)
 	flat := make([]float32, 0, len(raw)*dim)
 	for _, v := range raw {

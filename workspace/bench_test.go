@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace/synth"
 )
 
@@ -357,7 +358,7 @@ func newFileBM25(dir string) (*fileBM25, error) {
 // top returns the first baselineHeadChars bytes of the k best files for q.
 func (fb *fileBM25) top(q string, k int) ([]string, error) {
 	var terms []symbolindex.QueryTerm
-	for _, t := range symbolindex.QueryTerms(q) {
+	for _, t := range tokenize.QueryTerms(q) {
 		terms = append(terms, symbolindex.QueryTerm{Term: t, Weight: 1})
 	}
 	hits := fb.lex.Search(terms, k, nil, &fb.buf)

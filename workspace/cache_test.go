@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/workspace/testutil"
 )
 
@@ -252,7 +253,7 @@ func TestCacheIncompatibleIsRebuilt(t *testing.T) {
 		write func(t *testing.T, path string)
 	}{
 		{"other embedder", func(t *testing.T, path string) {
-			ix := symbolindex.NewIndex(symbolindex.NewHashEmbedder(128))
+			ix := symbolindex.NewIndex(embed.NewHashEmbedder(128))
 			if err := ix.Save(path); err != nil {
 				t.Fatal(err)
 			}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
 // indexGuarded indexes root with cacheDir in a new workspace, as a CLI run
@@ -239,7 +240,7 @@ func TestStaleTempsSwept(t *testing.T) {
 		}
 	}
 	// A writer in this process at work on another cache file.
-	w, err := symbolindex.NewStreamWriter(filepath.Join(dir, fmt.Sprintf("%016x.idx", 42)), symbolindex.NewHashEmbedder(64), 10)
+	w, err := symbolindex.NewStreamWriter(filepath.Join(dir, fmt.Sprintf("%016x.idx", 42)), embed.NewHashEmbedder(64), 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // Queries that point at the code under the cursor ("who calls this",
@@ -149,7 +150,7 @@ func (s *scope) callees(target uint32) []symRank {
 			// Names match case-insensitively in the index ("error" is not
 			// a call of Error); a callee is called, a used type named.
 			dr, ok := s.idx.Symbol(d)
-			if !ok || dr.Name != id || !use.call && !isType(dr.Kind) && dr.Kind != symbolindex.KindType {
+			if !ok || dr.Name != id || !use.call && !isType(dr.Kind) && dr.Kind != parse.KindType {
 				continue
 			}
 			if d != target && !encloses(s.idx, d, target) && s.accepts(d) {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/glob"
 )
 
@@ -23,7 +25,7 @@ type document struct {
 	// incrementally; nil until parsed, and for text that is not code. It
 	// holds C memory: closed when the document is closed or no longer
 	// indexed.
-	tree *symbolindex.DocTree
+	tree *parse.DocTree
 }
 
 // dropTree frees the document's syntax tree.
@@ -281,7 +283,7 @@ func (w *Workspace) excluded(rel string) bool {
 // file from disk. Caller holds w.mu.
 func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, d *document, edit bool) error {
 	if w.parser == nil {
-		w.parser = symbolindex.NewParser()
+		w.parser = parse.NewParser()
 	}
 	f.mu.RLock()
 	old, _ := f.idx.State(fi.Path)
@@ -322,13 +324,13 @@ func (w *Workspace) reindexText(f *Folder, fi FileInfo, src []byte, d *document,
 
 // prepareDoc is prepareContent for an open document: its text is parsed
 // incrementally, from the tree of its previous version. Caller holds w.mu.
-func (w *Workspace) prepareDoc(d *document, emb symbolindex.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
-	parse := func(src []byte) (*symbolindex.ParsedFile, error) {
+func (w *Workspace) prepareDoc(d *document, emb embed.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
+	parseEdit := func(src []byte) (*parse.ParsedFile, error) {
 		pf, tree, err := w.parser.ParseEdit(context.Background(), fi.Path, d.tree, src)
 		d.tree = tree
 		return pf, err
 	}
-	r := prepareContent(parse, emb, fi, src, old, known)
+	r := prepareContent(parseEdit, emb, fi, src, old, known)
 	if r.skip != nil {
 		d.dropTree()
 	}

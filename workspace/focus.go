@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // focus spends the best files' shares of the budget on them. Once a file
@@ -139,7 +140,7 @@ func focusFile(p *plan, q *query, best *cand, head, rest []*cand, share, room in
 		return n
 	}
 	used := 0
-	var taken []symbolindex.Range
+	var taken []parse.Range
 	for _, c := range head {
 		if sameFile(c, best) {
 			used += size(c)
@@ -163,7 +164,7 @@ func focusFile(p *plan, q *query, best *cand, head, rest []*cand, share, room in
 	// constants as often as they touch a symbol, and a head is short: per
 	// character it holds five times the changed lines a symbol does
 	// (EVAL.md, "Heads first").
-	if h := fileHead(best); h != nil && p.accepts(h.path, symbolindex.KindFile) && used+size(h) <= share {
+	if h := fileHead(best); h != nil && p.accepts(h.path, parse.KindFile) && used+size(h) <= share {
 		pulled = append(pulled, h)
 		used += size(h)
 	}
@@ -211,20 +212,20 @@ func withinFile(idx *symbolindex.Index, fs uint32, q *query) map[uint32]float64 
 // fileHead is the item of the lines of top's file before its first symbol
 // (package clause, imports, module constants), or nil when there are none.
 func fileHead(top *cand) *cand {
-	first := symbolindex.Symbol{StartByte: ^uint32(0)}
+	first := parse.Symbol{StartByte: ^uint32(0)}
 	for _, s := range top.folder.idx.FileSymbols(top.fileSlot) {
 		if ref, ok := top.folder.idx.Symbol(s); ok && ref.StartByte < first.StartByte {
 			first = ref.Symbol
 		}
 	}
-	if first.StartByte == ^uint32(0) || first.Range.StartLine == 0 || first.Kind == symbolindex.KindFile {
+	if first.StartByte == ^uint32(0) || first.Range.StartLine == 0 || first.Kind == parse.KindFile {
 		return nil
 	}
 	c := *top
 	c.slot, c.hash, c.head, c.reason, c.opening = noSlot, 0, true, ReasonRetrieved, false
 	fileEvidence(&c) // it has its file's evidence, none of its own
-	c.sym = symbolindex.Symbol{Kind: symbolindex.KindFile, EndByte: first.StartByte,
-		Range: symbolindex.Range{EndLine: first.Range.StartLine - 1}}
+	c.sym = parse.Symbol{Kind: parse.KindFile, EndByte: first.StartByte,
+		Range: parse.Range{EndLine: first.Range.StartLine - 1}}
 	return &c
 }
 

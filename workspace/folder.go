@@ -18,6 +18,8 @@ import (
 
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
 )
 
@@ -82,7 +84,7 @@ type Progress struct {
 }
 
 // newFolder returns a folder whose index is empty until Build runs.
-func newFolder(root string, emb symbolindex.Embedder) (*Folder, error) {
+func newFolder(root string, emb embed.Embedder) (*Folder, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", root, err)
@@ -116,7 +118,7 @@ func folderCacheFile(dir, root, ext string) string {
 // build discovers the folder's files and brings the index up to date with
 // them: from the cache when there is one, re-parsing only files whose content
 // changed, then saves the cache.
-func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder, log *slog.Logger, progress func(Progress)) (IndexStats, error) {
+func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log *slog.Logger, progress func(Progress)) (IndexStats, error) {
 	start := time.Now()
 	files, skipped, err := Discover(ctx, f.Root, cfg.DiscoverOptions())
 	if err != nil {
@@ -160,7 +162,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb symbolindex.Embedder
 // rebuild after a config change or a re-scan; live), else the cache file
 // cfile's, else a new one. It returns the cache file to save to, "" when
 // the folder is to run without one.
-func (f *Folder) startingIndex(emb symbolindex.Embedder, cfile string, log *slog.Logger) (base *symbolindex.Index, live bool, cacheFile string) {
+func (f *Folder) startingIndex(emb embed.Embedder, cfile string, log *slog.Logger) (base *symbolindex.Index, live bool, cacheFile string) {
 	f.mu.RLock()
 	base = f.idx
 	f.mu.RUnlock()
@@ -180,7 +182,7 @@ func (f *Folder) startingIndex(emb symbolindex.Embedder, cfile string, log *slog
 // loadCache loads the folder's index from the cache file cfile, or returns
 // a new index when it cannot, saying why in the log. usable is false when
 // no cache can ever be written there.
-func (f *Folder) loadCache(cfile string, emb symbolindex.Embedder, log *slog.Logger) (idx *symbolindex.Index, usable bool) {
+func (f *Folder) loadCache(cfile string, emb embed.Embedder, log *slog.Logger) (idx *symbolindex.Index, usable bool) {
 	var refusal *cachefile.Refusal
 	switch cached, err := symbolindex.LoadIndex(cfile, emb); {
 	case err == nil:
@@ -214,7 +216,7 @@ func (f *Folder) loadCache(cfile string, emb symbolindex.Embedder, log *slog.Log
 // indexFiles brings base up to date with files. With nothing to start from
 // and a cache file to write, it writes the cache as the files come
 // (streamed).
-func (f *Folder) indexFiles(ctx context.Context, cfg Config, emb symbolindex.Embedder, files []FileInfo, base *symbolindex.Index, live bool, cfile string, log *slog.Logger, progress func(Progress)) (idx *symbolindex.Index, st updateStats, streamed bool, err error) {
+func (f *Folder) indexFiles(ctx context.Context, cfg Config, emb embed.Embedder, files []FileInfo, base *symbolindex.Index, live bool, cfile string, log *slog.Logger, progress func(Progress)) (idx *symbolindex.Index, st updateStats, streamed bool, err error) {
 	read := func(abs string) ([]byte, error) {
 		src, _, err := readRegular(f.Root, abs, cfg.MaxFileBytes)
 		return src, err
@@ -314,7 +316,7 @@ func sweepOnce(dir string, log *slog.Logger) {
 // vectors and strings read in place instead of held in the Go heap. It
 // returns nil, with a warning, when the save or the load fails. Caller
 // holds idx's lock for reading.
-func saveAndMap(idx *symbolindex.Index, cfile string, emb symbolindex.Embedder, log *slog.Logger) *symbolindex.Index {
+func saveAndMap(idx *symbolindex.Index, cfile string, emb embed.Embedder, log *slog.Logger) *symbolindex.Index {
 	runtime.GC() // the build's garbage, before the save adds its own
 	root, ok := saveIndex(idx, cfile, log)
 	if !ok {
@@ -336,7 +338,7 @@ func saveIndex(idx *symbolindex.Index, cfile string, log *slog.Logger) (root str
 // mapSaved maps the cache file just saved, or returns nil with a warning
 // when it cannot be read or does not hold the index whose Merkle root is
 // root. It reads only the file: no lock is needed.
-func mapSaved(cfile string, emb symbolindex.Embedder, root string, log *slog.Logger) *symbolindex.Index {
+func mapSaved(cfile string, emb embed.Embedder, root string, log *slog.Logger) *symbolindex.Index {
 	runtime.GC() // the save's garbage, before the mapped index adds its own
 	m, err := symbolindex.LoadIndex(cfile, emb)
 	if err != nil || m.Tree().RootHex() != root {
@@ -371,7 +373,7 @@ func (f *Folder) maybeMerge(cfg Config, log *slog.Logger) {
 // unless it changed meanwhile (the next merge then waits for one more
 // changed file). Only the save holds the folder's lock; mapping and
 // checking the file do not, so requests and edits wait for the write alone.
-func (f *Folder) merge(cfile string, emb symbolindex.Embedder, log *slog.Logger) {
+func (f *Folder) merge(cfile string, emb embed.Embedder, log *slog.Logger) {
 	defer f.merging.Store(false)
 	f.mu.RLock()
 	idx := f.idx
@@ -437,7 +439,7 @@ type updateStats struct {
 // at once at the end, under one write lock, so that a request sees it as it
 // was before the re-scan or after, never in between, and a cancelled
 // re-scan leaves it as it was.
-func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb symbolindex.Embedder, files []FileInfo, read func(abs string) ([]byte, error), progress func(done, total int), live bool) (_ *symbolindex.Index, st updateStats, err error) {
+func update(ctx context.Context, mu *sync.RWMutex, idx *symbolindex.Index, emb embed.Embedder, files []FileInfo, read func(abs string) ([]byte, error), progress func(done, total int), live bool) (_ *symbolindex.Index, st updateStats, err error) {
 	mu.RLock()
 	todo, gone, states := diffFiles(idx, files, &st)
 	mu.RUnlock()
@@ -512,7 +514,7 @@ func inOrder(results <-chan prepared, done, total int, progress func(done, total
 // build never holds the whole index in the heap. It returns a nil index,
 // and no error, when the cache cannot be written or read back: the caller
 // then builds in memory.
-func streamBuild(ctx context.Context, cfile string, emb symbolindex.Embedder, files []FileInfo, read func(abs string) ([]byte, error), progress func(done, total int), log *slog.Logger) (*symbolindex.Index, updateStats, error) {
+func streamBuild(ctx context.Context, cfile string, emb embed.Embedder, files []FileInfo, read func(abs string) ([]byte, error), progress func(done, total int), log *slog.Logger) (*symbolindex.Index, updateStats, error) {
 	var st updateStats
 	w, err := symbolindex.NewStreamWriter(cfile, emb, len(files))
 	if err != nil {
@@ -590,7 +592,7 @@ func diffFiles(idx *symbolindex.Index, files []FileInfo, st *updateStats) (todo 
 // prepareAll reads, parses, tokenizes and embeds the files of todo on
 // GOMAXPROCS workers, one parser each; results come in any order, each
 // with its position in todo.
-func prepareAll(ctx context.Context, emb symbolindex.Embedder, todo []FileInfo, states map[string]symbolindex.FileState, read func(abs string) ([]byte, error)) <-chan prepared {
+func prepareAll(ctx context.Context, emb embed.Embedder, todo []FileInfo, states map[string]symbolindex.FileState, read func(abs string) ([]byte, error)) <-chan prepared {
 	type job struct {
 		seq int
 		fi  FileInfo
@@ -602,7 +604,7 @@ func prepareAll(ctx context.Context, emb symbolindex.Embedder, todo []FileInfo, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := symbolindex.NewParser()
+			p := parse.NewParser()
 			defer p.Close()
 			for j := range jobs {
 				r := prepareFile(p, emb, j.fi, states, read)
@@ -673,7 +675,7 @@ type prepared struct {
 
 // prepareFile reads, classifies and (unless its content is unchanged)
 // parses, tokenizes and embeds one file.
-func prepareFile(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, states map[string]symbolindex.FileState, read func(abs string) ([]byte, error)) prepared {
+func prepareFile(p *parse.Parser, emb embed.Embedder, fi FileInfo, states map[string]symbolindex.FileState, read func(abs string) ([]byte, error)) prepared {
 	if old, ok := states[fi.Path]; ok && fi.Hash != 0 && old.Hash == fi.Hash && old.Size == fi.Size {
 		return prepared{same: true, info: fi}
 	}
@@ -689,15 +691,15 @@ func prepareFile(p *symbolindex.Parser, emb symbolindex.Embedder, fi FileInfo, s
 // did not change, else parse it with parse and tokenize and embed it. known,
 // if not nil, names the symbols the index already holds, which need no
 // tokenizing or embedding.
-func prepareContent(parse func(src []byte) (*symbolindex.ParsedFile, error), emb symbolindex.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
+func prepareContent(parseSrc func(src []byte) (*parse.ParsedFile, error), emb embed.Embedder, fi FileInfo, src []byte, old symbolindex.FileState, known symbolindex.Known) prepared {
 	if reason := ClassifyContent(fi.Path, src); reason != "" {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: reason}, info: fi}
 	}
 	if old.Size == int64(len(src)) && old.Hash == xxhash.Sum64(src) {
 		return prepared{same: true, info: fi}
 	}
-	pf, err := parse(src)
-	if errors.Is(err, symbolindex.ErrUnsupported) {
+	pf, err := parseSrc(src)
+	if errors.Is(err, parse.ErrUnsupported) {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnsupported}, info: fi}
 	}
 	if err != nil {
@@ -711,8 +713,8 @@ func prepareContent(parse func(src []byte) (*symbolindex.ParsedFile, error), emb
 }
 
 // parseWith parses whole files with p.
-func parseWith(p *symbolindex.Parser, relPath string) func([]byte) (*symbolindex.ParsedFile, error) {
-	return func(src []byte) (*symbolindex.ParsedFile, error) { return p.Parse(relPath, src) }
+func parseWith(p *parse.Parser, relPath string) func([]byte) (*parse.ParsedFile, error) {
+	return func(src []byte) (*parse.ParsedFile, error) { return p.Parse(relPath, src) }
 }
 
 // servable reports whether the folder has its first index and its history

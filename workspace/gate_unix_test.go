@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
 func realTemp(t *testing.T) string {
@@ -147,7 +148,7 @@ func Piped() {}
 		src, _, err := readRegular(root, abs, DefaultMaxFileBytes)
 		return src, err
 	}
-	emb := symbolindex.NewHashEmbedder(64)
+	emb := embed.NewHashEmbedder(64)
 	idx, st, err := update(context.Background(), &mu, symbolindex.NewIndex(emb), emb, files, read, func(int, int) {}, false)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/heuristics"
-	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // This file picks the context items of a request (items.go) and scores
@@ -136,7 +136,7 @@ func (it *contextItem) inScope(p *plan, codePaths map[string][]string) bool {
 // Config.MemoryHalfLife unless it is pinned.
 func (s *Snapshot) itemScore(it *contextItem, q *query, p *plan, codePaths map[string][]string) float64 {
 	have := map[string]bool{}
-	symbolindex.Terms(it.match, func(t string) { have[t] = true })
+	tokenize.Terms(it.match, func(t string) { have[t] = true })
 	var num, den float64
 	for _, t := range q.terms {
 		w := float64(t.Weight) * s.termIDF(t.Term)

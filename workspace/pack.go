@@ -10,6 +10,8 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // pinnedItems resolves the request's pinned files and ids to items. A
@@ -45,7 +47,7 @@ func pinnedCand(f *folderView, rel, qualified string) *cand {
 	c := &cand{folder: f, fileSlot: fs, path: rel, lang: f.idx.FileLanguage(fs), cat: f.idx.FileCategory(fs), reason: ReasonPinned, fused: 1}
 	if qualified == "" {
 		st, _ := f.idx.State(rel)
-		c.sym = symbolindex.Symbol{Name: "", Kind: symbolindex.KindFile, EndByte: uint32(st.Size)}
+		c.sym = parse.Symbol{Name: "", Kind: parse.KindFile, EndByte: uint32(st.Size)}
 		c.slot = noSlot
 		return c
 	}
@@ -94,7 +96,7 @@ func collapseWindow(window []*cand, nPinned int) []*cand {
 			fileIDs[c.folder] = fid
 		}
 		end := c.sym.Range.EndLine
-		if c.sym.Kind == symbolindex.KindFile && c.sym.Range == (symbolindex.Range{}) {
+		if c.sym.Kind == parse.KindFile && c.sym.Range == (parse.Range{}) {
 			end = math.MaxUint32
 		}
 		spans[i] = heuristics.Span{File: fid | c.fileSlot, StartLine: c.sym.Range.StartLine, EndLine: end, BodyHash: c.hash}
@@ -160,7 +162,7 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefi
 		if end > len(src) || start > end {
 			continue // the file changed under the index; skip the stale slice
 		}
-		if c.slot != noSlot && c.sym.Kind != symbolindex.KindFile {
+		if c.slot != noSlot && c.sym.Kind != parse.KindFile {
 			if ds, n := leadingComments(src, start); n > 0 {
 				start = ds
 				c.sym.StartByte, c.sym.Range.StartLine, c.sym.Range.StartCol = uint32(ds), c.sym.Range.StartLine-uint32(n), 0
@@ -260,7 +262,7 @@ func buildItem(q *query, e *packEntry, pk heuristics.Packed, srcs map[string][]b
 		Signals:       signals(c),
 	}
 	it.ID = itemID(c)
-	if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile {
+	if c.slot == noSlot || c.sym.Kind == parse.KindFile {
 		it.Symbol = ""
 	} else if sr, ok := r.Intersect(c.sym.Range); ok && sr != r {
 		it.SymbolSpan = &Span{StartLine: sr.StartLine, StartCol: sr.StartCol, EndLine: sr.EndLine, EndCol: sr.EndCol}
@@ -341,7 +343,7 @@ func spanOverlapsAny(s heuristics.Span, others []heuristics.Span) bool {
 // itemID is the wire id of a candidate: "sym:<path>::<qualified>" or
 // "file:<path>".
 func itemID(c *cand) string {
-	if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile {
+	if c.slot == noSlot || c.sym.Kind == parse.KindFile {
 		return FormatItemID(c.path, "")
 	}
 	return FormatItemID(c.path, c.sym.Qualified)
@@ -364,10 +366,10 @@ func joinRoot(root, rel string) string {
 }
 
 // endRange is the range of a whole text.
-func endRange(src []byte) symbolindex.Range {
+func endRange(src []byte) parse.Range {
 	lines := uint32(bytes.Count(src, []byte{'\n'}))
 	last := src[bytes.LastIndexByte(src, '\n')+1:]
-	return symbolindex.Range{EndLine: lines, EndCol: uint32(len(last))}
+	return parse.Range{EndLine: lines, EndCol: uint32(len(last))}
 }
 
 // lineAt returns line n of src, without its newline.
@@ -399,7 +401,7 @@ func excerpt(text string, n int, q *query, lang string) heuristics.Excerpt {
 		for line := range strings.SplitAfterSeq(text, "\n") {
 			w := 0.0
 			clear(seen)
-			symbolindex.Terms(line, func(term string) {
+			tokenize.Terms(line, func(term string) {
 				if !seen[term] {
 					seen[term] = true
 					w += weight[term]
@@ -413,11 +415,11 @@ func excerpt(text string, n int, q *query, lang string) heuristics.Excerpt {
 
 // claimedRange is the part of a symbol's range r that an excerpt of its
 // text claims.
-func claimedRange(r symbolindex.Range, ex heuristics.Excerpt) symbolindex.Range {
+func claimedRange(r parse.Range, ex heuristics.Excerpt) parse.Range {
 	if !ex.Cut {
 		return r
 	}
-	out := symbolindex.Range{StartLine: r.StartLine + uint32(ex.First), EndLine: r.StartLine + uint32(ex.Last)}
+	out := parse.Range{StartLine: r.StartLine + uint32(ex.First), EndLine: r.StartLine + uint32(ex.Last)}
 	if ex.First == 0 {
 		out.StartCol = r.StartCol
 	}

@@ -2,7 +2,7 @@ package workspace
 
 import (
 	"github.com/ctxls/ctxls/heuristics"
-	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // This file holds the pack stage's entries (pack.go): the code candidates
@@ -17,7 +17,7 @@ type packEntry struct {
 	item   *contextItem
 	// rng is the lines a code candidate's text holds: its symbol's, or
 	// more with the lines around it (surround.go).
-	rng symbolindex.Range
+	rng parse.Range
 	// fixed: the lead and its neighbourhood, which are not widened again;
 	// cut: text is already an excerpt of the symbol.
 	fixed, cut bool

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/glob"
 )
 
@@ -33,7 +33,7 @@ func parseRule(root, rel, abs string, src []byte, dflt, scope string, budget *ru
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, false
 	}
-	it = &contextItem{kind: ItemRule, root: root, paths: []string{rel}, lang: symbolindex.LangMarkdown, text: string(body)}
+	it = &contextItem{kind: ItemRule, root: root, paths: []string{rel}, lang: parse.LangMarkdown, text: string(body)}
 	it.name = ruleName(rel)
 	if n := fm.str("name"); n != "" {
 		it.name = n

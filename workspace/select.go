@@ -11,6 +11,9 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace/glob"
 	"github.com/ctxls/ctxls/workspace/history"
 )
@@ -37,7 +40,7 @@ type plan struct {
 	perItem   int
 	paths     *glob.Set
 	excludes  *glob.Set
-	kinds     map[symbolindex.Kind]bool
+	kinds     map[parse.Kind]bool
 	activeAbs string
 	cursor    *Cursor
 	pinned    []pinRef // in order
@@ -142,13 +145,13 @@ func (p *plan) validateBudget(req *SelectRequest, cfg Config) error {
 }
 
 // kindSet reads the request's kinds; nil when it names none.
-func kindSet(kinds []string) (map[symbolindex.Kind]bool, error) {
+func kindSet(kinds []string) (map[parse.Kind]bool, error) {
 	if len(kinds) == 0 {
 		return nil, nil
 	}
-	set := make(map[symbolindex.Kind]bool, len(kinds))
+	set := make(map[parse.Kind]bool, len(kinds))
 	for i, k := range kinds {
-		kind, ok := symbolindex.ParseKind(k)
+		kind, ok := parse.ParseKind(k)
 		if !ok {
 			return nil, paramErr(fmt.Sprintf("kinds[%d]", i), "unknown kind %q (want function, method, class, struct, interface, type, enum, const, var, module or file)", k)
 		}
@@ -199,7 +202,7 @@ type cand struct {
 	path     string
 	lang     string
 	cat      heuristics.Category // the file's, from the index
-	sym      symbolindex.Symbol
+	sym      parse.Symbol
 	hash     uint64
 	ranks    [heuristics.NumSources]int32
 	scores   [heuristics.NumSources]float32
@@ -341,7 +344,7 @@ type mention struct {
 // analyse tokenizes the query once into its terms, its sentences'
 // terms, and the names and paths it mentions.
 func analyse(p *plan) *query {
-	q := &query{raw: symbolindex.QueryTerms(p.req.Query), seen: map[string]bool{}, release: history.NamesVersion(p.req.Query)}
+	q := &query{raw: tokenize.QueryTerms(p.req.Query), seen: map[string]bool{}, release: history.NamesVersion(p.req.Query)}
 	if p.pointsAtCursor() {
 		// "who calls this", "explain this code": the words say what to
 		// do with the code under the cursor, not what to look for.
@@ -357,7 +360,7 @@ func analyse(p *plan) *query {
 	if sents := p.query.Sentences; len(sents) > 1 && !q.deictic {
 		for _, sent := range sents[:min(len(sents), heuristics.MaxSentences)] {
 			var st []symbolindex.QueryTerm
-			for _, t := range symbolindex.QueryTerms(sent) {
+			for _, t := range tokenize.QueryTerms(sent) {
 				st = append(st, symbolindex.QueryTerm{Term: t, Weight: 1})
 			}
 			if len(st) > 0 {
@@ -378,7 +381,7 @@ func analyse(p *plan) *query {
 // counts in proportion to how vague the query is and how weakly it matches
 // on its own (bestMatch), newest turns most; names and paths mentioned
 // anywhere in the history count as mentions regardless.
-func (q *query) addHistory(p *plan, emb symbolindex.Embedder, bestMatch float64) {
+func (q *query) addHistory(p *plan, emb embed.Embedder, bestMatch float64) {
 	texts := []string{p.req.Query}
 	hist := p.req.History
 	weights := heuristics.HistoryWeights(len(hist), heuristics.DefaultHistoryDecay)
@@ -399,7 +402,7 @@ func (q *query) addHistory(p *plan, emb symbolindex.Embedder, bestMatch float64)
 		}
 		hw := float32(ctxWeight * weights[i])
 		q.release = q.release || history.NamesVersion(h)
-		for _, t := range symbolindex.QueryTerms(h) {
+		for _, t := range tokenize.QueryTerms(h) {
 			if !q.seen[t] {
 				q.seen[t] = true
 				q.terms = append(q.terms, symbolindex.QueryTerm{Term: t, Weight: hw})
@@ -430,7 +433,7 @@ func (q *query) addHistory(p *plan, emb symbolindex.Embedder, bestMatch float64)
 			q.vec[j] += hw * x
 		}
 	}
-	symbolindex.Normalize(q.vec)
+	embed.Normalize(q.vec)
 }
 
 // ownBestMatch is how well the query alone matches: the share of its own
@@ -727,7 +730,7 @@ func bestPerFile(list []scoredFile) []scoredFile {
 }
 
 // accepts applies the request's path and kind filters.
-func (p *plan) accepts(relPath string, kind symbolindex.Kind) bool {
+func (p *plan) accepts(relPath string, kind parse.Kind) bool {
 	if p.kinds != nil && !p.kinds[kind] {
 		return false
 	}

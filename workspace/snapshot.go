@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/workspace/history"
 )
 
@@ -26,7 +27,7 @@ import (
 // next request sees them.
 type Snapshot struct {
 	cfg     Config
-	emb     symbolindex.Embedder
+	emb     embed.Embedder
 	now     time.Time
 	folders []*folderView
 	// docs are the open documents' texts by absolute path. A text slice is

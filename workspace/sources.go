@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
 )
 
@@ -338,7 +339,7 @@ func appendMembers(idx *symbolindex.Index, out []weightedSlot, s uint32, w float
 		return out
 	}
 	switch ref.Kind {
-	case symbolindex.KindClass, symbolindex.KindStruct, symbolindex.KindInterface, symbolindex.KindType, symbolindex.KindEnum, symbolindex.KindModule:
+	case parse.KindClass, parse.KindStruct, parse.KindInterface, parse.KindType, parse.KindEnum, parse.KindModule:
 	default:
 		return out
 	}

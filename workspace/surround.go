@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/ctxls/ctxls/heuristics"
-	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // An item's surroundings. Changes cluster: the lines next to a symbol the
@@ -74,8 +74,8 @@ func (l *fileLines) blank(i uint32) bool {
 }
 
 // text is lines a..b, whole, and their range.
-func (l *fileLines) text(a, b uint32) (string, symbolindex.Range) {
-	return string(l.src[l.starts[a]:l.end(b)]), symbolindex.Range{StartLine: a, EndLine: b, EndCol: uint32(l.end(b) - l.starts[b])}
+func (l *fileLines) text(a, b uint32) (string, parse.Range) {
+	return string(l.src[l.starts[a]:l.end(b)]), parse.Range{StartLine: a, EndLine: b, EndCol: uint32(l.end(b) - l.starts[b])}
 }
 
 // heldSpan is lines first..last of a file that entry owner holds.
@@ -138,7 +138,7 @@ func (s *surroundings) free(abs string, i uint32, owner int) bool {
 // cut, not widened).
 func growable(e *packEntry, perItem int) bool {
 	c := e.cand
-	return c != nil && !e.fixed && !c.head && c.slot != noSlot && c.sym.Kind != symbolindex.KindFile &&
+	return c != nil && !e.fixed && !c.head && c.slot != noSlot && c.sym.Kind != parse.KindFile &&
 		c.reason != ReasonPinned && len(e.prefix)+len(e.text) <= perItem
 }
 
@@ -316,7 +316,7 @@ func leadEntry(p *plan, entries []packEntry) int {
 		if e.cand == nil || e.cand.reason == ReasonPinned || p.activeAbs != "" && entryAbs(e) == p.activeAbs {
 			continue
 		}
-		if e.cand.head || e.cand.slot == noSlot || e.cand.sym.Kind == symbolindex.KindFile {
+		if e.cand.head || e.cand.slot == noSlot || e.cand.sym.Kind == parse.KindFile {
 			return -1
 		}
 		return i
@@ -414,12 +414,12 @@ func windowEntry(lead *packEntry, l *fileLines, a, b uint32) packEntry {
 	c := *lead.cand
 	c.reason, c.hash, c.opening = ReasonExpanded, 0, false
 	fileEvidence(&c)
-	c.slot, c.sym = noSlot, symbolindex.Symbol{Kind: symbolindex.KindFile}
+	c.slot, c.sym = noSlot, parse.Symbol{Kind: parse.KindFile}
 	idx := c.folder.idx
 	starts, holds := false, false
 	for _, slot := range idx.FileSymbols(c.fileSlot) {
 		ref, ok := idx.Symbol(slot)
-		if !ok || ref.Kind == symbolindex.KindFile {
+		if !ok || ref.Kind == parse.KindFile {
 			continue
 		}
 		r := ref.Range

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // A member's type context: the first item of an answer that is a member
@@ -22,7 +23,7 @@ import (
 // types already given): the prefix to put before c's text, or "" with c
 // extended to start at the type when the header runs into c.
 func typeContext(c *cand, src []byte, seen map[uint32]bool) (prefix string) {
-	if c.slot == noSlot || c.sym.Kind == symbolindex.KindFile || c.head || c.reason == ReasonPinned {
+	if c.slot == noSlot || c.sym.Kind == parse.KindFile || c.head || c.reason == ReasonPinned {
 		return ""
 	}
 	idx := c.folder.idx
@@ -81,9 +82,9 @@ func typeContext(c *cand, src []byte, seen map[uint32]bool) (prefix string) {
 	return string(header) + "\n" + heuristics.ElisionMarker(c.lang, elided) + "\n"
 }
 
-func isType(k symbolindex.Kind) bool {
+func isType(k parse.Kind) bool {
 	switch k {
-	case symbolindex.KindClass, symbolindex.KindStruct, symbolindex.KindInterface, symbolindex.KindEnum:
+	case parse.KindClass, parse.KindStruct, parse.KindInterface, parse.KindEnum:
 		return true
 	}
 	return false

@@ -11,7 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
 )
 
@@ -41,11 +42,11 @@ type Workspace struct {
 
 	mu      sync.Mutex
 	cfg     Config
-	emb     symbolindex.Embedder
+	emb     embed.Embedder
 	folders []*Folder
 	docs    map[string]*document // absolute path → open document
 	act     activity
-	parser  *symbolindex.Parser // for edits; guarded by mu
+	parser  *parse.Parser // for edits; guarded by mu
 	warned  map[string]bool
 	refused map[SkipReason]int       // paths the gate refused since start, by reason
 	mem     map[string]*folderMemory // memory notes by folder root (memory.go)
@@ -107,14 +108,14 @@ func (w *Workspace) warn(msg string) {
 // newEmbedder builds the configured embedder. When the ONNX model or
 // runtime cannot be loaded it warns once, naming what is missing and how to
 // fix it, and falls back to the built-in embedder.
-func (w *Workspace) newEmbedder(cfg Config) symbolindex.Embedder {
+func (w *Workspace) newEmbedder(cfg Config) embed.Embedder {
 	if cfg.Embedder != "onnx" {
-		return symbolindex.NewHashEmbedder(symbolindex.DefaultHashDim)
+		return embed.NewHashEmbedder(embed.DefaultHashDim)
 	}
 	emb, err := newONNXEmbedder(cfg)
 	if err != nil {
 		w.warn(fmt.Sprintf("ctxls: %v; using the built-in hash embedder", err))
-		return symbolindex.NewHashEmbedder(symbolindex.DefaultHashDim)
+		return embed.NewHashEmbedder(embed.DefaultHashDim)
 	}
 	return emb
 }

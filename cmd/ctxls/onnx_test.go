@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/ctxls/ctxls/lsp/wire"
-	"github.com/ctxls/ctxls/symbolindex"
-	"github.com/ctxls/ctxls/symbolindex/onnxtest"
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/embed/onnxtest"
 )
 
 // ortLibrary finds the ONNX Runtime library for the end-to-end tests. They
@@ -19,7 +19,7 @@ import (
 // CTXLS_REQUIRE_ONNX=1 (CI) makes that a failure.
 func ortLibrary(t *testing.T) string {
 	t.Helper()
-	lib, err := symbolindex.FindONNXRuntime("")
+	lib, err := embed.FindONNXRuntime("")
 	if err == nil {
 		return lib
 	}

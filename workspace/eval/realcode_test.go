@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/ctxls/ctxls/workspace"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
+	"github.com/ctxls/ctxls/workspace"
 
 	"github.com/ctxls/ctxls/symbolindex"
 )
@@ -128,7 +131,7 @@ func TestRealcodeGoldenSymbols(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := symbolindex.NewParser()
+	p := parse.NewParser()
 	defer p.Close()
 	for _, s := range suites {
 		root := filepath.Join(wsDir, s.Workspace)
@@ -267,7 +270,7 @@ func newRealcodeFiles(root string) (*realcodeFiles, error) {
 // search returns the docs of the best files for q, best first.
 func (b *realcodeFiles) search(q string) []symbolindex.Hit {
 	b.terms = b.terms[:0]
-	for _, term := range symbolindex.QueryTerms(q) {
+	for _, term := range tokenize.QueryTerms(q) {
 		b.terms = append(b.terms, symbolindex.QueryTerm{Term: term, Weight: 1})
 	}
 	return b.lex.Search(b.terms, realcodeBaselineK, nil, &b.buf)

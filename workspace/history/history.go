@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // Defaults bound how much history is read.
@@ -345,7 +346,7 @@ func (h *History) PastChanges(terms []symbolindex.QueryTerm, release bool, k int
 }
 
 // markerTerm is versionMarker as the index holds it.
-var markerTerm = symbolindex.QueryTerms(versionMarker)[0]
+var markerTerm = tokenize.QueryTerms(versionMarker)[0]
 
 func topK(files []File, k int) []File {
 	sort.Slice(files, func(i, j int) bool {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // fastImport builds a repository of n commits in dir with git fast-import:
@@ -100,7 +101,7 @@ func BenchmarkSources(b *testing.B) {
 		b.Fatalf("%d commits", h.Len())
 	}
 	var terms []symbolindex.QueryTerm
-	for _, t := range symbolindex.QueryTerms("fix the lease timeout in the retry path") {
+	for _, t := range tokenize.QueryTerms("fix the lease timeout in the retry path") {
 		terms = append(terms, symbolindex.QueryTerm{Term: t, Weight: 1})
 	}
 	b.ReportAllocs()

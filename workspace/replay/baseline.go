@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace"
 )
 
@@ -95,7 +96,7 @@ func (b *baseline) remove(p string) {
 // head of its file.
 func (b *baseline) answer(query string, k int) []Item {
 	var terms []symbolindex.QueryTerm
-	for _, t := range symbolindex.QueryTerms(query) {
+	for _, t := range tokenize.QueryTerms(query) {
 		terms = append(terms, symbolindex.QueryTerm{Term: t, Weight: 1})
 	}
 	var out []Item

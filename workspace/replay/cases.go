@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace"
 )
 
@@ -61,8 +61,8 @@ func CleanMessage(msg string) string {
 // answer: source code, not a test, documentation, vendored, generated or a
 // lock file.
 func goldFile(path string, content []byte) bool {
-	lang := symbolindex.DetectLanguage(path, content[:min(len(content), 512)])
-	if !symbolindex.IsCodeLanguage(lang) {
+	lang := parse.DetectLanguage(path, content[:min(len(content), 512)])
+	if !parse.IsCodeLanguage(lang) {
 		return false
 	}
 	lower := "/" + strings.ToLower(path)
@@ -87,7 +87,7 @@ func goldFile(path string, content []byte) bool {
 
 // mentions reports whether the message names one of the gold files (its
 // base name or path) or a symbol whose lines the commit changed.
-func mentions(msg string, gold []Gold, symbols map[string][]symbolindex.Symbol) (file, symbol bool) {
+func mentions(msg string, gold []Gold, symbols map[string][]parse.Symbol) (file, symbol bool) {
 	lower := strings.ToLower(msg)
 	words := map[string]bool{}
 	for _, w := range wordRE.FindAllString(msg, -1) {

@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace"
 	"github.com/ctxls/ctxls/workspace/history"
 )
@@ -193,7 +193,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if maxBytes <= 0 {
 		maxBytes = workspace.DefaultMaxFileBytes
 	}
-	rp := &replayer{opts: opts, r: r, t: &tree{r: r, dir: dir, maxBytes: maxBytes}, parser: symbolindex.NewParser()}
+	rp := &replayer{opts: opts, r: r, t: &tree{r: r, dir: dir, maxBytes: maxBytes}, parser: parse.NewParser()}
 	defer rp.parser.Close()
 	if opts.Baseline {
 		rp.base = newBaseline()
@@ -235,7 +235,7 @@ type replayer struct {
 	t      *tree
 	ws     *workspace.Workspace
 	base   *baseline
-	parser *symbolindex.Parser
+	parser *parse.Parser
 	// unwritten says which paths of the last tree written could not be,
 	// and why, when that made its case a skip.
 	unwritten string
@@ -278,7 +278,7 @@ func (rp *replayer) replay(ctx context.Context, c string) (*Case, string, error)
 		return nil, SkipUnwritten, nil
 	}
 	cs := &Case{Commit: c, Query: query, Gold: gold, Scores: map[string]Score{}}
-	symbols := map[string][]symbolindex.Symbol{}
+	symbols := map[string][]parse.Symbol{}
 	for _, g := range gold {
 		if pf, err := rp.parser.Parse(g.Path, olds[g.Path]); err == nil {
 			symbols[g.Path] = pf.Symbols

@@ -1,4 +1,4 @@
-package symbolindex
+package tokenize
 
 import (
 	"unicode"
@@ -31,13 +31,13 @@ const tokMaxRunes = 40
 // add a letter.
 const tokBufBytes = tokMaxRunes*utf8.UTFMax + 8
 
-// tokMode selects which stop lists apply.
-type tokMode uint8
+// Mode selects which stop lists apply.
+type Mode uint8
 
 const (
-	tokDoc    tokMode = iota // documents: syntax stop words dropped
-	tokQuery                 // queries: also English stop words and filler
-	tokDocAll                // documents with no stop list (for measurements)
+	ModeDoc    Mode = iota // documents: syntax stop words dropped
+	modeQuery              // queries: also English stop words and filler
+	ModeDocAll             // documents with no stop list (for measurements)
 )
 
 // tokClass is the class of a rune for splitting identifiers.
@@ -76,9 +76,9 @@ func tokClassOf(r rune) tokClass {
 	return tokSep
 }
 
-// tokScratch is the reusable working memory of the tokenizer. A zero value
+// Scratch is the reusable working memory of the tokenizer. A zero value
 // is ready; one scratch serves one goroutine at a time.
-type tokScratch struct {
+type Scratch struct {
 	part   [tokBufBytes]byte // the part being read
 	first  [tokBufBytes]byte // the first part of the identifier, held back
 	joined [tokBufBytes]byte // all parts of the identifier, concatenated
@@ -86,8 +86,8 @@ type tokScratch struct {
 
 // tokState is the state of one tokenizer run.
 type tokState struct {
-	s       *tokScratch
-	mode    tokMode
+	s       *Scratch
+	mode    Mode
 	emit    func(term []byte) bool
 	stopped bool
 
@@ -104,10 +104,10 @@ type tokState struct {
 	joinOver         bool
 }
 
-// run tokenizes text and calls emit with each term, in order of appearance.
+// Run tokenizes text and calls emit with each term, in order of appearance.
 // The slice passed to emit aliases the scratch and is valid only during the
 // call. emit returns false to stop the run early.
-func (s *tokScratch) run(text string, mode tokMode, emit func(term []byte) bool) {
+func (s *Scratch) Run(text string, mode Mode, emit func(term []byte) bool) {
 	t := tokState{s: s, mode: mode, emit: emit}
 	prev := tokSep
 	inIdent := false
@@ -274,15 +274,15 @@ func (t *tokState) emitPart(b []byte, runes int, standalone bool) {
 	if runes < 2 {
 		return
 	}
-	if t.mode != tokDocAll && tokDocStop(b) {
+	if t.mode != ModeDocAll && tokDocStop(b) {
 		return
 	}
-	if t.mode == tokQuery && standalone && tokQueryStop(b) {
+	if t.mode == modeQuery && standalone && tokQueryStop(b) {
 		return
 	}
 	n := len(b)
 	b = tokStem(b)
-	if len(b) != n && t.mode != tokDocAll && tokDocStop(b) {
+	if len(b) != n && t.mode != ModeDocAll && tokDocStop(b) {
 		return
 	}
 	if !t.emit(b) {
@@ -296,8 +296,8 @@ func (t *tokState) emitPart(b []byte, runes int, standalone bool) {
 // and "-" boundaries, parts are lowercased and lightly stemmed, and an
 // identifier of two or more parts also yields its whole joined form.
 func Terms(text string, emit func(term string)) {
-	var s tokScratch
-	s.run(text, tokDoc, func(b []byte) bool {
+	var s Scratch
+	s.Run(text, ModeDoc, func(b []byte) bool {
 		emit(string(b))
 		return true
 	})
@@ -311,10 +311,10 @@ func Terms(text string, emit func(term string)) {
 // use, support, improve, handle and allow in any inflection (tokQueryStop
 // has the full list).
 func QueryTerms(text string) []string {
-	var s tokScratch
+	var s Scratch
 	var out []string
 	seen := make(map[string]struct{})
-	s.run(text, tokQuery, func(b []byte) bool {
+	s.Run(text, modeQuery, func(b []byte) bool {
 		if _, ok := seen[string(b)]; !ok {
 			term := string(b)
 			seen[term] = struct{}{}

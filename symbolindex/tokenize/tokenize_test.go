@@ -1,4 +1,4 @@
-package symbolindex
+package tokenize
 
 import (
 	"slices"
@@ -203,10 +203,10 @@ func TestQueryTermsMatchDocumentTerms(t *testing.T) {
 
 func TestTokenizerDoesNotAllocatePerTerm(t *testing.T) {
 	text := strings.Repeat("func (s *HTTPServer) parseConfig(path string) (*Config, error) { return loadYAMLFile(path) } ", 20)
-	var s tokScratch
+	var s Scratch
 	n := 0
 	emit := func([]byte) bool { n++; return true }
-	allocs := testing.AllocsPerRun(20, func() { s.run(text, tokQuery, emit) })
+	allocs := testing.AllocsPerRun(20, func() { s.Run(text, modeQuery, emit) })
 	if allocs != 0 {
 		t.Errorf("tokenizer run allocates %.0f times, want 0", allocs)
 	}
@@ -216,9 +216,9 @@ func TestTokenizerDoesNotAllocatePerTerm(t *testing.T) {
 }
 
 func TestTermsStopEarly(t *testing.T) {
-	var s tokScratch
+	var s Scratch
 	var got []string
-	s.run("alpha beta gamma delta", tokDoc, func(b []byte) bool {
+	s.Run("alpha beta gamma delta", ModeDoc, func(b []byte) bool {
 		got = append(got, string(b))
 		return len(got) < 2
 	})

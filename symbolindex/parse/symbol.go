@@ -1,8 +1,4 @@
-// Package symbolindex owns the symbol-level index of a workspace: tree-sitter
-// parsing per language into symbol records, sectioning of docs and config
-// files, the lexical (BM25F) index, embedders and the flat vector store, and
-// the persistence of all of it under the cache directory.
-package symbolindex
+package parse
 
 import "fmt"
 

@@ -1,4 +1,4 @@
-package symbolindex
+package embed
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxls/ctxls/symbolindex/onnxtest"
+	"github.com/ctxls/ctxls/symbolindex/embed/onnxtest"
 )
 
 // wpTestVocab loads the onnxtest vocabulary through vocab.txt.

@@ -1,4 +1,4 @@
-package symbolindex
+package embed
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ctxls/ctxls/symbolindex/onnxtest"
+	"github.com/ctxls/ctxls/symbolindex/embed/onnxtest"
 )
 
 // The ONNX Runtime environment is process-wide, so every runtime test
@@ -531,7 +531,7 @@ func TestONNXFindRuntime(t *testing.T) {
 // benchmark all-MiniLM-L6-v2:
 //
 //	CTXLS_BENCH_MODEL_DIR=/path/to/all-MiniLM-L6-v2-onnx \
-//	  go test -run '^$' -bench ONNX ./symbolindex/
+//	  go test -run '^$' -bench ONNX ./symbolindex/embed/
 func onnxBenchModel(b *testing.B) string {
 	if dir := os.Getenv("CTXLS_BENCH_MODEL_DIR"); dir != "" {
 		return dir

@@ -1,4 +1,4 @@
-package symbolindex
+package embed
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // DefaultHashDim is the vector dimension of the built-in hash embedder.
@@ -14,7 +16,7 @@ const DefaultHashDim = 384
 
 // HashEmbedder is the built-in Embedder: it needs no model and captures
 // shared vocabulary and spelling, not meaning. A text's features are its
-// terms (as Terms produces them, weight 1) and the byte trigrams of each
+// terms (as tokenize.Terms produces them, weight 1) and the byte trigrams of each
 // term with boundary markers ("^pa", "par", ..., "er$", weight 0.5 shared
 // by the term's trigrams), each scaled by 1 + ln(tf) of its term, hashed
 // with a sign into Dim buckets (xxhash64: bucket h mod Dim, sign from the
@@ -33,7 +35,7 @@ type HashEmbedder struct {
 
 // hashEmbScratch is the working memory of one Embed call.
 type hashEmbScratch struct {
-	tok   tokScratch
+	tok   tokenize.Scratch
 	arena []byte        // the terms of the current text, concatenated
 	items []hashEmbItem // one per term occurrence
 	feat  []byte        // a trigram feature being hashed
@@ -94,7 +96,7 @@ func (s *hashEmbScratch) addTerm(b []byte) bool {
 // embed writes the vector of text into v, which must be zeroed.
 func (e *HashEmbedder) embed(text string, v []float32, s *hashEmbScratch) {
 	s.arena, s.items = s.arena[:0], s.items[:0]
-	s.tok.run(text, tokDoc, s.emit)
+	s.tok.Run(text, tokenize.ModeDoc, s.emit)
 	if len(s.items) == 0 {
 		return
 	}

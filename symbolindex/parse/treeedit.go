@@ -1,4 +1,4 @@
-package symbolindex
+package parse
 
 /*
 #include <stdint.h>

@@ -1,4 +1,4 @@
-package symbolindex
+package embed
 
 import (
 	"errors"

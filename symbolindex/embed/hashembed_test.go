@@ -1,4 +1,4 @@
-package symbolindex
+package embed
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/internal/synth"
 )
 
 func hashEmbCosine(a, b []float32) float64 {
@@ -119,10 +121,10 @@ func TestHashEmbedderConcurrent(t *testing.T) {
 }
 
 func BenchmarkHashEmbed(b *testing.B) {
-	c := newLexSynthCorpus(3)
+	c := synth.New(3)
 	texts := make([]string, 10_000)
 	for i := range texts {
-		texts[i] = c.ident() + " " + c.ident() + " " + c.word()
+		texts[i] = c.Ident() + " " + c.Ident() + " " + c.Word()
 	}
 	e := NewHashEmbedder(DefaultHashDim)
 	for b.Loop() {
