@@ -15,7 +15,10 @@ import (
 // request: every folder's index, the open documents' texts, the activity
 // state and the configuration. As with gopls' cache.Snapshot, it is cheap
 // to take (one round of the workspace lock) and released when the request
-// is done; a request never takes a lock after it has its snapshot.
+// is done. It is not yet a value: it holds every folder's read lock (below),
+// and a select still takes the item-vector cache's own mutex and may call
+// the embedder while it holds them (docs/redesign.md, step 2, plans the
+// immutable generations that will end this).
 //
 // An update changes the index of one folder holding that folder's write
 // lock (an edit also changes the document's text, both under the

@@ -35,7 +35,9 @@ type Options struct {
 // All methods are safe for concurrent use. The workspace mutex guards the
 // folder list, the configuration, documents and activity; each Folder's own
 // RWMutex guards its index. A Select works on one Snapshot of all of it
-// (snapshot.go) and takes no lock after taking it.
+// (snapshot.go), which holds every folder's read lock until it is
+// released: edits wait for the selects in flight (docs/redesign.md plans
+// the snapshot as an immutable value that no edit waits for).
 type Workspace struct {
 	opts Options
 	log  *slog.Logger
