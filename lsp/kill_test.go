@@ -98,12 +98,7 @@ func TestKillDuringCacheWrite(t *testing.T) {
 
 	// The server starts from the cache the killed runs left.
 	c := pipeClient(t, nil)
-	c.mustCall("initialize", map[string]any{
-		"processId": nil, "rootUri": uri(root, ""), "capabilities": caps{}.json(),
-		"initializationOptions": map[string]any{"cacheDir": cache},
-	}, nil)
-	c.notify("initialized", map[string]any{})
-	c.waitReady()
+	startOnCache(c, root, cache)
 	res := c.mustSelect(map[string]any{"query": fmt.Sprintf("Touched%d", kills)})
 	if len(res.Items) == 0 || !strings.HasSuffix(res.Items[0].Path, fmt.Sprintf("touched%d.go", kills)) {
 		t.Errorf("the server on the surviving cache did not find Touched%d:%s", kills, res)
@@ -186,14 +181,20 @@ func TestCacheFIFOAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := processClient(t, io.Discard, "serve")
+	startOnCache(c, root, cache)
+	c.shutdownExit()
+	if fi, err := os.Lstat(cfile); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the server did not replace the FIFO with its cache: %v", err)
+	}
+}
+
+// startOnCache initializes the server of c on the folder root with its
+// cache in cache, and waits until it is ready.
+func startOnCache(c *client, root, cache string) {
 	c.mustCall("initialize", map[string]any{
 		"processId": nil, "rootUri": uri(root, ""), "capabilities": caps{}.json(),
 		"initializationOptions": map[string]any{"cacheDir": cache},
 	}, nil)
 	c.notify("initialized", map[string]any{})
 	c.waitReady()
-	c.shutdownExit()
-	if fi, err := os.Lstat(cfile); err != nil || !fi.Mode().IsRegular() {
-		t.Errorf("the server did not replace the FIFO with its cache: %v", err)
-	}
 }
