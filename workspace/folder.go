@@ -29,9 +29,12 @@ import (
 type Folder struct {
 	Root string // absolute, cleaned
 
-	mu      sync.RWMutex
-	idx     *symbolindex.Index
-	ready   bool
+	mu    sync.RWMutex
+	idx   *symbolindex.Index
+	ready bool // the first build is complete
+	// serving: the index loaded whole from the cache is served while the
+	// first build re-checks the files against it.
+	serving bool
 	refused map[SkipReason]int // what the last build's gate refused, by reason
 	hist    *history.History   // the repository's past, once read; nil without one
 	merging atomic.Bool        // a background merge of the overlay is running
@@ -172,26 +175,47 @@ func (f *Folder) startingIndex(emb embed.Embedder, cfile string, log *slog.Logge
 	if cfile == "" {
 		return symbolindex.NewIndex(emb), false, ""
 	}
-	base, usable := f.loadCache(cfile, emb, log)
+	base, usable, whole := f.loadCache(cfile, emb, log)
 	if !usable {
 		cfile = ""
+	}
+	if whole && base.Files() > 0 {
+		// Serve the cache at once: the build then re-checks the files
+		// against it as a re-scan does (live), changing it all at once.
+		f.serveCache(base)
+		return base, true, cfile
 	}
 	return base, false, cfile
 }
 
+// serveCache makes idx, an index loaded whole from the folder's cache, the
+// folder's first index: requests are answered from it while the build
+// re-parses the files changed since it was saved. Open documents put in
+// the index it replaces are put again when the build ends (Workspace.Index).
+func (f *Folder) serveCache(idx *symbolindex.Index) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.idx = idx
+	f.serving = true
+	if idx.Mapped() {
+		f.mappings++
+	}
+}
+
 // loadCache loads the folder's index from the cache file cfile, or returns
 // a new index when it cannot, saying why in the log. usable is false when
-// no cache can ever be written there.
-func (f *Folder) loadCache(cfile string, emb embed.Embedder, log *slog.Logger) (idx *symbolindex.Index, usable bool) {
+// no cache can ever be written there; whole is true when the cache loaded
+// with nothing lost.
+func (f *Folder) loadCache(cfile string, emb embed.Embedder, log *slog.Logger) (idx *symbolindex.Index, usable, whole bool) {
 	var refusal *cachefile.Refusal
 	switch cached, err := symbolindex.LoadIndex(cfile, emb); {
 	case err == nil:
-		return cached, true
+		return cached, true, true
 	case cached != nil:
 		// Some segments were damaged: their files are indexed again by
 		// the build, as new files.
 		log.Warn("index cache partly damaged; re-indexing the files it lost", "root", f.Root, "err", err)
-		return cached, true
+		return cached, true, false
 	case errors.Is(err, os.ErrNotExist):
 	case errors.As(err, &refusal) && refusal.IsDir():
 		// Nothing can be renamed over a directory: no cache for this
@@ -199,7 +223,7 @@ func (f *Folder) loadCache(cfile string, emb embed.Embedder, log *slog.Logger) (
 		log.Warn("the index cache path is a directory; running without a cache for this folder",
 			"root", f.Root, "path", refusal.Path)
 		f.noCache.Store(true)
-		return symbolindex.NewIndex(emb), false
+		return symbolindex.NewIndex(emb), false, false
 	case refusal != nil:
 		// Never read through it; the new cache is renamed over the entry
 		// itself.
@@ -210,7 +234,7 @@ func (f *Folder) loadCache(cfile string, emb embed.Embedder, log *slog.Logger) (
 	default:
 		log.Warn("ignoring unreadable index cache; rebuilding", "root", f.Root, "err", err)
 	}
-	return symbolindex.NewIndex(emb), true
+	return symbolindex.NewIndex(emb), true, false
 }
 
 // indexFiles brings base up to date with files. With nothing to start from
@@ -717,7 +741,8 @@ func parseWith(p *parse.Parser, relPath string) func([]byte) (*parse.ParsedFile,
 	return func(src []byte) (*parse.ParsedFile, error) { return p.Parse(relPath, src) }
 }
 
-// servable reports whether the folder has its first index and its history
-// was looked for (read, or found unavailable): from then on an answer has
-// every source. Caller holds f.mu.
-func (f *Folder) servable() bool { return f.ready && f.histDone }
+// servable reports whether the folder has its first index (built, or
+// loaded whole from the cache) and its history was looked for (read, or
+// found unavailable): from then on an answer has every source. Caller
+// holds f.mu.
+func (f *Folder) servable() bool { return (f.ready || f.serving) && f.histDone }

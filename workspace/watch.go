@@ -27,8 +27,8 @@ const DefaultWatchDebounce = 300 * time.Millisecond
 // node_modules and the other default excludes, nor the exclude globs),
 // gathers the changes, and once the disk has been quiet for debounce
 // applies them with FilesChanged: through the gate, as the server applies
-// workspace/didChangeWatchedFiles. Changes wait until the first index is
-// ready. A directory created later is watched too, and its files are
+// workspace/didChangeWatchedFiles. Changes wait until the first build is
+// complete, even when a cache is served before. A directory created later is watched too, and its files are
 // indexed.
 //
 // applied, when not nil, is told the size of each batch and the error
@@ -66,8 +66,8 @@ func (w *Workspace) Watch(ctx context.Context, debounce time.Duration, applied f
 			}
 			w.log.Warn("watching files", "err", err)
 		case <-timer.C:
-			if !w.Ready() {
-				timer.Reset(debounce) // the first index would overwrite the changes
+			if !w.built() {
+				timer.Reset(debounce) // the first build would overwrite the changes
 				continue
 			}
 			n, err := wt.flush()

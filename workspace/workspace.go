@@ -211,10 +211,20 @@ func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]Index
 	w.mu.Lock()
 	cfg, emb, folders := w.cfg, w.emb, append([]*Folder(nil), w.folders...)
 	w.mu.Unlock()
+	// The history is read while the folders are built: a folder served
+	// from its cache is servable once it is read, without waiting for
+	// the re-check of its files.
+	start := time.Now()
+	histDone := make(chan time.Duration, 1)
+	go func() {
+		w.loadHistory(ctx)
+		histDone <- time.Since(start)
+	}()
 	var out []IndexStats
 	for _, f := range folders {
 		st, err := f.build(ctx, cfg, emb, w.log, progress)
 		if err != nil {
+			<-histDone
 			return out, err
 		}
 		out = append(out, st)
@@ -229,11 +239,10 @@ func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]Index
 		w.discoverRulesLocked(f) // rules.go
 	}
 	w.mu.Unlock()
-	start := time.Now()
-	w.loadHistory(ctx)
+	elapsed := <-histDone
 	for i := range out {
 		out[i].History = historyOf(folders[i])
-		out[i].History.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+		out[i].History.ElapsedMs = float64(elapsed.Microseconds()) / 1000
 	}
 	return out, nil
 }
@@ -244,6 +253,21 @@ func (w *Workspace) Ready() bool {
 	for _, f := range w.Folders() {
 		f.mu.RLock()
 		r := f.servable()
+		f.mu.RUnlock()
+		if !r {
+			return false
+		}
+	}
+	return true
+}
+
+// built reports whether every folder's first build is complete and its
+// history looked for: a change applied from then on is not overwritten by
+// the build.
+func (w *Workspace) built() bool {
+	for _, f := range w.Folders() {
+		f.mu.RLock()
+		r := f.ready && f.histDone
 		f.mu.RUnlock()
 		if !r {
 			return false

@@ -49,7 +49,14 @@ type Options struct {
 	// Debounce is how long the file watcher waits for the disk to be
 	// quiet; 0 is workspace.DefaultWatchDebounce.
 	Debounce time.Duration
+	// ReadyWait bounds how long a selection that arrives before the
+	// index is servable waits for it; 0 is DefaultReadyWait.
+	ReadyWait time.Duration
 }
+
+// DefaultReadyWait is how long a selection waits for the first index
+// before it answers from what is indexed so far.
+const DefaultReadyWait = 10 * time.Second
 
 // Server is an MCP server over one workspace.
 type Server struct {
@@ -63,6 +70,8 @@ type Server struct {
 	stats    []workspace.IndexStats        // the last complete index
 	indexErr error                         // the last index failure
 	watchErr error                         // why files are not watched
+	// indexed is closed when the first Index returns, done or failed.
+	indexed chan struct{}
 }
 
 // New builds the workspace over opts.Roots and the MCP server; nothing is
@@ -84,7 +93,7 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{opts: opts, ws: ws, log: log, progress: map[string]workspace.Progress{}}
+	s := &Server{opts: opts, ws: ws, log: log, progress: map[string]workspace.Progress{}, indexed: make(chan struct{})}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "ctxls", Title: "ctxls context selection", Version: opts.Version},
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
@@ -161,7 +170,8 @@ type SelectOutput struct {
 var argFields = map[string]string{"activeUri": "activeFile"}
 
 // selectContext is the select_context tool.
-func (s *Server) selectContext(ctx context.Context, _ *sdk.CallToolRequest, in SelectInput) (*sdk.CallToolResult, *SelectOutput, error) {
+func (s *Server) selectContext(ctx context.Context, req *sdk.CallToolRequest, in SelectInput) (*sdk.CallToolResult, *SelectOutput, error) {
+	s.awaitReady(ctx, req)
 	out, err := s.run(ctx, in)
 	if err != nil {
 		return nil, nil, err
@@ -178,7 +188,8 @@ func (s *Server) selectContext(ctx context.Context, _ *sdk.CallToolRequest, in S
 }
 
 // explainSelection is the explain_selection tool.
-func (s *Server) explainSelection(ctx context.Context, _ *sdk.CallToolRequest, in SelectInput) (*sdk.CallToolResult, *SelectOutput, error) {
+func (s *Server) explainSelection(ctx context.Context, req *sdk.CallToolRequest, in SelectInput) (*sdk.CallToolResult, *SelectOutput, error) {
+	s.awaitReady(ctx, req)
 	out, err := s.run(ctx, in)
 	if err != nil {
 		return nil, nil, err
@@ -192,6 +203,51 @@ func (s *Server) explainSelection(ctx context.Context, _ *sdk.CallToolRequest, i
 	}
 	b.WriteString(summary(&out.Result))
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}, out, nil
+}
+
+// readyPoll is how often awaitReady looks at the index.
+const readyPoll = 10 * time.Millisecond
+
+// awaitReady waits until the workspace is servable (workspace.Ready: a
+// cache loaded, or the first index built, and the history looked for),
+// the first index ends without it, ReadyWait passes or ctx ends, so that
+// a call made right after connecting answers from the index rather than
+// from the part read so far. A client that gave a progress token is sent
+// how far indexing has got while it waits.
+func (s *Server) awaitReady(ctx context.Context, req *sdk.CallToolRequest) {
+	if s.ws.Ready() {
+		return
+	}
+	wait := cmp.Or(s.opts.ReadyWait, DefaultReadyWait)
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	tick := time.NewTicker(readyPoll)
+	defer tick.Stop()
+	var token any
+	if req != nil && req.Params != nil {
+		token = req.Params.GetProgressToken()
+	}
+	sent := -1
+	for !s.ws.Ready() {
+		if pc := s.percent(); token != nil && req.Session != nil && pc != sent {
+			sent = pc
+			err := req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: float64(pc), Total: 100,
+				Message: fmt.Sprintf("ctxls is indexing (%d%% of files)", pc)})
+			if err != nil {
+				token = nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.indexed:
+			return
+		case <-deadline.C:
+			s.log.Info(fmt.Sprintf("a selection waited %s for the index and answers from what is indexed so far", wait))
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // run is one selection: the arguments become a wire request for the one

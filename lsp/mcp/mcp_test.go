@@ -306,7 +306,8 @@ func TestWatch(t *testing.T) {
 // answers with what there is and says how far indexing has got.
 func TestStillIndexing(t *testing.T) {
 	root := fixture(t, "shop")
-	srv, err := New(Options{Version: "test", Roots: []string{root}, Config: testConfig()})
+	// Not run: nothing is indexed, so the selection waits ReadyWait.
+	srv, err := New(Options{Version: "test", Roots: []string{root}, Config: testConfig(), ReadyWait: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

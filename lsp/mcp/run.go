@@ -13,8 +13,10 @@ import (
 )
 
 // Run indexes the workspace and watches its files in the background, and
-// serves MCP on t until the client disconnects or ctx ends. Tools answer
-// from the start, from what is indexed so far.
+// serves MCP on t until the client disconnects or ctx ends. A folder with
+// a cache on disk is served from it at once; otherwise a selection waits
+// for the first index up to Options.ReadyWait, then answers from what is
+// indexed so far. index_status answers at once.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -42,6 +44,7 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 // index builds the index of every folder, keeping the progress for the
 // tools.
 func (s *Server) index(ctx context.Context) {
+	defer close(s.indexed)
 	start := time.Now()
 	stats, err := s.ws.Index(ctx, func(p workspace.Progress) {
 		s.mu.Lock()
