@@ -123,10 +123,6 @@ func folderCacheFile(dir, root, ext string) string {
 // changed, then saves the cache.
 func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log *slog.Logger, progress func(Progress)) (IndexStats, error) {
 	start := time.Now()
-	files, skipped, err := Discover(ctx, f.Root, cfg.DiscoverOptions())
-	if err != nil {
-		return IndexStats{}, err
-	}
 	stats := IndexStats{Root: f.Root, Embedder: emb.ID(), Cache: "off", SkipReasons: map[string]int{}}
 	cacheDir, persist := cfg.ResolvedCacheDir()
 	if persist {
@@ -136,9 +132,14 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log 
 	if persist && !f.noCache.Load() {
 		cfile = cachePath(cacheDir, f.Root)
 	}
+	// The cache first: it is served while the files are discovered.
 	base, live, cfile := f.startingIndex(emb, cfile, log)
 	if cfile != "" {
 		stats.Cache = cfile
+	}
+	files, skipped, err := Discover(ctx, f.Root, cfg.DiscoverOptions())
+	if err != nil {
+		return IndexStats{}, err
 	}
 	idx, st, streamed, err := f.indexFiles(ctx, cfg, emb, files, base, live, cfile, log, progress)
 	if err != nil {
