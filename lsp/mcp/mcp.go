@@ -366,7 +366,10 @@ func summary(r *wire.Result) string {
 	if r.LowConfidence {
 		conf = "; low confidence: nothing matched the request well, so treat these as guesses"
 	}
-	if len(r.Items) == 0 {
+	switch {
+	case len(r.Items) == 0 && !r.Stats.Ready:
+		return "Nothing matched in the files indexed so far." + conf
+	case len(r.Items) == 0:
 		return "No code matched the request." + conf
 	}
 	noun := "items"

@@ -78,7 +78,13 @@ type mcpProcess struct {
 
 func startMCP(t *testing.T, root string) *mcpProcess {
 	t.Helper()
-	cmd := exec.Command(binary(t), "mcp", "--root", root, "--cache-dir", "off")
+	return startMCPArgs(t, "--root", root, "--cache-dir", "off")
+}
+
+// startMCPArgs starts `ctxls mcp` with args.
+func startMCPArgs(t *testing.T, args ...string) *mcpProcess {
+	t.Helper()
+	cmd := exec.Command(binary(t), append([]string{"mcp"}, args...)...)
 	p := &mcpProcess{t: t, stderr: &bytes.Buffer{}, done: make(chan struct{}), replies: map[string][]reply{}}
 	p.changed = sync.NewCond(&p.mu)
 	cmd.Stderr = p.stderr
