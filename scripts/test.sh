@@ -6,10 +6,10 @@
 # ones with apt-get when run as root on Debian or Ubuntu; otherwise it
 # names them in one line and nothing else runs.
 #
-# The first run downloads about 805 MB into ~/.cache/ctxls (Node 24 and
-# code-server for the VS Code host test, the ONNX Runtime library) plus
-# the real-code corpus and the editors' npm dependencies, and takes 20 to
-# 30 minutes on two cores with an empty Go build cache: the C grammars are
+# The first run downloads about 840 MB into ~/.cache/ctxls (Node 24 and
+# code-server for the VS Code host test, 805 MB; the ONNX Runtime library,
+# 34 MB) plus the real-code corpus and the editors' npm dependencies, and
+# takes 20 to 30 minutes on two cores with an empty Go build cache: the C grammars are
 # compiled three times (plain, with -race, and instrumented for fuzzing),
 # about 6 minutes each.
 #
