@@ -91,12 +91,15 @@ func scenarioList(arg string) ([]string, error) {
 // place on a terminal; with -v elsewhere, a line per commit; otherwise
 // nothing (nil).
 func replayProgress(stderr io.Writer, verbose bool) func(done, total int, commit string) {
+	msg := func(done, total int, commit string) string {
+		return fmt.Sprintf("replaying commit %d/%d  %.10s", done+1, total, commit)
+	}
 	switch {
 	case isTerminal(stderr):
 		line := &statusLine{w: stderr}
 		return func(done, total int, commit string) {
 			if commit != "" {
-				line.show(fmt.Sprintf("replaying commit %d/%d  %.10s", done+1, total, commit), true)
+				line.show(msg(done, total, commit), true)
 			} else {
 				line.done()
 			}
@@ -104,7 +107,7 @@ func replayProgress(stderr io.Writer, verbose bool) func(done, total int, commit
 	case verbose:
 		return func(done, total int, commit string) {
 			if commit != "" {
-				fmt.Fprintf(stderr, "replaying commit %d/%d  %.10s\n", done+1, total, commit)
+				fmt.Fprintln(stderr, msg(done, total, commit))
 			} else {
 				fmt.Fprintf(stderr, "replayed %d commits\n", total)
 			}
