@@ -135,7 +135,10 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	req, missingActive := a.request(stderr)
+	req, missingActive := a.request()
+	if missingActive {
+		warnMissingActive(stderr, a.active)
+	}
 	res, err := wire.Select(ctx, ws, req, wire.Options{})
 	if pe, ok := errors.AsType[*workspace.ParamError](err); ok {
 		return usageError{flagOf(pe.Field) + ": " + pe.Msg}
@@ -220,9 +223,9 @@ func (a *selectArgs) register(fs *flag.FlagSet) {
 }
 
 // request is the wire request of the command line, as a client would
-// send it: paths become file URIs, relative to --root. It warns when
-// --active names no file (missingActive).
-func (a *selectArgs) request(stderr io.Writer) (req *wire.Request, missingActive bool) {
+// send it: paths become file URIs, relative to --root. missingActive
+// says that --active names no file.
+func (a *selectArgs) request() (req *wire.Request, missingActive bool) {
 	req = &wire.Request{
 		Query: a.query, History: a.history, Limit: a.limit, MaxChars: a.maxChars, MaxCharsPerItem: a.perItem,
 		Pinned: a.pinned, Paths: a.paths, ExcludePaths: a.excludePaths, Kinds: a.kinds, MinScore: a.minScore, Explain: a.explain,
@@ -237,9 +240,6 @@ func (a *selectArgs) request(stderr io.Writer) (req *wire.Request, missingActive
 	}
 	if a.active != "" {
 		req.ActiveURI, missingActive = cliRef(a.index.root, a.active)
-		if missingActive {
-			warnMissingActive(stderr, a.active)
-		}
 		if a.line > 0 {
 			req.Position = &wire.Position{Line: uint32(a.line - 1)}
 		}
