@@ -93,13 +93,19 @@ type Result struct {
 	IntegerID bool
 }
 
-// ReplyID is the id an error reply carries: ID when one was read, else null.
-func (r Result) ReplyID() json.RawMessage {
-	if r.ID == nil {
-		return json.RawMessage("null")
+// Answer is the error reply to the message r describes, echoing its id
+// when one was read (null otherwise); nil when there is nobody to answer:
+// a response (an id and no method) that is not a valid request.
+func (r Result) Answer(code int64, message string) []byte {
+	if code == CodeInvalidRequest && r.HasID && !r.HasMethod {
+		return nil
 	}
-	return r.ID
+	return Reply(r.ID, code, message)
 }
+
+// NotObject is the message of the reply to a message that is not a JSON
+// object.
+const NotObject = "invalid request: a message must be a JSON object"
 
 // Check scans msg in one pass.
 func Check(msg []byte) Result {
