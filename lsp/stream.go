@@ -100,7 +100,7 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			continue // a broken frame, answered
 		}
 		if !res.Object {
-			s.reject(res, jsonfront.CodeInvalidRequest, "invalid request: a message must be a JSON object")
+			s.reject(res, jsonfront.CodeInvalidRequest, jsonfront.NotObject)
 			continue
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
@@ -125,10 +125,9 @@ func isResponse(msg jsonrpc2.Message) bool {
 // was read; a response we cannot read is dropped, as there is nobody to
 // answer.
 func (s *stream) reject(res jsonfront.Result, code int64, msg string) {
-	if code == jsonfront.CodeInvalidRequest && res.HasID && !res.HasMethod {
-		return
+	if reply := res.Answer(code, msg); reply != nil {
+		s.enqueue(reply)
 	}
-	s.enqueue(jsonfront.Reply(res.ReplyID(), code, msg))
 }
 
 // header is the block of header lines being read.

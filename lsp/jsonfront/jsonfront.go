@@ -93,13 +93,19 @@ type Result struct {
 	IntegerID bool
 }
 
-// ReplyID is the id an error reply carries: ID when one was read, else null.
-func (r Result) ReplyID() json.RawMessage {
-	if r.ID == nil {
-		return json.RawMessage("null")
+// Answer is the error reply to the message r describes, echoing its id
+// when one was read (null otherwise); nil when there is nobody to answer:
+// a response (an id and no method) that is not a valid request.
+func (r Result) Answer(code int64, message string) []byte {
+	if code == CodeInvalidRequest && r.HasID && !r.HasMethod {
+		return nil
 	}
-	return r.ID
+	return Reply(r.ID, code, message)
 }
+
+// NotObject is the message of the reply to a message that is not a JSON
+// object.
+const NotObject = "invalid request: a message must be a JSON object"
 
 // Check scans msg in one pass.
 func Check(msg []byte) Result {
@@ -216,11 +222,15 @@ func (s *Scanner) Failed() bool { return s.syntax != nil }
 // Complete reports whether the top-level value is complete (it may be
 // followed by white space).
 func (s *Scanner) Complete() bool {
+	return s.state == stEnd || s.inNumber() && len(s.stack) == 0
+}
+
+// inNumber reports whether the Scanner is in a number that may end at the
+// next byte.
+func (s *Scanner) inNumber() bool {
 	switch s.state {
-	case stEnd:
-		return true
 	case stZero, stInt, stFrac, stExpDigits:
-		return len(s.stack) == 0
+		return true
 	}
 	return false
 }
@@ -417,12 +427,7 @@ func (s *Scanner) stepNumber(c byte) bool {
 		s.keep(c)
 		return true
 	case stDot:
-		if c < '0' || c > '9' {
-			return s.fail(c, "want a digit after '.'")
-		}
-		s.keep(c)
-		s.state = stFrac
-		return true
+		return s.digit(c, stFrac, "want a digit after '.'")
 	case stFrac:
 		switch {
 		case '0' <= c && c <= '9':
@@ -446,12 +451,7 @@ func (s *Scanner) stepNumber(c byte) bool {
 		s.keep(c)
 		return true
 	case stExpSign:
-		if c < '0' || c > '9' {
-			return s.fail(c, "want a digit in the exponent")
-		}
-		s.keep(c)
-		s.state = stExpDigits
-		return true
+		return s.digit(c, stExpDigits, "want a digit in the exponent")
 	case stExpDigits:
 		if c < '0' || c > '9' {
 			s.endValue()
@@ -460,6 +460,16 @@ func (s *Scanner) stepNumber(c byte) bool {
 		s.keep(c)
 		return true
 	}
+	return true
+}
+
+// digit reads a byte that must be a digit, going on in state next.
+func (s *Scanner) digit(c byte, next uint8, want string) bool {
+	if c < '0' || c > '9' {
+		return s.fail(c, want)
+	}
+	s.keep(c)
+	s.state = next
 	return true
 }
 
@@ -654,12 +664,9 @@ func (s *Scanner) Result() Result {
 		r.Err = &Problem{CodeInvalidRequest, fmt.Sprintf("invalid request: the message nests deeper than %d levels", MaxDepth)}
 	case s.syntax != nil:
 		r.Err = s.syntax
-	case s.state == stEnd:
-	case s.state == stZero || s.state == stInt || s.state == stFrac || s.state == stExpDigits:
-		if len(s.stack) > 0 {
-			r.Err = &Problem{CodeParseError, fmt.Sprintf("parse error: the message ends inside an %s after %d bytes", containerName(s.stack[len(s.stack)-1]), s.off)}
-		}
-		// A lone number is a complete value.
+	case s.Complete():
+	case s.inNumber():
+		r.Err = &Problem{CodeParseError, fmt.Sprintf("parse error: the message ends inside an %s after %d bytes", containerName(s.stack[len(s.stack)-1]), s.off)}
 	case s.top == 0:
 		r.Err = &Problem{CodeParseError, "parse error: the message is empty"}
 	default:

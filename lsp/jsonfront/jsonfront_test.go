@@ -112,6 +112,25 @@ func TestReply(t *testing.T) {
 	}
 }
 
+// TestAnswer: an invalid request is answered with its id, a response that
+// is not valid is not answered, and a parse error always is.
+func TestAnswer(t *testing.T) {
+	req := Check([]byte(`{"jsonrpc":"1.0","id":4,"method":"x"}`))
+	if got := string(req.Answer(CodeInvalidRequest, "m")); !strings.Contains(got, `"id":4`) {
+		t.Errorf("a request: %s", got)
+	}
+	resp := Check([]byte(`{"jsonrpc":"1.0","id":4,"result":{}}`))
+	if got := resp.Answer(CodeInvalidRequest, "m"); got != nil {
+		t.Errorf("a response was answered: %s", got)
+	}
+	if got := string(resp.Answer(CodeParseError, "m")); !strings.Contains(got, `"id":4`) {
+		t.Errorf("a parse error: %s", got)
+	}
+	if got := string(Check([]byte(`5`)).Answer(CodeInvalidRequest, NotObject)); !strings.Contains(got, `"id":null`) {
+		t.Errorf("no id: %s", got)
+	}
+}
+
 // FuzzCheck: the scanner agrees with encoding/json on what is valid JSON
 // (for messages within MaxDepth), and on the top-level id; written in two
 // pieces or whole, it finds the same.

@@ -237,7 +237,7 @@ func (c *lineConn) check(line []byte, res jsonfront.Result) jsonrpc.Message {
 	case res.Array:
 		code, msg = jsonfront.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them): send one message a line"
 	case !res.Object:
-		code, msg = jsonfront.CodeInvalidRequest, "invalid request: a message must be a JSON object"
+		code, msg = jsonfront.CodeInvalidRequest, jsonfront.NotObject
 	case res.ID != nil && !res.IntegerID:
 		code, msg = jsonfront.CodeInvalidRequest, "invalid request: id must be a string or an integer"
 	default:
@@ -247,10 +247,8 @@ func (c *lineConn) check(line []byte, res jsonfront.Result) jsonrpc.Message {
 		}
 		code, msg = jsonfront.CodeInvalidRequest, "invalid request: "+err.Error()
 	}
-	if code == jsonfront.CodeInvalidRequest && res.HasID && !res.HasMethod {
-		// A response we cannot read: there is nobody to answer.
-		return nil
+	if reply := res.Answer(code, msg); reply != nil {
+		c.writeLine(reply)
 	}
-	c.writeLine(jsonfront.Reply(res.ReplyID(), code, msg))
 	return nil
 }

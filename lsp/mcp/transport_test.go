@@ -54,9 +54,10 @@ func binary(t *testing.T) string {
 
 // reply is a message from the server.
 type reply struct {
-	ID     json.RawMessage `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   *struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
@@ -189,13 +190,19 @@ func (p *mcpProcess) count(id string) int {
 	return len(p.replies[id])
 }
 
+// initializeLine and initializedLine open a session, as lines.
+const (
+	initializeLine  = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}` + "\n"
+	initializedLine = `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+)
+
 func (p *mcpProcess) initialize() {
 	p.t.Helper()
-	p.write(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}` + "\n")
+	p.write(initializeLine)
 	if r := p.reply(`"init"`); r.Error != nil {
 		p.t.Fatalf("initialize: %s", r.Error.Message)
 	}
-	p.write(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	p.write(initializedLine)
 }
 
 // statusCall is a valid tools/call of index_status with id (JSON text).
@@ -411,14 +418,7 @@ func FuzzLineTransport(f *testing.F) {
 				if bytes.Contains(line, []byte(`"result":{}`)) {
 					continue // our answer
 				}
-				var r struct {
-					JSONRPC string          `json:"jsonrpc"`
-					ID      json.RawMessage `json:"id"`
-					Error   *struct {
-						Code    int    `json:"code"`
-						Message string `json:"message"`
-					} `json:"error"`
-				}
+				var r reply
 				if err := json.Unmarshal(line, &r); err != nil || r.JSONRPC != "2.0" || r.ID == nil || r.Error == nil || r.Error.Message == "" {
 					t.Fatalf("a written line is not a JSON-RPC error reply: %q", line)
 				}
@@ -433,8 +433,7 @@ func FuzzLineTransport(f *testing.F) {
 // stdin at once (`... | ctxls mcp`) gets every answer before the exit.
 func TestEndOfInputAnswersFirst(t *testing.T) {
 	p := startMCP(t, fixture(t, "shop"))
-	p.write(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}` + "\n" +
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+	p.write(initializeLine + initializedLine +
 		"not json\n" + `{"jsonrpc":"2.0","id":"ping","method":"ping"}` + "\n" +
 		`{"jsonrpc":"2.0","id":"select","method":"tools/call","params":{"name":"select_context","arguments":{"query":"coupon"}}}` + "\n")
 	p.stdin.Close()
