@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strconv"
 	"syscall"
+
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
 
 // The gate is the one way a path enters the index or a result. A workspace
@@ -115,34 +117,9 @@ func openRegular(root, real string) (*os.File, fs.FileInfo, error) {
 	if !within(root, real) {
 		return nil, nil, &Refusal{Path: real, Reason: SkipSymlinkOutsideRoot, Detail: "outside " + root}
 	}
-	before, err := os.Lstat(real)
+	f, after, err := cachefile.Open(real, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, nil, err
-	}
-	if before.Mode()&fs.ModeSymlink != 0 {
-		return nil, nil, &Refusal{Path: real, Reason: SkipChanged, Detail: "became a symlink"}
-	}
-	if before.IsDir() {
-		return nil, nil, &fs.PathError{Op: "open", Path: real, Err: syscall.EISDIR}
-	}
-	if !before.Mode().IsRegular() {
-		return nil, nil, &Refusal{Path: real, Reason: SkipNotRegular, Detail: "file mode " + before.Mode().Type().String()}
-	}
-	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, nil, &Refusal{Path: real, Reason: SkipChanged, Detail: "became a symlink"}
-		}
-		return nil, nil, err
-	}
-	after, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !after.Mode().IsRegular() || !os.SameFile(before, after) {
-		f.Close()
-		return nil, nil, &Refusal{Path: real, Reason: SkipChanged, Detail: "replaced between check and open"}
+		return nil, nil, gateRefusal(real, err)
 	}
 	opened, ok := openedPath(f)
 	if !ok { // no kernel name for the handle: resolve the name again
@@ -157,6 +134,25 @@ func openRegular(root, real string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &Refusal{Path: real, Reason: SkipSymlinkOutsideRoot, Detail: "resolves to " + opened}
 	}
 	return f, after, nil
+}
+
+// gateRefusal is the gate's reading of an error of cachefile.Open on the
+// real path real: a symlink at a path resolved as symlink-free, or a file
+// that changed between the check and the open, changed; a directory is
+// not a refusal (EISDIR); anything else that is not a regular file is.
+func gateRefusal(real string, err error) error {
+	r, ok := errors.AsType[*cachefile.Refusal](err)
+	switch {
+	case !ok:
+		return err
+	case r.Mode&fs.ModeSymlink != 0:
+		return &Refusal{Path: real, Reason: SkipChanged, Detail: "became a symlink"}
+	case r.Changed:
+		return &Refusal{Path: real, Reason: SkipChanged, Detail: "replaced between check and open"}
+	case r.IsDir():
+		return &fs.PathError{Op: "open", Path: real, Err: syscall.EISDIR}
+	}
+	return &Refusal{Path: real, Reason: SkipNotRegular, Detail: "file mode " + r.Mode.String()}
 }
 
 // openedPath is the kernel's name for the file f has open, where the
