@@ -53,7 +53,7 @@ func (e *Refusal) Unwrap() error { return ErrNotRegular }
 
 // IsDir reports whether the path is a directory: no file can be renamed
 // over it.
-func (e *Refusal) IsDir() bool { return e.What == "a directory" }
+func (e *Refusal) IsDir() bool { return e.Mode.IsDir() }
 
 // describeMode names what a file of mode m is, for a Refusal.
 func describeMode(m fs.FileMode) string {
