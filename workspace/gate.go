@@ -3,7 +3,6 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -182,23 +181,11 @@ func readRegular(root, real string, limit int64) ([]byte, fs.FileInfo, error) {
 	if st.Size() > limit {
 		return nil, st, fmt.Errorf("%s: %d bytes, %w %d", real, st.Size(), errTooLarge, limit)
 	}
-	// Sized by the stat, as os.ReadFile does, with room to see growth.
-	data := make([]byte, 0, st.Size()+512)
-	r := io.LimitReader(f, limit+1)
-	for {
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, st, fmt.Errorf("%s: %w", real, err)
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
+	data, over, err := cachefile.ReadUpTo(f, st.Size(), limit)
+	if err != nil {
+		return nil, st, fmt.Errorf("%s: %w", real, err)
 	}
-	if int64(len(data)) > limit { // it grew since the check
+	if over { // it grew since the check
 		return nil, st, fmt.Errorf("%s: %w %d", real, errTooLarge, limit)
 	}
 	return data, st, nil

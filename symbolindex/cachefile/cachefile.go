@@ -133,14 +133,37 @@ func Read(path string, limit int64) ([]byte, fs.FileInfo, error) {
 	if st.Size() > limit {
 		return nil, st, fmt.Errorf("%s: %d bytes, %w %d", path, st.Size(), ErrTooLarge, limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, over, err := ReadUpTo(f, st.Size(), limit)
 	if err != nil {
 		return nil, st, fmt.Errorf("%s: %w", path, err)
 	}
-	if int64(len(data)) > limit {
+	if over {
 		return nil, st, fmt.Errorf("%s: %w %d bytes", path, ErrTooLarge, limit)
 	}
 	return data, st, nil
+}
+
+// ReadUpTo reads f, an open file of size bytes by its stat, to its end,
+// but never more than limit bytes: over reports a file that grew past
+// limit since its stat, and data is then not the whole file.
+func ReadUpTo(f *os.File, size, limit int64) (data []byte, over bool, err error) {
+	// Sized by the stat, as os.ReadFile does, with room to see growth.
+	data = make([]byte, 0, min(size, limit)+512)
+	r := io.LimitReader(f, limit+1)
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+	return data, int64(len(data)) > limit, nil
 }
 
 // ReadDir lists at most n entries of the directory at path (in the order
