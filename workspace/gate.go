@@ -3,13 +3,14 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"syscall"
+
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
 )
 
 // The gate is the one way a path enters the index or a result. A workspace
@@ -115,34 +116,9 @@ func openRegular(root, real string) (*os.File, fs.FileInfo, error) {
 	if !within(root, real) {
 		return nil, nil, &Refusal{Path: real, Reason: SkipSymlinkOutsideRoot, Detail: "outside " + root}
 	}
-	before, err := os.Lstat(real)
+	f, after, err := cachefile.Open(real, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, nil, err
-	}
-	if before.Mode()&fs.ModeSymlink != 0 {
-		return nil, nil, &Refusal{Path: real, Reason: SkipChanged, Detail: "became a symlink"}
-	}
-	if before.IsDir() {
-		return nil, nil, &fs.PathError{Op: "open", Path: real, Err: syscall.EISDIR}
-	}
-	if !before.Mode().IsRegular() {
-		return nil, nil, &Refusal{Path: real, Reason: SkipNotRegular, Detail: "file mode " + before.Mode().Type().String()}
-	}
-	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, nil, &Refusal{Path: real, Reason: SkipChanged, Detail: "became a symlink"}
-		}
-		return nil, nil, err
-	}
-	after, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !after.Mode().IsRegular() || !os.SameFile(before, after) {
-		f.Close()
-		return nil, nil, &Refusal{Path: real, Reason: SkipChanged, Detail: "replaced between check and open"}
+		return nil, nil, gateRefusal(real, err)
 	}
 	opened, ok := openedPath(f)
 	if !ok { // no kernel name for the handle: resolve the name again
@@ -157,6 +133,25 @@ func openRegular(root, real string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &Refusal{Path: real, Reason: SkipSymlinkOutsideRoot, Detail: "resolves to " + opened}
 	}
 	return f, after, nil
+}
+
+// gateRefusal is the gate's reading of an error of cachefile.Open on the
+// real path real: a symlink at a path resolved as symlink-free, or a file
+// that changed between the check and the open, changed; a directory is
+// not a refusal (EISDIR); anything else that is not a regular file is.
+func gateRefusal(real string, err error) error {
+	r, ok := errors.AsType[*cachefile.Refusal](err)
+	switch {
+	case !ok:
+		return err
+	case r.Mode&fs.ModeSymlink != 0:
+		return &Refusal{Path: real, Reason: SkipChanged, Detail: "became a symlink"}
+	case r.Changed:
+		return &Refusal{Path: real, Reason: SkipChanged, Detail: "replaced between check and open"}
+	case r.IsDir():
+		return &fs.PathError{Op: "open", Path: real, Err: syscall.EISDIR}
+	}
+	return &Refusal{Path: real, Reason: SkipNotRegular, Detail: "file mode " + r.Mode.String()}
 }
 
 // openedPath is the kernel's name for the file f has open, where the
@@ -186,23 +181,11 @@ func readRegular(root, real string, limit int64) ([]byte, fs.FileInfo, error) {
 	if st.Size() > limit {
 		return nil, st, fmt.Errorf("%s: %d bytes, %w %d", real, st.Size(), errTooLarge, limit)
 	}
-	// Sized by the stat, as os.ReadFile does, with room to see growth.
-	data := make([]byte, 0, st.Size()+512)
-	r := io.LimitReader(f, limit+1)
-	for {
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, st, fmt.Errorf("%s: %w", real, err)
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
+	data, over, err := cachefile.ReadUpTo(f, st.Size(), limit)
+	if err != nil {
+		return nil, st, fmt.Errorf("%s: %w", real, err)
 	}
-	if int64(len(data)) > limit { // it grew since the check
+	if over { // it grew since the check
 		return nil, st, fmt.Errorf("%s: %w %d", real, errTooLarge, limit)
 	}
 	return data, st, nil

@@ -77,6 +77,14 @@ func TestGateRefusesWhatIsNotAFileInside(t *testing.T) {
 	wantRefusal(t, err, SkipSymlinkOutsideRoot)
 	_, _, err = readRegular(root, filepath.Join(outside, "secret.go"), 1<<20)
 	wantRefusal(t, err, SkipSymlinkOutsideRoot)
+	// A directory is no refusal: a file that became one is dropped, not
+	// counted (documents.go).
+	if err := os.Mkdir(filepath.Join(root, "dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err = readRegular(root, filepath.Join(root, "dir"), 1<<20); !errors.Is(err, syscall.EISDIR) {
+		t.Errorf("a directory: %v, want EISDIR", err)
+	}
 	if _, _, err = readRegular(root, filepath.Join(root, "ok.go"), 4); !errors.Is(err, errTooLarge) {
 		t.Errorf("a file over the limit: %v, want errTooLarge", err)
 	}

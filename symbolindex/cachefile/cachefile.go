@@ -1,10 +1,11 @@
 // Package cachefile owns the files ctxls keeps in its cache directory (the
 // index caches, the memory notes and their lock files, the temporaries
-// their writers leave) and how any of them is opened: as the workspace
-// gate opens a workspace file, never through a final symlink, never
-// blocking (a FIFO at the path does not stall the caller), regular files
-// only, checked before the open and again on the handle. Anything else at
-// the path is a *Refusal naming the path and what it is.
+// their writers leave) and how any file is opened, a cache file or (through
+// the workspace gate, which adds its containment checks) a workspace file:
+// never through a final symlink, never blocking (a FIFO at the path does
+// not stall the caller), regular files only, checked before the open and
+// again on the handle. Anything else at the path is a *Refusal naming the
+// path and what it is.
 //
 // A cache file is replaced, never written in place: its writer writes a
 // temporary file beside it, named after the writer's process and locked
@@ -30,6 +31,12 @@ var ErrNotRegular = errors.New("not a regular file")
 type Refusal struct {
 	Path string
 	What string // "a symlink", "a FIFO", "a directory", "a device", ...
+	// Mode is the type of what was found (fs.ModeSymlink for a symlink
+	// met at the open).
+	Mode fs.FileMode
+	// Changed is a path that passed the check but was something else at
+	// the open or on the handle: it changed between the two.
+	Changed bool
 }
 
 // Error names the path and what it is; the sentence spells a FIFO out as
@@ -46,7 +53,7 @@ func (e *Refusal) Unwrap() error { return ErrNotRegular }
 
 // IsDir reports whether the path is a directory: no file can be renamed
 // over it.
-func (e *Refusal) IsDir() bool { return e.What == "a directory" }
+func (e *Refusal) IsDir() bool { return e.Mode.IsDir() }
 
 // describeMode names what a file of mode m is, for a Refusal.
 func describeMode(m fs.FileMode) string {
@@ -81,7 +88,7 @@ func Open(path string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error
 	switch {
 	case err == nil:
 		if !before.Mode().IsRegular() {
-			return nil, nil, &Refusal{Path: path, What: describeMode(before.Mode())}
+			return nil, nil, &Refusal{Path: path, What: describeMode(before.Mode()), Mode: before.Mode().Type()}
 		}
 	case errors.Is(err, fs.ErrNotExist) && flag&os.O_CREATE != 0:
 		before = nil
@@ -91,7 +98,7 @@ func Open(path string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error
 	f, err := os.OpenFile(path, flag|openFlags, perm)
 	if err != nil {
 		if isNoFollow(err) {
-			return nil, nil, &Refusal{Path: path, What: "a symlink"}
+			return nil, nil, &Refusal{Path: path, What: "a symlink", Mode: fs.ModeSymlink, Changed: before != nil}
 		}
 		return nil, nil, err
 	}
@@ -102,11 +109,11 @@ func Open(path string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error
 	}
 	if !after.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, &Refusal{Path: path, What: describeMode(after.Mode())}
+		return nil, nil, &Refusal{Path: path, What: describeMode(after.Mode()), Mode: after.Mode().Type(), Changed: true}
 	}
 	if before != nil && !os.SameFile(before, after) {
 		f.Close()
-		return nil, nil, &Refusal{Path: path, What: "a file replaced between the check and the open"}
+		return nil, nil, &Refusal{Path: path, What: "a file replaced between the check and the open", Mode: after.Mode().Type(), Changed: true}
 	}
 	return f, after, nil
 }
@@ -126,14 +133,37 @@ func Read(path string, limit int64) ([]byte, fs.FileInfo, error) {
 	if st.Size() > limit {
 		return nil, st, fmt.Errorf("%s: %d bytes, %w %d", path, st.Size(), ErrTooLarge, limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, over, err := ReadUpTo(f, st.Size(), limit)
 	if err != nil {
 		return nil, st, fmt.Errorf("%s: %w", path, err)
 	}
-	if int64(len(data)) > limit {
+	if over {
 		return nil, st, fmt.Errorf("%s: %w %d bytes", path, ErrTooLarge, limit)
 	}
 	return data, st, nil
+}
+
+// ReadUpTo reads f, an open file of size bytes by its stat, to its end,
+// but never more than limit bytes: over reports a file that grew past
+// limit since its stat, and data is then not the whole file.
+func ReadUpTo(f *os.File, size, limit int64) (data []byte, over bool, err error) {
+	// Sized by the stat, as os.ReadFile does, with room to see growth.
+	data = make([]byte, 0, min(size, limit)+512)
+	r := io.LimitReader(f, limit+1)
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+	return data, int64(len(data)) > limit, nil
 }
 
 // ReadDir lists at most n entries of the directory at path (in the order
@@ -146,15 +176,19 @@ func ReadDir(path string, n int) (entries []fs.DirEntry, more bool, err error) {
 		return nil, false, err
 	}
 	if !fi.IsDir() {
-		return nil, false, &Refusal{Path: path, What: describeMode(fi.Mode())}
+		return nil, false, &Refusal{Path: path, What: describeMode(fi.Mode()), Mode: fi.Mode().Type()}
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|openFlags|dirFlag, 0)
 	if err != nil {
 		return nil, false, err
 	}
 	defer f.Close()
-	if after, err := f.Stat(); err != nil || !after.IsDir() || !os.SameFile(fi, after) {
-		return nil, false, &Refusal{Path: path, What: "a directory replaced between the check and the open"}
+	after, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	if !after.IsDir() || !os.SameFile(fi, after) {
+		return nil, false, &Refusal{Path: path, What: "a directory replaced between the check and the open", Mode: after.Mode().Type(), Changed: true}
 	}
 	entries, err = f.ReadDir(n + 1)
 	if err != nil && !errors.Is(err, io.EOF) {
