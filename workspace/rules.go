@@ -453,21 +453,3 @@ func (o *onceWarner) once(msg string) {
 		o.warn(msg)
 	}
 }
-
-// eventPaths are the absolute paths watched-file events name, and where
-// they lead when that is elsewhere: a rule file may be a symlink. Caller
-// holds w.mu.
-func (w *Workspace) eventPaths(events []FileEvent) []string {
-	var out []string
-	for _, ev := range events {
-		abs, err := w.absPath(ev.Path)
-		if err != nil {
-			continue
-		}
-		out = append(out, abs)
-		if real, err := realPath(abs); err == nil && real != abs {
-			out = append(out, real)
-		}
-	}
-	return out
-}
