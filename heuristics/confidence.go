@@ -1,7 +1,5 @@
 package heuristics
 
-import "strings"
-
 // Confidence thresholds of LowConfidence, to be recalibrated on the
 // evaluation set: the best hit is a strong match when it covers at least
 // LexicalConfidence of the query's content words or its cosine similarity
@@ -51,16 +49,6 @@ func LowConfidence(s ConfidenceInput) bool {
 // identifier or path ("make it better", "clean this up"). Such a query
 // matches whatever shares its few generic words.
 func PointsBack(q Query) bool {
-	if len(q.Identifiers) > 0 || len(q.Paths) > 0 || len(q.Words) >= SpecificWords {
-		return false
-	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(q.Text), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r == '\'')
-	}) {
-		switch w {
-		case "it", "this", "that", "these", "those", "them":
-			return true
-		}
-	}
-	return false
+	return len(q.Identifiers) == 0 && len(q.Paths) == 0 && len(q.Words) < SpecificWords &&
+		usesWord(q.Text, "it", "this", "that", "these", "those", "them")
 }

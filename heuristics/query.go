@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -105,11 +106,16 @@ const AnaphoraVagueness = 0.75
 // refersBack reports whether text uses a word that points at something said
 // before: it, that, this, them, same, too, also, other, again, those, these.
 func refersBack(text string) bool {
+	return usesWord(text, "it", "that", "this", "them", "same", "too", "also", "other", "again", "those", "these", "there")
+}
+
+// usesWord reports whether text holds one of words (lowercase) as a word
+// of its own: a run of ASCII letters and apostrophes, lowercased.
+func usesWord(text string, words ...string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r == '\'')
 	}) {
-		switch w {
-		case "it", "that", "this", "them", "same", "too", "also", "other", "again", "those", "these", "there":
+		if slices.Contains(words, w) {
 			return true
 		}
 	}

@@ -150,12 +150,13 @@ func (w *Workspace) FilesChanged(events []FileEvent) error {
 	defer w.mu.Unlock()
 	var first error
 	ignores := map[*Folder]*ignoreFiles{} // each ignore file read once for the batch
+	var touched []string
 	for _, ev := range events {
-		if err := w.fileChanged(ev, ignores); err != nil && !errors.Is(err, ErrOutside) && first == nil {
+		if err := w.fileChanged(ev, ignores, &touched); err != nil && !errors.Is(err, ErrOutside) && first == nil {
 			first = err
 		}
 	}
-	w.rulesTouched(w.eventPaths(events)...) // rules.go
+	w.rulesTouched(touched...) // rules.go
 	w.refreshHistory()
 	return first
 }
@@ -174,10 +175,14 @@ func (w *Workspace) refreshHistory() {
 }
 
 // fileChanged applies one watched-file event; ignores holds the batch's
-// ignore files by folder. Caller holds w.mu.
-func (w *Workspace) fileChanged(ev FileEvent, ignores map[*Folder]*ignoreFiles) error {
+// ignore files by folder. It adds to touched the absolute path the event
+// names and, when a symlink on the way leads elsewhere, where it leads:
+// what rulesTouched is told. Caller holds w.mu.
+func (w *Workspace) fileChanged(ev FileEvent, ignores map[*Folder]*ignoreFiles, touched *[]string) error {
 	f, rel, abs, err := w.resolve(ev.Path)
-	if named, nerr := w.absPath(ev.Path); nerr == nil {
+	named, nerr := w.absPath(ev.Path)
+	if nerr == nil {
+		*touched = append(*touched, named)
 		if nf, nrel, lerr := w.locate(named); lerr == nil && (err != nil || nf != f || nrel != rel) {
 			nf.mu.Lock()
 			removeTree(nf.idx, nrel)
@@ -186,6 +191,9 @@ func (w *Workspace) fileChanged(ev FileEvent, ignores map[*Folder]*ignoreFiles) 
 	}
 	if err != nil {
 		return err
+	}
+	if abs != named {
+		*touched = append(*touched, abs)
 	}
 	if _, open := w.docs[abs]; open {
 		return nil

@@ -101,10 +101,8 @@ type fields map[string][]string
 
 func (f fields) str(key string) string { return strings.Join(f[key], ", ") }
 
-// list is a key's values, each split at commas ("globs: a/**, b/**").
-func (f fields) list(key string) []string { return f.listN(key, -1) }
-
-// listN is the first n of list (all of them when n < 0).
+// listN is the first n of a key's values, each split at commas
+// ("globs: a/**, b/**"); all of them when n < 0.
 func (f fields) listN(key string, n int) []string {
 	var out []string
 	for _, v := range f[key] {

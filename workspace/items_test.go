@@ -340,7 +340,7 @@ func TestFrontMatter(t *testing.T) {
 		{"---\nglobs: [\"*.{ts,tsx}\", don't/**]\n---\nx\n", "x\n", "", IncludeAlways, []string{"*.{ts,tsx}", "don't/**"}},
 	} {
 		fm, _, body := frontMatter([]byte(tc.src))
-		globs := append(fm.list("globs"), fm.list("applyTo")...)
+		globs := append(fm.listN("globs", -1), fm.listN("applyTo", -1)...)
 		inc := includeMode(fm, IncludeManual, fm.str("description"), len(globs) > 0)
 		if string(body) != tc.body || fm.str("description") != tc.desc || inc != tc.include || !slices.Equal(globs, tc.globs) {
 			t.Errorf("%q: body %q desc %q include %s globs %q", tc.src, body, fm.str("description"), inc, globs)

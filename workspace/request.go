@@ -216,6 +216,10 @@ type tokenBudget struct {
 	name    string // the encoding's name; "" when nothing is counted
 	charCap int    // the request's own maxChars; 0 when it gives none
 	enc     *tokens.Encoding
+	// fitted is the tokens of the texts fitTokens chose, which it counts
+	// as it fits them: with a token budget, the answer is not counted
+	// again.
+	fitted int
 }
 
 // validateTokens checks the request's token fields and, with a token
@@ -268,6 +272,9 @@ func (t *tokenBudget) count(text string) int { return t.enc.Count(text) }
 func (p *plan) usedTokens(items []Selected) (int, string) {
 	if p.tok.enc == nil {
 		return 0, ""
+	}
+	if p.tok.max > 0 {
+		return p.tok.fitted, p.tok.name
 	}
 	n := 0
 	for i := range items {

@@ -55,11 +55,7 @@ func parseRule(root, rel, abs string, src []byte, dflt, scope string, budget *ru
 		if len(kept) == 0 { // scoped, but every glob was dropped
 			return nil, true
 		}
-		set, err := glob.CompileSet(kept)
-		if err != nil {
-			return nil, true
-		}
-		it.globs = set
+		it.globs = glob.SetOf(kept...)
 		budget.alts += alts
 	}
 	budget.files++
@@ -77,10 +73,11 @@ func parseRule(root, rel, abs string, src []byte, dflt, scope string, budget *ru
 }
 
 // ruleGlobs are the globs of the rule file abs within the bounds on one
-// rule's globs, with the number of alternatives they expand to. What is
-// dropped is told in one warning for the file.
-func ruleGlobs(abs string, globs []string, warn *onceWarner) ([]string, int) {
-	var kept, dropped []string
+// rule's globs, compiled, with the number of alternatives they expand to.
+// What is dropped is told in one warning for the file.
+func ruleGlobs(abs string, globs []string, warn *onceWarner) ([]*glob.Glob, int) {
+	var kept []*glob.Glob
+	var dropped []string
 	alts := 0
 	for i, g := range globs {
 		if len(kept) == MaxRuleGlobs {
@@ -102,7 +99,7 @@ func ruleGlobs(abs string, globs []string, warn *onceWarner) ([]string, int) {
 			break
 		}
 		alts += c.Alternatives()
-		kept = append(kept, g)
+		kept = append(kept, c)
 	}
 	if len(dropped) > 0 {
 		if len(kept) == 0 {

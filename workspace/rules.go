@@ -336,9 +336,10 @@ func (fr *folderRules) touches(rel, abs string) bool {
 	if rel == "." || slices.Contains(scopedRuleNames, path.Base(rel)) {
 		return true
 	}
+	under := rel + "/" // what a path below rel starts with
 	for _, src := range ruleSources {
 		p := path.Join(src.dir, src.file)
-		if p == rel || strings.HasPrefix(p, rel+"/") || src.file == "" && strings.HasPrefix(rel, src.dir+"/") {
+		if p == rel || strings.HasPrefix(p, under) || src.file == "" && strings.HasPrefix(rel, src.dir+"/") {
 			return true
 		}
 	}
@@ -346,7 +347,7 @@ func (fr *folderRules) touches(rel, abs string) bool {
 		return false
 	}
 	for p := range fr.files {
-		if strings.HasPrefix(p, rel+"/") { // a directory holding nested rules
+		if strings.HasPrefix(p, under) { // a directory holding nested rules
 			return true
 		}
 	}
@@ -451,22 +452,4 @@ func (o *onceWarner) once(msg string) {
 	if !seen {
 		o.warn(msg)
 	}
-}
-
-// eventPaths are the absolute paths watched-file events name, and where
-// they lead when that is elsewhere: a rule file may be a symlink. Caller
-// holds w.mu.
-func (w *Workspace) eventPaths(events []FileEvent) []string {
-	var out []string
-	for _, ev := range events {
-		abs, err := w.absPath(ev.Path)
-		if err != nil {
-			continue
-		}
-		out = append(out, abs)
-		if real, err := realPath(abs); err == nil && real != abs {
-			out = append(out, real)
-		}
-	}
-	return out
 }

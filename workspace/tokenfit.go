@@ -25,7 +25,8 @@ import (
 //     (MinTruncatedChars at charsPerToken).
 //
 // Both bounds hold: the texts total at most maxTokens tokens and, when
-// the request gives maxChars, at most maxChars characters.
+// the request gives maxChars, at most maxChars characters. The texts'
+// tokens are kept in p.tok.fitted: the answer's usedTokens.
 func fitTokens(p *plan, q *query, sur *surroundings, base []packEntry, srcs map[string][]byte) ([]Selected, int) {
 	t := &p.tok
 	budget := p.maxChars
@@ -90,5 +91,6 @@ func fitTokens(p *plan, q *query, sur *surroundings, base []packEntry, srcs map[
 			}
 		}
 	}
+	t.fitted = total
 	return items, used
 }

@@ -249,25 +249,21 @@ func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]Index
 
 // Ready reports whether every folder has finished its first index and
 // looked for its history (Folder.servable), as stats.ready says.
-func (w *Workspace) Ready() bool {
-	for _, f := range w.Folders() {
-		f.mu.RLock()
-		r := f.servable()
-		f.mu.RUnlock()
-		if !r {
-			return false
-		}
-	}
-	return true
-}
+func (w *Workspace) Ready() bool { return w.every((*Folder).servable) }
 
 // built reports whether every folder's first build is complete and its
 // history looked for: a change applied from then on is not overwritten by
 // the build.
 func (w *Workspace) built() bool {
+	return w.every(func(f *Folder) bool { return f.ready && f.histDone })
+}
+
+// every reports whether ok holds for every folder, each read under its
+// read lock.
+func (w *Workspace) every(ok func(*Folder) bool) bool {
 	for _, f := range w.Folders() {
 		f.mu.RLock()
-		r := f.ready && f.histDone
+		r := ok(f)
 		f.mu.RUnlock()
 		if !r {
 			return false

@@ -139,6 +139,9 @@ func CompileSet(patterns []string) (*Set, error) {
 	return s, nil
 }
 
+// SetOf is the set of globs already compiled.
+func SetOf(globs ...*Glob) *Set { return &Set{globs: globs} }
+
 // Len is the number of patterns in the set.
 func (s *Set) Len() int {
 	if s == nil {
