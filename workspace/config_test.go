@@ -230,7 +230,7 @@ func TestConfigDiscoverOptions(t *testing.T) {
 	c := DefaultConfig()
 	c.Exclude = []string{"gen/"}
 	c.MaxFileBytes = 10
-	o := c.DiscoverOptions()
+	o := discoverOptions(c)
 	if !reflect.DeepEqual(o.Exclude, c.Exclude) || o.MaxFileBytes != 10 {
 		t.Errorf("DiscoverOptions = %+v", o)
 	}

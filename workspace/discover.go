@@ -20,7 +20,9 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/ctxls/ctxls/workspace/config"
 	"github.com/ctxls/ctxls/workspace/glob"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // DiscoverOptions tunes Discover. Config.DiscoverOptions builds one from the
@@ -31,11 +33,16 @@ type DiscoverOptions struct {
 	// walked.
 	Exclude []string
 	// MaxFileBytes is the size above which a file is skipped as "too
-	// large"; 0 means DefaultMaxFileBytes.
+	// large"; 0 means config.DefaultMaxFileBytes.
 	MaxFileBytes int64
 	// Workers bounds how many directories and files are read at once; 0
 	// means GOMAXPROCS.
 	Workers int
+}
+
+// discoverOptions are the discovery options cfg implies.
+func discoverOptions(cfg Config) DiscoverOptions {
+	return DiscoverOptions{Exclude: cfg.Exclude, MaxFileBytes: cfg.MaxFileBytes}
 }
 
 // FileInfo is one file Discover found worth indexing.
@@ -238,7 +245,7 @@ func newDiscoverer(ctx context.Context, root string, opts DiscoverOptions) (*dis
 		maxBytes: opts.MaxFileBytes,
 	}
 	if d.maxBytes == 0 {
-		d.maxBytes = DefaultMaxFileBytes
+		d.maxBytes = config.DefaultMaxFileBytes
 	}
 	d.cond.L = &d.mu
 	rootDir := &walkDir{abs: real}
@@ -401,9 +408,9 @@ func (d *discoverer) symlink(w *discoverWorker, dir *walkDir, name, rel, abs str
 	switch {
 	case err != nil:
 		w.skip(rel, SkipUnreadable, err)
-	case !within(d.realRoot, real):
+	case !snapshot.Within(d.realRoot, real):
 		w.skip(rel, SkipSymlinkOutsideRoot, fmt.Errorf("resolves to %s", real))
-	case isDir && within(real, dir.abs):
+	case isDir && snapshot.Within(real, dir.abs):
 		w.skip(rel, SkipSymlinkLoop, fmt.Errorf("resolves to %s, which contains it", real))
 	default:
 		target, _ := filepath.Rel(d.realRoot, real)

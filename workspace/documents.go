@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -15,6 +14,7 @@ import (
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/glob"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // document is an open editor buffer: its text wins over the file on disk.
@@ -38,12 +38,7 @@ func (d *document) dropTree() {
 type activity struct {
 	activeAbs string  // the last opened, changed or focused document
 	cursor    *Cursor // its cursor, when the editor reported one
-	edits     map[editKey]time.Time
-}
-
-type editKey struct {
-	abs string // absolute path of the file
-	key string // leaf key of the symbol
+	edits     map[snapshot.EditKey]time.Time
 }
 
 // maxEdits bounds the activity log; the oldest entries go first.
@@ -180,10 +175,10 @@ func (w *Workspace) refreshHistory() {
 // what rulesTouched is told. Caller holds w.mu.
 func (w *Workspace) fileChanged(ev FileEvent, ignores map[*Folder]*ignoreFiles, touched *[]string) error {
 	f, rel, abs, err := w.resolve(ev.Path)
-	named, nerr := w.absPath(ev.Path)
+	named, nerr := absPath(w.folders, ev.Path)
 	if nerr == nil {
 		*touched = append(*touched, named)
-		if nf, nrel, lerr := w.locate(named); lerr == nil && (err != nil || nf != f || nrel != rel) {
+		if nf, nrel, lerr := locate(w.folders, named); lerr == nil && (err != nil || nf != f || nrel != rel) {
 			nf.mu.Lock()
 			removeTree(nf.idx, nrel)
 			nf.mu.Unlock()
@@ -238,7 +233,7 @@ func (w *Workspace) reindexDisk(f *Folder, rel, abs string) error {
 	}
 	removeTree(f.idx, rel)
 	if r, ok := errors.AsType[*Refusal](err); ok {
-		w.refused[r.Reason]++
+		w.refuse(r.Reason)
 		return err
 	}
 	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, errTooLarge) {
@@ -268,7 +263,7 @@ func removeTree(idx *symbolindex.Index, rel string) {
 
 // reindexDoc indexes an open document's text. Caller holds w.mu.
 func (w *Workspace) reindexDoc(abs string, d *document, edit bool) error {
-	f, rel, err := w.locate(abs)
+	f, rel, err := locate(w.folders, abs)
 	if err != nil {
 		d.dropTree()
 		return err
@@ -347,14 +342,14 @@ func (w *Workspace) prepareDoc(d *document, emb embed.Embedder, fi FileInfo, src
 
 func (w *Workspace) recordEdit(abs, key string, t time.Time) {
 	if w.act.edits == nil {
-		w.act.edits = make(map[editKey]time.Time)
+		w.act.edits = make(map[snapshot.EditKey]time.Time)
 	}
-	w.act.edits[editKey{abs, key}] = t
+	w.act.edits[snapshot.EditKey{Abs: abs, Key: key}] = t
 	if len(w.act.edits) <= maxEdits {
 		return
 	}
 	type kv struct {
-		k editKey
+		k snapshot.EditKey
 		t time.Time
 	}
 	all := make([]kv, 0, len(w.act.edits))
@@ -365,13 +360,4 @@ func (w *Workspace) recordEdit(abs, key string, t time.Time) {
 	for _, e := range all[:len(all)-maxEdits] {
 		delete(w.act.edits, e.k)
 	}
-}
-
-// relPathOf is the slash path of abs relative to root.
-func relPathOf(root, abs string) string {
-	rel, err := filepath.Rel(root, abs)
-	if err != nil {
-		return abs
-	}
-	return filepath.ToSlash(rel)
 }

@@ -137,7 +137,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log 
 	if cfile != "" {
 		stats.Cache = cfile
 	}
-	files, skipped, err := Discover(ctx, f.Root, cfg.DiscoverOptions())
+	files, skipped, err := Discover(ctx, f.Root, discoverOptions(cfg))
 	if err != nil {
 		return IndexStats{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // The gate is the one way a path enters the index or a result. A workspace
@@ -94,17 +95,6 @@ func realPath(abs string) (string, error) {
 	return filepath.Join(dir, filepath.Base(abs)), nil
 }
 
-// within reports whether the clean absolute path p is root or lies under it.
-func within(root, p string) bool {
-	if p == root {
-		return true
-	}
-	if len(root) > 0 && root[len(root)-1] != filepath.Separator {
-		root += string(filepath.Separator)
-	}
-	return len(p) > len(root) && p[:len(root)] == root
-}
-
 // openRegular opens the regular file at real, a symlink-free path inside
 // root (itself a real path), for reading. It never follows a final
 // symlink, never blocks on a FIFO and never opens a device; after opening
@@ -113,7 +103,7 @@ func within(root, p string) bool {
 // swapped for a symlink or a special file between the check and the open
 // is refused, not read. The caller closes the file.
 func openRegular(root, real string) (*os.File, fs.FileInfo, error) {
-	if !within(root, real) {
+	if !snapshot.Within(root, real) {
 		return nil, nil, &Refusal{Path: real, Reason: SkipSymlinkOutsideRoot, Detail: "outside " + root}
 	}
 	f, after, err := cachefile.Open(real, os.O_RDONLY, 0)
@@ -128,7 +118,7 @@ func openRegular(root, real string) (*os.File, fs.FileInfo, error) {
 			return nil, nil, err
 		}
 	}
-	if !within(root, opened) {
+	if !snapshot.Within(root, opened) {
 		f.Close()
 		return nil, nil, &Refusal{Path: real, Reason: SkipSymlinkOutsideRoot, Detail: "resolves to " + opened}
 	}
@@ -216,7 +206,9 @@ func (w *Workspace) refusals() map[string]int {
 			out[string(r)] += n
 		}
 	}
+	w.refusedMu.Lock()
 	add(w.refused)
+	w.refusedMu.Unlock()
 	for _, f := range w.folders {
 		f.mu.RLock()
 		add(f.refused)

@@ -9,15 +9,6 @@ import (
 	"github.com/ctxls/ctxls/workspace/history"
 )
 
-// HistoryStats says what history the history sources read.
-type HistoryStats struct {
-	Ready     bool    `json:"ready"`            // every folder's history was read, or is known to be unavailable
-	Commits   int     `json:"commits"`          // commits read, over all folders
-	Head      string  `json:"head,omitempty"`   // the head commit of the first folder with history
-	Reason    string  `json:"reason,omitempty"` // why a folder has none ("" when all have one)
-	ElapsedMs float64 `json:"elapsedMs"`        // time spent reading it (ctxls index only)
-}
-
 // loadHistory reads each folder's history, or reads it again when its
 // repository's HEAD moved. A folder without usable history (no git, not a
 // repository, a shallow or partial clone, historyCommits 0) gets none, and
@@ -89,23 +80,6 @@ func folderHistory(h *history.History, reason string, done bool) HistoryStats {
 	st := HistoryStats{Ready: done, Reason: reason}
 	if h != nil {
 		st.Commits, st.Head, st.Reason = h.Len(), h.Head, ""
-	}
-	return st
-}
-
-// historyStats sums the snapshot's folders' history.
-func (s *Snapshot) historyStats() HistoryStats {
-	st := HistoryStats{Ready: true}
-	for _, fv := range s.folders {
-		h := folderHistory(fv.hist, fv.histReason, fv.histDone)
-		st.Ready = st.Ready && h.Ready
-		st.Commits += h.Commits
-		if st.Head == "" {
-			st.Head = h.Head
-		}
-		if st.Reason == "" {
-			st.Reason = h.Reason
-		}
 	}
 	return st
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
+	"github.com/ctxls/ctxls/workspace/pipeline"
 )
 
 // Memory: notes the user or an agent asks ctxls to remember ("the billing
@@ -37,19 +38,6 @@ import (
 // their path is refused with a warning naming it, its notes are
 // unavailable and writes fail; nothing blocks. A temp file a killed writer
 // left is swept at the next start or write.
-
-// Note is one remembered note.
-type Note struct {
-	ID   string `json:"id"` // "m" and 12 hex digits
-	Text string `json:"text"`
-	// Root is the workspace folder the note belongs to; Paths are files
-	// of that folder it is about, relative to it.
-	Root    string    `json:"root"`
-	Paths   []string  `json:"paths,omitempty"`
-	Tags    []string  `json:"tags,omitempty"`
-	Pinned  bool      `json:"pinned,omitempty"` // never decays
-	Created time.Time `json:"created"`
-}
 
 // NoteRequest is what Remember is asked to keep.
 type NoteRequest struct {
@@ -327,26 +315,26 @@ func (w *Workspace) Remember(req NoteRequest) (Note, error) {
 	text := strings.TrimSpace(req.Text)
 	switch n := utf8.RuneCountInString(text); {
 	case text == "":
-		return Note{}, paramErr("text", "must not be empty")
+		return Note{}, pipeline.ParamErr("text", "must not be empty")
 	case n > MaxNoteChars:
-		return Note{}, paramErr("text", "must be at most %d characters (MaxNoteChars), got %d", MaxNoteChars, n)
+		return Note{}, pipeline.ParamErr("text", "must be at most %d characters (MaxNoteChars), got %d", MaxNoteChars, n)
 	case !utf8.ValidString(text):
-		return Note{}, paramErr("text", "must be valid UTF-8")
+		return Note{}, pipeline.ParamErr("text", "must be valid UTF-8")
 	}
 	if len(req.Tags) > MaxNoteTags {
-		return Note{}, paramErr("tags", "at most %d tags (MaxNoteTags), got %d", MaxNoteTags, len(req.Tags))
+		return Note{}, pipeline.ParamErr("tags", "at most %d tags (MaxNoteTags), got %d", MaxNoteTags, len(req.Tags))
 	}
 	for i, t := range req.Tags {
 		field := fmt.Sprintf("tags[%d]", i)
 		switch n := utf8.RuneCountInString(t); {
 		case strings.TrimSpace(t) == "":
-			return Note{}, paramErr(field, "must not be empty")
+			return Note{}, pipeline.ParamErr(field, "must not be empty")
 		case n > MaxTagChars:
-			return Note{}, paramErr(field, "must be at most %d characters (MaxTagChars), got %d", MaxTagChars, n)
+			return Note{}, pipeline.ParamErr(field, "must be at most %d characters (MaxTagChars), got %d", MaxTagChars, n)
 		}
 	}
 	if len(req.Paths) > MaxNotePaths {
-		return Note{}, paramErr("paths", "at most %d paths (MaxNotePaths), got %d", MaxNotePaths, len(req.Paths))
+		return Note{}, pipeline.ParamErr("paths", "at most %d paths (MaxNotePaths), got %d", MaxNotePaths, len(req.Paths))
 	}
 	w.mu.Lock()
 	if len(w.folders) == 0 {
@@ -360,12 +348,12 @@ func (w *Workspace) Remember(req NoteRequest) (Note, error) {
 		switch {
 		case err != nil:
 			w.mu.Unlock()
-			return Note{}, paramErr(field, "%v", err)
+			return Note{}, pipeline.ParamErr(field, "%v", err)
 		case i == 0:
 			n.Root = f.Root
 		case f.Root != n.Root:
 			w.mu.Unlock()
-			return Note{}, paramErr(field, "%s is in another workspace folder than paths[0]", ref)
+			return Note{}, pipeline.ParamErr(field, "%s is in another workspace folder than paths[0]", ref)
 		}
 		if !slices.Contains(n.Paths, rel) {
 			n.Paths = append(n.Paths, rel)
@@ -401,7 +389,7 @@ func (w *Workspace) Remember(req NoteRequest) (Note, error) {
 // holds it now; it reports whether one did.
 func (w *Workspace) Forget(id string) (bool, error) {
 	if strings.TrimSpace(id) == "" {
-		return false, paramErr("id", "must not be empty")
+		return false, pipeline.ParamErr("id", "must not be empty")
 	}
 	w.mu.Lock()
 	roots := make([]string, 0, len(w.mem))

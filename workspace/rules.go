@@ -6,9 +6,10 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
+	"github.com/ctxls/ctxls/workspace/items"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // Rules are found and parsed (front matter read, globs compiled) when a
@@ -41,19 +42,15 @@ type ruleSource struct {
 }
 
 var ruleSources = []ruleSource{
-	{file: "AGENTS.md", dflt: IncludeAlways},
-	{file: "CLAUDE.md", dflt: IncludeAlways},
-	{file: ".cursorrules", dflt: IncludeAlways},
-	{dir: ".github", file: "copilot-instructions.md", dflt: IncludeAlways},
-	{dir: ".cursor/rules", suffixes: []string{".mdc", ".md"}, dflt: IncludeManual},
-	{dir: ".github/instructions", suffixes: []string{".instructions.md"}, dflt: IncludeManual},
-	{dir: ".continue/rules", suffixes: []string{".md"}, dflt: IncludeAlways},
-	{dir: ".ctxls/items", suffixes: []string{".md"}, dflt: IncludeManual},
+	{file: "AGENTS.md", dflt: items.IncludeAlways},
+	{file: "CLAUDE.md", dflt: items.IncludeAlways},
+	{file: ".cursorrules", dflt: items.IncludeAlways},
+	{dir: ".github", file: "copilot-instructions.md", dflt: items.IncludeAlways},
+	{dir: ".cursor/rules", suffixes: []string{".mdc", ".md"}, dflt: items.IncludeManual},
+	{dir: ".github/instructions", suffixes: []string{".instructions.md"}, dflt: items.IncludeManual},
+	{dir: ".continue/rules", suffixes: []string{".md"}, dflt: items.IncludeAlways},
+	{dir: ".ctxls/items", suffixes: []string{".md"}, dflt: items.IncludeManual},
 }
-
-// scopedRuleNames are rule files that also count below the folder's top,
-// for their directory: a nested AGENTS.md applies to the code beside it.
-var scopedRuleNames = []string{"AGENTS.md", "CLAUDE.md"}
 
 // Bounds on what a workspace's rules may cost. Rules are read when a
 // folder is indexed and each time a rule file changes, and every request
@@ -62,38 +59,30 @@ var scopedRuleNames = []string{"AGENTS.md", "CLAUDE.md"}
 // rule of megabytes. Each refusal is warned about once, naming the file and the
 // bound:
 //
-//   - a rule file over MaxRuleBytes (or maxFileBytes, when smaller) is
+//   - a rule file over items.MaxRuleBytes (or maxFileBytes, when smaller) is
 //     skipped;
-//   - past MaxRuleFiles rule files in a folder, or MaxFolderRuleBytes of
+//   - past items.MaxRuleFiles rule files in a folder, or items.MaxFolderRuleBytes of
 //     them, the rest (in the order they are found: the top-level files,
 //     the rule directories by name, the nested AGENTS.md and CLAUDE.md by
 //     path) are skipped;
 //   - a rule directory is listed up to maxRuleDirEntries entries;
-//   - a glob longer than MaxRuleGlobBytes, or malformed, is dropped; past
-//     MaxRuleGlobs globs, or MaxRuleGlobAlternatives once their {a,b}
+//   - a glob longer than items.MaxRuleGlobBytes, or malformed, is dropped; past
+//     items.MaxRuleGlobs globs, or items.MaxRuleGlobAlternatives once their {a,b}
 //     alternations are expanded, a rule keeps its first globs and drops
 //     the rest (it applies to fewer files, never to more);
 //   - a scoped rule none of whose globs is kept, or past
-//     MaxFolderGlobAlternatives for all the rules of its folder, is
+//     items.MaxFolderGlobAlternatives for all the rules of its folder, is
 //     skipped.
 //
-// A rule file skipped for a bound is not ranked as code either.
-const (
-	MaxRuleBytes              = 64 << 10
-	MaxRuleFiles              = 128
-	MaxFolderRuleBytes        = 512 << 10
-	MaxRuleGlobs              = 64
-	MaxRuleGlobBytes          = 256
-	MaxRuleGlobAlternatives   = 256
-	MaxFolderGlobAlternatives = 2048
-	maxRuleDirEntries         = 4096
-)
+
+// maxRuleDirEntries bounds the listing of one rule directory.
+const maxRuleDirEntries = 4096
 
 // folderRules are the parsed rules of one folder. A value is never
 // modified once made: a refresh makes a new one, and a select copies the
 // items it changes (Snapshot.rules).
 type folderRules struct {
-	items []*contextItem // collapsed within the folder, in the order found
+	items []*items.Item // collapsed within the folder, in the order found
 	// files are the rule paths, read or refused for a bound: the code
 	// ranking leaves them out, as their text comes as rules.
 	files map[string]bool
@@ -116,25 +105,16 @@ type ruleDir struct {
 	more  bool   // it holds more than maxRuleDirEntries entries
 }
 
-// ruleBudget is what the rules of one folder have cost so far.
-type ruleBudget struct {
-	root    string
-	files   int
-	bytes   int
-	alts    int
-	skipped []string // rule files past MaxRuleFiles
-}
-
 // ruleScan is one discovery of a folder's rules.
 type ruleScan struct {
 	root         string
-	limit        int64  // MaxRuleBytes, or maxFileBytes when smaller
+	limit        int64  // items.MaxRuleBytes, or maxFileBytes when smaller
 	bound        string // the name of limit
 	docs         map[string]*document
-	warn         *onceWarner
+	warn         *items.Warner
 	prev, out    *folderRules
-	budget       ruleBudget
-	items        []*contextItem
+	budget       items.Budget
+	items        []*items.Item
 	nestedByBase map[string][]string
 }
 
@@ -146,7 +126,7 @@ func (w *Workspace) discoverRulesLocked(f *Folder) { w.scanRulesLocked(f, nil) }
 // folder's rules, less what was touched) read from disk; prev nil reads
 // everything. Caller holds w.mu.
 func (w *Workspace) scanRulesLocked(f *Folder, prev *folderRules) {
-	sc := &ruleScan{root: f.Root, limit: MaxRuleBytes, bound: "MaxRuleBytes", docs: w.docs, warn: w.itemWarn, nestedByBase: map[string][]string{}}
+	sc := &ruleScan{root: f.Root, limit: items.MaxRuleBytes, bound: "MaxRuleBytes", docs: w.docs, warn: w.itemWarn, nestedByBase: map[string][]string{}}
 	if w.cfg.MaxFileBytes < sc.limit {
 		sc.limit, sc.bound = w.cfg.MaxFileBytes, "maxFileBytes"
 	}
@@ -154,7 +134,7 @@ func (w *Workspace) scanRulesLocked(f *Folder, prev *folderRules) {
 		sc.prev = prev
 	}
 	f.mu.RLock()
-	for _, base := range scopedRuleNames {
+	for _, base := range items.ScopedRuleNames {
 		for _, fs := range f.idx.FilesNamed(base) {
 			if rel := f.idx.FilePath(fs); rel != base {
 				sc.nestedByBase[base] = append(sc.nestedByBase[base], rel)
@@ -174,7 +154,7 @@ func (w *Workspace) scanRulesLocked(f *Folder, prev *folderRules) {
 // parses them within the bounds and collapses identical ones.
 func (sc *ruleScan) scan() *folderRules {
 	sc.out = &folderRules{files: map[string]bool{}, limit: sc.limit, texts: map[string]ruleText{}, dirs: map[string]ruleDir{}}
-	sc.budget = ruleBudget{root: sc.root}
+	sc.budget = items.Budget{Root: sc.root}
 	for _, src := range ruleSources {
 		if src.file != "" {
 			sc.add(path.Join(src.dir, src.file), src.dflt, "")
@@ -189,18 +169,18 @@ func (sc *ruleScan) scan() *folderRules {
 			}
 		}
 	}
-	for _, base := range scopedRuleNames {
+	for _, base := range items.ScopedRuleNames {
 		nested := sc.nestedByBase[base]
 		slices.Sort(nested)
 		for _, rel := range nested {
-			sc.add(rel, IncludeAlways, path.Dir(rel)+"/**")
+			sc.add(rel, items.IncludeAlways, path.Dir(rel)+"/**")
 		}
 	}
-	if n := len(sc.budget.skipped); n > 0 {
-		sc.warn.once(fmt.Sprintf("ctxls: %s has %d rule files past MaxRuleFiles (%d); skipped: %s",
-			sc.root, n, MaxRuleFiles, firstFew(sc.budget.skipped)))
+	if n := len(sc.budget.Skipped); n > 0 {
+		sc.warn.Once(fmt.Sprintf("ctxls: %s has %d rule files past items.MaxRuleFiles (%d); skipped: %s",
+			sc.root, n, items.MaxRuleFiles, firstFew(sc.budget.Skipped)))
 	}
-	sc.out.items = collapseItems(sc.items)
+	sc.out.items = items.Collapse(sc.items)
 	return sc.out
 }
 
@@ -210,16 +190,16 @@ func (sc *ruleScan) add(rel, dflt, scope string) {
 	if files[rel] {
 		return
 	}
-	if sc.budget.files >= MaxRuleFiles {
-		sc.budget.skipped = append(sc.budget.skipped, rel)
+	if sc.budget.Files >= items.MaxRuleFiles {
+		sc.budget.Skipped = append(sc.budget.Skipped, rel)
 		files[rel] = true
 		return
 	}
-	abs := joinRoot(sc.root, rel)
+	abs := snapshot.JoinRoot(sc.root, rel)
 	src, refused := sc.text(rel, abs)
-	var it *contextItem
+	var it *items.Item
 	if !refused {
-		it, refused = parseRule(sc.root, rel, abs, src, dflt, scope, &sc.budget, sc.warn)
+		it, refused = items.ParseRule(sc.root, rel, abs, src, dflt, scope, &sc.budget, sc.warn)
 	}
 	if it != nil {
 		sc.items = append(sc.items, it)
@@ -230,12 +210,12 @@ func (sc *ruleScan) add(rel, dflt, scope string) {
 
 // text is the text of the rule file rel (abs) as a select would read it:
 // the open document's, or the file's read through the gate, bounded by
-// MaxRuleBytes (or maxFileBytes). Over the bound it is nil, with a
+// items.MaxRuleBytes (or maxFileBytes). Over the bound it is nil, with a
 // warning, and refused is true.
 func (sc *ruleScan) text(rel, abs string) (src []byte, refused bool) {
 	if d, ok := sc.docs[abs]; ok {
 		if int64(len(d.text)) > sc.limit {
-			sc.warn.once(fmt.Sprintf("ctxls: rule file %s is over %s (%d bytes); skipped", abs, sc.bound, sc.limit))
+			sc.warn.Once(fmt.Sprintf("ctxls: rule file %s is over %s (%d bytes); skipped", abs, sc.bound, sc.limit))
 			return nil, true
 		}
 		return d.text, false
@@ -250,7 +230,7 @@ func (sc *ruleScan) text(rel, abs string) (src []byte, refused bool) {
 	}
 	sc.out.texts[rel] = t
 	if t.refused {
-		sc.warn.once(fmt.Sprintf("ctxls: rule file %s is over %s (%d bytes); skipped", abs, sc.bound, sc.limit))
+		sc.warn.Once(fmt.Sprintf("ctxls: rule file %s is over %s (%d bytes); skipped", abs, sc.bound, sc.limit))
 	}
 	return t.src, t.refused
 }
@@ -265,7 +245,7 @@ func (sc *ruleScan) listDir(rel string) []string {
 	}
 	sc.out.dirs[rel] = d
 	if d.more {
-		sc.warn.once(fmt.Sprintf("ctxls: rule directory %s holds more than %d entries (maxRuleDirEntries); only the first %d listed are read",
+		sc.warn.Once(fmt.Sprintf("ctxls: rule directory %s holds more than %d entries (maxRuleDirEntries); only the first %d listed are read",
 			d.real, maxRuleDirEntries, maxRuleDirEntries))
 	}
 	return d.names
@@ -274,8 +254,8 @@ func (sc *ruleScan) listDir(rel string) []string {
 // listRuleDir lists the regular files of the directory rel of the folder
 // root through the gate, reading at most maxRuleDirEntries entries.
 func listRuleDir(root, rel string) ruleDir {
-	real, err := realPath(joinRoot(root, rel))
-	if err != nil || !within(root, real) {
+	real, err := realPath(snapshot.JoinRoot(root, rel))
+	if err != nil || !snapshot.Within(root, real) {
 		return ruleDir{}
 	}
 	entries, more, err := cachefile.ReadDir(real, maxRuleDirEntries)
@@ -316,7 +296,7 @@ func (w *Workspace) rulesTouched(paths ...string) {
 	var folders []*Folder
 	touched := map[*Folder][]string{}
 	for _, abs := range paths {
-		f, rel, err := w.locate(abs)
+		f, rel, err := locate(w.folders, abs)
 		if err != nil || !f.rules.touches(rel, abs) {
 			continue
 		}
@@ -333,7 +313,7 @@ func (w *Workspace) rulesTouched(paths ...string) {
 // touches reports whether a change to rel (abs) may change the rules.
 // fr may be nil: the folder's rules were not looked for yet.
 func (fr *folderRules) touches(rel, abs string) bool {
-	if rel == "." || slices.Contains(scopedRuleNames, path.Base(rel)) {
+	if rel == "." || slices.Contains(items.ScopedRuleNames, path.Base(rel)) {
 		return true
 	}
 	under := rel + "/" // what a path below rel starts with
@@ -352,12 +332,12 @@ func (fr *folderRules) touches(rel, abs string) bool {
 		}
 	}
 	for _, t := range fr.texts {
-		if t.real != "" && (t.real == abs || within(abs, t.real)) {
+		if t.real != "" && (t.real == abs || snapshot.Within(abs, t.real)) {
 			return true
 		}
 	}
 	for _, d := range fr.dirs {
-		if d.real != "" && (within(d.real, abs) || within(abs, d.real)) {
+		if d.real != "" && (snapshot.Within(d.real, abs) || snapshot.Within(abs, d.real)) {
 			return true
 		}
 	}
@@ -372,10 +352,10 @@ func (fr *folderRules) without(root string, touched []string) *folderRules {
 	}
 	hit := func(rel, real string) bool {
 		for _, abs := range touched {
-			if p := joinRoot(root, rel); within(abs, p) || within(p, abs) {
+			if p := snapshot.JoinRoot(root, rel); snapshot.Within(abs, p) || snapshot.Within(p, abs) {
 				return true
 			}
-			if real != "" && (within(abs, real) || within(real, abs)) {
+			if real != "" && (snapshot.Within(abs, real) || snapshot.Within(real, abs)) {
 				return true
 			}
 		}
@@ -395,35 +375,6 @@ func (fr *folderRules) without(root string, touched []string) *folderRules {
 	return out
 }
 
-// rules are the parsed rules of every folder of the snapshot, each a copy
-// the request may change, named apart across folders; and the rule files
-// by folder root, which the code ranking leaves out: their text comes as
-// rules.
-func (s *Snapshot) rules() ([]*contextItem, map[string]map[string]bool) {
-	var out []*contextItem
-	files := map[string]map[string]bool{}
-	names := map[string]int{}
-	for _, fv := range s.folders {
-		if fv.rules == nil {
-			continue
-		}
-		files[fv.Root] = fv.rules.files
-		for _, it := range fv.rules.items {
-			c := *it
-			c.paths = slices.Clone(it.paths)
-			// Names are ids: a second rule of the same name (another
-			// folder's AGENTS.md) gets a number.
-			name := strings.ToLower(c.name)
-			if n := names[name]; n > 0 {
-				c.name = fmt.Sprintf("%s~%d", c.name, n+1)
-			}
-			names[name]++
-			out = append(out, &c)
-		}
-	}
-	return out, files
-}
-
 // firstFew lists names for a warning, the first few of them.
 func firstFew(names []string) string {
 	const most = 5
@@ -431,25 +382,4 @@ func firstFew(names []string) string {
 		return strings.Join(names[:most], ", ") + fmt.Sprintf(" and %d more", len(names)-most)
 	}
 	return strings.Join(names, ", ")
-}
-
-// onceWarner tells each warning once: a rule file over a bound is warned
-// about once however often the rules are refreshed. Its mutex is a leaf.
-type onceWarner struct {
-	mu   sync.Mutex
-	seen map[string]bool
-	warn func(string)
-}
-
-func (o *onceWarner) once(msg string) {
-	if o == nil {
-		return
-	}
-	o.mu.Lock()
-	seen := o.seen[msg]
-	o.seen[msg] = true
-	o.mu.Unlock()
-	if !seen {
-		o.warn(msg)
-	}
 }

@@ -3,113 +3,66 @@ package workspace
 import (
 	"bytes"
 	"maps"
-	"sync"
-	"time"
+	"slices"
 
-	"github.com/ctxls/ctxls/symbolindex"
-	"github.com/ctxls/ctxls/symbolindex/embed"
-	"github.com/ctxls/ctxls/workspace/history"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
-// Snapshot is one consistent view of the workspace for the length of one
-// request: every folder's index, the open documents' texts, the activity
-// state and the configuration. As with gopls' cache.Snapshot, it is cheap
-// to take (one round of the workspace lock) and released when the request
-// is done. It is not yet a value: it holds every folder's read lock (below),
-// and a select still takes the item-vector cache's own mutex and may call
-// the embedder while it holds them (docs/redesign.md, step 2, plans the
-// immutable generations that will end this).
-//
-// An update changes the index of one folder holding that folder's write
-// lock (an edit also changes the document's text, both under the
-// workspace lock), and the unit of an update is one file: a didChange, a
-// watched-file event, one file of a re-scan. A snapshot holds every
-// folder's read lock from when it is taken until Release, so it sees each
-// update whole or not at all, and the texts it packs are the texts its
-// index was built from. Updates wait for the snapshots in flight and the
-// next request sees them.
-type Snapshot struct {
-	cfg     Config
-	emb     embed.Embedder
-	now     time.Time
-	folders []*folderView
-	// docs are the open documents' texts by absolute path. A text slice is
-	// never modified in place (didChange replaces it), so sharing it is
-	// safe.
-	docs    map[string][]byte
-	active  string  // the active document's absolute path, or ""
-	cursor  *Cursor // its cursor, when the editor reported one
-	edits   map[editKey]time.Time
-	refused map[string]int
-	notes   []Note        // memory notes, oldest first
-	vecs    *itemVecCache // the workspace's; itemvec.go
-	locks   []*sync.RWMutex
-}
-
-// folderView is one folder as a snapshot sees it.
-type folderView struct {
-	Root string
-	idx  *symbolindex.Index
-	// ready: the first index is built and the history was looked for, so
-	// that an answer a client waited for has every source.
-	ready bool
-	hist  *history.History // immutable; nil without history
-	rules *folderRules     // immutable; nil until looked for (rules.go)
-	// histReason says why hist is nil; histDone: history was looked for.
-	histReason string
-	histDone   bool
-}
-
-// snapshotLocked takes a snapshot. Caller holds w.mu; the snapshot must be
-// released.
-func (w *Workspace) snapshotLocked() *Snapshot {
-	s := &Snapshot{
-		cfg:     w.cfg,
-		emb:     w.emb,
-		now:     w.opts.Now(),
-		active:  w.act.activeAbs,
-		cursor:  w.act.cursor,
-		edits:   maps.Clone(w.act.edits),
-		refused: w.refusals(),
-		notes:   w.notesLocked(),
-		vecs:    w.itemVecs,
+// snapshotLocked takes a snapshot (workspace/snapshot). Caller holds w.mu;
+// the snapshot must be released.
+func (w *Workspace) snapshotLocked() *snapshot.Snapshot {
+	s := &snapshot.Snapshot{
+		Config:   w.cfg,
+		Embedder: w.emb,
+		Now:      w.opts.Now(),
+		Active:   w.act.activeAbs,
+		Cursor:   w.act.cursor,
+		Edits:    maps.Clone(w.act.edits),
+		Refused:  w.refusals(),
+		Notes:    w.notesLocked(),
+		ItemVecs: w.itemVecs,
+		Resolve:  resolver(slices.Clone(w.folders), w.refuse),
+		Read:     readGated,
 	}
 	if len(w.docs) > 0 {
-		s.docs = make(map[string][]byte, len(w.docs))
+		s.Docs = make(map[string][]byte, len(w.docs))
 		for abs, d := range w.docs {
-			s.docs[abs] = d.text
+			s.Docs[abs] = d.text
 		}
 	}
 	for _, f := range w.folders {
-		f.mu.RLock()
-		s.locks = append(s.locks, &f.mu)
-		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.servable(), hist: f.hist, rules: f.rules, histReason: f.histReason, histDone: f.histDone})
+		s.Hold(&f.mu)
+		fv := &snapshot.Folder{Root: f.Root, Index: f.idx, Ready: f.servable(), History: f.hist,
+			HistoryStats: folderHistory(f.hist, f.histReason, f.histDone)}
+		if f.rules != nil {
+			fv.Rules, fv.RuleFiles = f.rules.items, f.rules.files
+		}
+		s.Folders = append(s.Folders, fv)
 	}
 	return s
 }
 
-// Release ends the snapshot; updates waiting for it go ahead.
-func (s *Snapshot) Release() {
-	for _, mu := range s.locks {
-		mu.RUnlock()
+// resolver is a snapshot's Resolve: the gate over the folders it was
+// taken with, under no lock.
+func resolver(folders []*Folder, refuse func(SkipReason)) func(string) (string, string, string, error) {
+	return func(ref string) (root, rel, real string, err error) {
+		f, rel, real, err := resolveAmong(folders, ref, refuse)
+		if err != nil {
+			return "", "", "", err
+		}
+		return f.Root, rel, real, nil
 	}
-	s.locks = nil
 }
 
-// readText returns the text of the file at the real path abs in the folder
-// root as the snapshot sees it: the open document's, or the file on disk,
-// read through the gate.
-func (s *Snapshot) readText(root, abs string) ([]byte, error) {
-	if text, ok := s.docs[abs]; ok {
-		return text, nil
-	}
-	src, _, err := readRegular(root, abs, s.cfg.MaxFileBytes)
+// readGated is Snapshot.Read: readRegular without the file's info.
+func readGated(root, real string, limit int64) ([]byte, error) {
+	src, _, err := readRegular(root, real, limit)
 	return src, err
 }
 
 // folderOf is the view of the folder whose root is root, nil if none.
-func (s *Snapshot) folderOf(root string) *folderView {
-	for _, fv := range s.folders {
+func folderOf(s *snapshot.Snapshot, root string) *snapshot.Folder {
+	for _, fv := range s.Folders {
 		if fv.Root == root {
 			return fv
 		}
@@ -131,14 +84,14 @@ func (w *Workspace) FileLines(path string) (lines int, indexed bool, err error) 
 	s := w.snapshotLocked()
 	w.mu.Unlock()
 	defer s.Release()
-	fv := s.folderOf(f.Root)
+	fv := folderOf(s, f.Root)
 	if fv == nil {
 		return 0, false, nil
 	}
-	if _, ok := fv.idx.FileSlot(rel); !ok {
+	if _, ok := fv.Index.FileSlot(rel); !ok {
 		return 0, false, nil
 	}
-	text, err := s.readText(fv.Root, real)
+	text, err := s.ReadText(fv.Root, real)
 	if err != nil {
 		return 0, true, err
 	}
@@ -156,13 +109,13 @@ func (w *Workspace) SymbolLines(relPath, qualified string) (start, end uint32, o
 	s := w.snapshotLocked()
 	w.mu.Unlock()
 	defer s.Release()
-	for _, fv := range s.folders {
-		fs, ok := fv.idx.FileSlot(relPath)
+	for _, fv := range s.Folders {
+		fs, ok := fv.Index.FileSlot(relPath)
 		if !ok {
 			continue
 		}
-		for _, slot := range fv.idx.FileSymbols(fs) {
-			if ref, _ := fv.idx.Symbol(slot); ref.Qualified == qualified {
+		for _, slot := range fv.Index.FileSymbols(fs) {
+			if ref, _ := fv.Index.Symbol(slot); ref.Qualified == qualified {
 				return ref.Range.StartLine, ref.Range.EndLine, true
 			}
 		}

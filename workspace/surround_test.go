@@ -147,45 +147,6 @@ func TestSurroundPointedQueryKeepsItsOrder(t *testing.T) {
 	}
 }
 
-func TestFileLines(t *testing.T) {
-	l := newFileLines([]byte("a\n\nbc\n"))
-	if l.n() != 3 || l.size(0) != 2 || l.size(2) != 3 || l.end(2) != 5 || !l.blank(1) || l.blank(2) {
-		t.Errorf("lines of %q: n %d, sizes %d %d, end %d", l.src, l.n(), l.size(0), l.size(2), l.end(2))
-	}
-	if text, r := l.text(1, 2); text != "\nbc" || r.StartLine != 1 || r.EndLine != 2 || r.EndCol != 2 {
-		t.Errorf("text(1, 2) = %q, %+v", text, r)
-	}
-	if l := newFileLines([]byte("no newline")); l.n() != 1 || l.end(0) != 10 {
-		t.Errorf("a text without a newline: n %d, end %d", l.n(), l.end(0))
-	}
-}
-
-// TestWindowEndsAtABlankLine: a window that fills up ends at the blank
-// line in its last third, where one symbol gives way to the next.
-func TestWindowEndsAtABlankLine(t *testing.T) {
-	src := "0123456789\n0123456789\n\n0123456789\n0123456789\n0123456789\n"
-	s := newSurroundings(map[string][]byte{"/f": []byte(src)})
-	s.held = map[string][]heldSpan{}
-	l := s.lines("/f")
-	// Lines of 11 characters but line 2, blank.
-	if a, b, ok := s.window(l, "/f", 0, 1, 34, -1); !ok || a != 0 || b != 2 {
-		t.Errorf("down from 0 within 34: %d-%d %v, want 0-2 (to the blank line)", a, b, ok)
-	}
-	if a, b, ok := s.window(l, "/f", 0, 1, 45, -1); !ok || a != 0 || b != 4 {
-		t.Errorf("down from 0 within 45: %d-%d %v, want 0-4 (all of it fits)", a, b, ok)
-	}
-	if a, b, ok := s.window(l, "/f", 5, -1, 40, -1); !ok || a != 2 || b != 5 {
-		t.Errorf("up from 5 within 40: %d-%d %v, want 2-5", a, b, ok)
-	}
-	if a, b, ok := s.window(l, "/f", 5, -1, 100, -1); !ok || a != 0 || b != 5 {
-		t.Errorf("up from 5 within 100: %d-%d %v, want 0-5 (the text's start)", a, b, ok)
-	}
-	s.held["/f"] = []heldSpan{{first: 4, last: 4, owner: 7}}
-	if a, b, ok := s.window(l, "/f", 3, 1, 100, -1); !ok || a != 3 || b != 3 {
-		t.Errorf("down from 3 to a held line: %d-%d %v, want 3-3", a, b, ok)
-	}
-}
-
 // TestSurroundKindsFilter: a request for some kinds of symbol only gets no
 // neighbourhood, whose windows are named after whatever symbol they hold.
 func TestSurroundKindsFilter(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	tiktoken "github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
+	"github.com/ctxls/ctxls/workspace/config"
 	"github.com/ctxls/ctxls/workspace/txtartest"
 )
 
@@ -170,7 +171,7 @@ func TestSelectTokenParamErrors(t *testing.T) {
 		want  []string
 	}{
 		{SelectRequest{Query: "weights", MaxTokens: -5}, "maxTokens", []string{"-5"}},
-		{SelectRequest{Query: "weights", MaxTokens: MaxMaxTokens + 1}, "maxTokens", []string{"16777216"}},
+		{SelectRequest{Query: "weights", MaxTokens: config.MaxMaxTokens + 1}, "maxTokens", []string{"16777216"}},
 		{SelectRequest{Query: "weights", MaxTokens: 500, TokenEncoding: "gpt2"}, "tokenEncoding", []string{`"gpt2"`, "o200k_base", "cl100k_base"}},
 		{SelectRequest{Query: "weights", TokenEncoding: "O200K_BASE"}, "tokenEncoding", []string{"o200k_base"}},
 	} {

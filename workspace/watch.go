@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/ctxls/ctxls/workspace/glob"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // DefaultWatchDebounce is how long Watch waits after the last change on
@@ -103,7 +104,7 @@ func (wt *watcher) event(ev fsnotify.Event) {
 	}
 	if st, err := os.Lstat(path); err == nil && st.IsDir() {
 		for _, f := range wt.w.Folders() {
-			if within(f.Root, path) {
+			if snapshot.Within(f.Root, path) {
 				wt.addTree(f.Root, path, true)
 				break
 			}

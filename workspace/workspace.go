@@ -14,6 +14,8 @@ import (
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
+	"github.com/ctxls/ctxls/workspace/items"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // Options are the parts of a workspace's setup that are not user
@@ -50,16 +52,19 @@ type Workspace struct {
 	act     activity
 	parser  *parse.Parser // for edits; guarded by mu
 	warned  map[string]bool
-	refused map[SkipReason]int       // paths the gate refused since start, by reason
-	mem     map[string]*folderMemory // memory notes by folder root (memory.go)
+	// refused counts the paths the gate refused since start, by reason;
+	// refusedMu, a leaf, guards it.
+	refused   map[SkipReason]int
+	refusedMu sync.Mutex
+	mem       map[string]*folderMemory // memory notes by folder root (memory.go)
 	// memMu serialises this process's memory writers (memory.go); it is
 	// never taken under mu, and mu is taken under it only briefly.
 	memMu sync.Mutex
 	// itemWarn warns once about rule files over their bounds (rules.go);
 	// a leaf lock.
-	itemWarn *onceWarner
+	itemWarn *items.Warner
 	// itemVecs caches the vectors of context items (itemvec.go).
-	itemVecs *itemVecCache
+	itemVecs *items.VecCache
 	// histLoading is set while a background history refresh runs.
 	histLoading atomic.Bool
 }
@@ -83,13 +88,13 @@ func New(cfg Config, opts Options) (*Workspace, error) {
 		warned:   make(map[string]bool),
 		refused:  make(map[SkipReason]int),
 		mem:      make(map[string]*folderMemory),
-		itemWarn: &onceWarner{seen: map[string]bool{}},
-		itemVecs: &itemVecCache{m: map[uint64][]float32{}},
+		itemVecs: items.NewVecCache(),
 	}
-	w.itemWarn.warn = w.opts.Warn
-	if w.itemWarn.warn == nil {
-		w.itemWarn.warn = func(msg string) { w.log.Warn(msg) }
+	warn := w.opts.Warn
+	if warn == nil {
+		warn = func(msg string) { w.log.Warn(msg) }
 	}
+	w.itemWarn = items.NewWarner(warn)
 	w.emb = w.newEmbedder(cfg)
 	return w, nil
 }
@@ -287,13 +292,13 @@ func (w *Workspace) Reembedded() int {
 // ErrOutside says a URI or path is not inside any workspace folder.
 var ErrOutside = errors.New("outside the workspace folders")
 
-// locate finds the folder holding the real path abs and the path relative
-// to it, by name alone: the gate (resolve) resolves symlinks first. The
-// innermost folder wins when folders nest.
-func (w *Workspace) locate(abs string) (*Folder, string, error) {
+// locate finds the folder of folders holding the real path abs and the
+// path relative to it, by name alone: the gate (resolve) resolves
+// symlinks first. The innermost folder wins when folders nest.
+func locate(folders []*Folder, abs string) (*Folder, string, error) {
 	var best *Folder
-	for _, f := range w.folders {
-		if within(f.Root, abs) && (best == nil || len(f.Root) > len(best.Root)) {
+	for _, f := range folders {
+		if snapshot.Within(f.Root, abs) && (best == nil || len(f.Root) > len(best.Root)) {
 			best = f
 		}
 	}
@@ -307,18 +312,18 @@ func (w *Workspace) locate(abs string) (*Folder, string, error) {
 	return best, filepath.ToSlash(rel), nil
 }
 
-// absPath turns a path (absolute, or relative to the first
-// folder) into a clean absolute path, symlinks not resolved.
-func (w *Workspace) absPath(ref string) (string, error) {
+// absPath turns a path (absolute, or relative to the first of folders)
+// into a clean absolute path, symlinks not resolved.
+func absPath(folders []*Folder, ref string) (string, error) {
 	switch {
 	case strings.Contains(ref, "://"):
 		return "", fmt.Errorf("%s: a URI, not a path (lsp/wire.PathFromURI converts)", ref)
 	case filepath.IsAbs(ref):
 		return filepath.Clean(ref), nil
-	case len(w.folders) == 0:
+	case len(folders) == 0:
 		return "", fmt.Errorf("%s: no workspace folder", ref)
 	}
-	return filepath.Join(w.folders[0].Root, filepath.FromSlash(ref)), nil
+	return filepath.Join(folders[0].Root, filepath.FromSlash(ref)), nil
 }
 
 // resolve is the gate for a path a client sends: it maps a path
@@ -328,7 +333,14 @@ func (w *Workspace) absPath(ref string) (string, error) {
 // *Refusal, counted in the statistics; any other path outside the folders
 // is ErrOutside. Caller holds w.mu.
 func (w *Workspace) resolve(ref string) (*Folder, string, string, error) {
-	abs, err := w.absPath(ref)
+	return resolveAmong(w.folders, ref, w.refuse)
+}
+
+// resolveAmong is resolve over folders, telling refuse what it refused.
+// It takes no lock: a snapshot resolves with the folders it was taken
+// with (snapshot.go).
+func resolveAmong(folders []*Folder, ref string, refuse func(SkipReason)) (*Folder, string, string, error) {
+	abs, err := absPath(folders, ref)
 	if err != nil {
 		return nil, "", "", err
 	}
@@ -336,19 +348,26 @@ func (w *Workspace) resolve(ref string) (*Folder, string, string, error) {
 	if err != nil {
 		if r, ok := errors.AsType[*Refusal](err); ok {
 			r.Path = ref
-			w.refused[r.Reason]++
+			refuse(r.Reason)
 		}
 		return nil, "", "", err
 	}
-	f, rel, err := w.locate(real)
+	f, rel, err := locate(folders, real)
 	if err == nil {
 		return f, rel, real, nil
 	}
-	if _, _, lexErr := w.locate(abs); lexErr == nil {
-		w.refused[SkipSymlinkOutsideRoot]++
+	if _, _, lexErr := locate(folders, abs); lexErr == nil {
+		refuse(SkipSymlinkOutsideRoot)
 		return nil, "", "", &Refusal{Path: ref, Reason: SkipSymlinkOutsideRoot, Detail: "resolves to " + real}
 	}
 	return nil, "", "", err
+}
+
+// refuse counts a path the gate refused outside a folder's build.
+func (w *Workspace) refuse(reason SkipReason) {
+	w.refusedMu.Lock()
+	w.refused[reason]++
+	w.refusedMu.Unlock()
 }
 
 // SetHistory gives the folder at root the history its co-change and past

@@ -1,6 +1,9 @@
 package parse
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Kind is the kind of a symbol, as the wire protocol names it.
 type Kind uint8
@@ -120,4 +123,26 @@ type ParsedFile struct {
 	// SyntaxErrors reports whether the parser had to recover from errors;
 	// the symbols found are still returned.
 	SyntaxErrors bool
+}
+
+// EndRange is the range of a whole text.
+func EndRange(src []byte) Range {
+	lines := uint32(bytes.Count(src, []byte{'\n'}))
+	last := src[bytes.LastIndexByte(src, '\n')+1:]
+	return Range{EndLine: lines, EndCol: uint32(len(last))}
+}
+
+// LineAt returns line n of src, without its newline.
+func LineAt(src []byte, n uint32) []byte {
+	for i := uint32(0); i < n; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			return nil
+		}
+		src = src[j+1:]
+	}
+	if j := bytes.IndexByte(src, '\n'); j >= 0 {
+		return src[:j]
+	}
+	return src
 }

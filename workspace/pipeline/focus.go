@@ -1,4 +1,4 @@
-package workspace
+package pipeline
 
 import (
 	"slices"
@@ -7,6 +7,8 @@ import (
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/workspace/config"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // focus spends the best files' shares of the budget on them. Once a file
@@ -17,7 +19,7 @@ import (
 // among themselves (BM25F and cosine against the query restricted to the
 // file, beside their fused score), and the file's head (its lines before
 // the first symbol), until they fill the file's share of the budget (of
-// DefaultMaxChars at most, each counted at most maxCharsPerItem; the share
+// config.DefaultMaxChars at most, each counted at most maxCharsPerItem; the share
 // grows with the file's lead, heuristics.FocusShare); then the same for
 // the second-ranked file (heuristics.SecondShare). Together they take at
 // most half the limit (heuristics.FocusRoom). They take scores between the item before them and
@@ -39,7 +41,7 @@ func focus(p *plan, q *query, byRank []*cand) []*cand {
 	next := 0.0
 	for _, c := range byRank {
 		switch {
-		case p.activeAbs != "" && joinRoot(c.folder.Root, c.path) == p.activeAbs:
+		case p.activeAbs != "" && snapshot.JoinRoot(c.folder.Root, c.path) == p.activeAbs:
 		case top == nil:
 			top = c
 		case !sameFile(c, top):
@@ -54,7 +56,7 @@ func focus(p *plan, q *query, byRank []*cand) []*cand {
 	if top == nil {
 		return byRank
 	}
-	budget := float64(min(p.maxChars, DefaultMaxChars))
+	budget := float64(min(p.maxChars, config.DefaultMaxChars))
 	rest := byRank[nHead:]
 	pulled, rest := focusFile(p, q, top, head, rest, int(heuristics.FocusShare(next/top.fused)*budget), room)
 	if second != nil {
@@ -84,7 +86,7 @@ func opening(p *plan, byRank []*cand) int {
 	n := min(heuristics.FocusAfter, len(byRank))
 	var files []*cand
 	seen := func(c *cand) bool {
-		return p.activeAbs != "" && joinRoot(c.folder.Root, c.path) == p.activeAbs ||
+		return p.activeAbs != "" && snapshot.JoinRoot(c.folder.Root, c.path) == p.activeAbs ||
 			slices.ContainsFunc(files, func(o *cand) bool { return sameFile(o, c) })
 	}
 	for _, c := range byRank[:n] {
@@ -168,7 +170,7 @@ func focusFile(p *plan, q *query, best *cand, head, rest []*cand, share, room in
 		pulled = append(pulled, h)
 		used += size(h)
 	}
-	within := withinFile(best.folder.idx, best.fileSlot, q)
+	within := withinFile(best.folder.Index, best.fileSlot, q)
 	score := func(c *cand) float64 { return c.fused + within[c.slot] }
 	sort.SliceStable(mine, func(i, j int) bool { return score(mine[i]) > score(mine[j]) })
 	for _, c := range mine {
@@ -213,8 +215,8 @@ func withinFile(idx *symbolindex.Index, fs uint32, q *query) map[uint32]float64 
 // (package clause, imports, module constants), or nil when there are none.
 func fileHead(top *cand) *cand {
 	first := parse.Symbol{StartByte: ^uint32(0)}
-	for _, s := range top.folder.idx.FileSymbols(top.fileSlot) {
-		if ref, ok := top.folder.idx.Symbol(s); ok && ref.StartByte < first.StartByte {
+	for _, s := range top.folder.Index.FileSymbols(top.fileSlot) {
+		if ref, ok := top.folder.Index.Symbol(s); ok && ref.StartByte < first.StartByte {
 			first = ref.Symbol
 		}
 	}

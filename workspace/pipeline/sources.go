@@ -1,4 +1,4 @@
-package workspace
+package pipeline
 
 import (
 	"os"
@@ -13,6 +13,7 @@ import (
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // The sources of a selection: each is one function from a folder's scope
@@ -54,8 +55,8 @@ type symRank struct {
 // scope is what the sources of one folder read: the folder's index as the
 // snapshot has it, the validated request and the analysed query.
 type scope struct {
-	snap      *Snapshot
-	fv        *folderView
+	snap      *snap
+	fv        *snapshot.Folder
 	idx       *symbolindex.Index
 	p         *plan
 	q         *query
@@ -83,10 +84,10 @@ type scope struct {
 // pace of the collector.
 var searchBufs = sync.Pool{New: func() any { return new(symbolindex.SearchBuffer) }}
 
-func newScope(snap *Snapshot, fv *folderView, p *plan, q *query) *scope {
-	s := &scope{snap: snap, fv: fv, idx: fv.idx, p: p, q: q, buf: searchBufs.Get().(*symbolindex.SearchBuffer)}
+func newScope(snap *snap, fv *snapshot.Folder, p *plan, q *query) *scope {
+	s := &scope{snap: snap, fv: fv, idx: fv.Index, p: p, q: q, buf: searchBufs.Get().(*symbolindex.SearchBuffer)}
 	if p.activeAbs != "" && (p.activeAbs == fv.Root || strings.HasPrefix(p.activeAbs, fv.Root+string(os.PathSeparator))) {
-		s.activeRel = relPathOf(fv.Root, p.activeAbs)
+		s.activeRel = snapshot.RelPath(fv.Root, p.activeAbs)
 	}
 	if p.kinds != nil || p.paths != nil || p.excludes != nil {
 		s.symFilter = s.accepts
@@ -275,18 +276,18 @@ func cursorSource(s *scope) ranked {
 // their weight halving every RecentEditHalfLife.
 func editSource(s *scope) ranked {
 	var eds []weightedSlot
-	halfLife := time.Duration(s.snap.cfg.RecentEditHalfLife)
-	for k, t := range s.snap.edits {
-		if !strings.HasPrefix(k.abs, s.fv.Root+string(os.PathSeparator)) {
+	halfLife := time.Duration(s.snap.Config.RecentEditHalfLife)
+	for k, t := range s.snap.Edits {
+		if !strings.HasPrefix(k.Abs, s.fv.Root+string(os.PathSeparator)) {
 			continue
 		}
-		fs, ok := s.idx.FileSlot(relPathOf(s.fv.Root, k.abs))
+		fs, ok := s.idx.FileSlot(snapshot.RelPath(s.fv.Root, k.Abs))
 		if !ok {
 			continue
 		}
 		for _, slot := range s.idx.FileSymbols(fs) {
-			if s.idx.LeafKey(slot) == k.key {
-				if wt := heuristics.Decay(s.snap.now.Sub(t), halfLife); wt > heuristics.MinEditWeight {
+			if s.idx.LeafKey(slot) == k.Key {
+				if wt := heuristics.Decay(s.snap.Now.Sub(t), halfLife); wt > heuristics.MinEditWeight {
 					eds = append(eds, weightedSlot{slot, wt})
 				}
 				break
@@ -407,19 +408,19 @@ func filesByPath(idx *symbolindex.Index, mention string) []uint32 {
 // files the user is working with: the active file, the open and recently
 // edited ones and the pinned ones.
 func coChangeSource(s *scope) ranked {
-	if s.fv.hist == nil {
+	if s.fv.History == nil {
 		return ranked{}
 	}
-	return ranked{files: s.historyFiles(s.fv.hist.CoChanged(s.seedFiles(), heuristics.HistoryK))}
+	return ranked{files: s.historyFiles(s.fv.History.CoChanged(s.seedFiles(), heuristics.HistoryK))}
 }
 
 // historySource ranks the files that past commits described in words like
 // the query's (and the conversation's) touched.
 func historySource(s *scope) ranked {
-	if s.fv.hist == nil {
+	if s.fv.History == nil {
 		return ranked{}
 	}
-	return ranked{files: s.historyFiles(s.fv.hist.PastChanges(s.q.terms, s.q.release, heuristics.HistoryK))}
+	return ranked{files: s.historyFiles(s.fv.History.PastChanges(s.q.terms, s.q.release, heuristics.HistoryK))}
 }
 
 // historyFiles turns the history's ranked paths into the folder's file
@@ -439,8 +440,8 @@ func (s *scope) historyFiles(files []history.File) []scoredFile {
 func (s *scope) seedFiles() []string {
 	var seeds []string
 	add := func(abs string) {
-		if within(s.fv.Root, abs) && abs != s.fv.Root {
-			if rel := relPathOf(s.fv.Root, abs); !slices.Contains(seeds, rel) {
+		if snapshot.Within(s.fv.Root, abs) && abs != s.fv.Root {
+			if rel := snapshot.RelPath(s.fv.Root, abs); !slices.Contains(seeds, rel) {
 				seeds = append(seeds, rel)
 			}
 		}
@@ -450,11 +451,11 @@ func (s *scope) seedFiles() []string {
 	}
 	// Sorted, so that the same state always gives the same answer.
 	var open []string
-	for abs := range s.snap.docs {
+	for abs := range s.snap.Docs {
 		open = append(open, abs)
 	}
-	for k := range s.snap.edits {
-		open = append(open, k.abs)
+	for k := range s.snap.Edits {
+		open = append(open, k.Abs)
 	}
 	slices.Sort(open)
 	for _, abs := range open {

@@ -1,12 +1,14 @@
-package workspace
+package items
 
 import (
 	"sync"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
 )
 
-// itemVecCache holds the vectors of context items' words (rules, tools,
+// VecCache holds the vectors of context items' words (rules, tools,
 // notes), shared by every snapshot of a workspace, so that the same words
 // are embedded once per embedder, not once per request.
 //
@@ -14,7 +16,7 @@ import (
 // while embedding and never while taking another lock, so a select may use
 // the cache whatever it holds. Two selects missing the same words both
 // embed them; the second write is the same vector.
-type itemVecCache struct {
+type VecCache struct {
 	mu sync.Mutex
 	m  map[uint64][]float32 // by xxhash of embedder ID and words
 }
@@ -24,18 +26,20 @@ type itemVecCache struct {
 // starts again empty.
 const maxItemVecs = 4096
 
-// itemVec is the vector of an item's words, from the workspace's cache of
-// them; nil if they do not embed.
-func (s *Snapshot) itemVec(text string) []float32 {
-	key := xxhash.Sum64String(s.emb.ID() + "\x00" + text)
-	c := s.vecs
+// NewVecCache is an empty cache.
+func NewVecCache() *VecCache { return &VecCache{m: map[uint64][]float32{}} }
+
+// Get is the vector of an item's words by emb, from the cache; nil if
+// they do not embed.
+func (c *VecCache) Get(emb embed.Embedder, text string) []float32 {
+	key := xxhash.Sum64String(emb.ID() + "\x00" + text)
 	c.mu.Lock()
 	v, ok := c.m[key]
 	c.mu.Unlock()
 	if ok {
 		return v
 	}
-	vecs, err := s.emb.Embed([]string{text})
+	vecs, err := emb.Embed([]string{text})
 	if err != nil || len(vecs) == 0 {
 		return nil
 	}
@@ -47,17 +51,4 @@ func (s *Snapshot) itemVec(text string) []float32 {
 	c.m[key] = v
 	c.mu.Unlock()
 	return v
-}
-
-// dot is the dot product of two vectors of one embedder (normalized: their
-// cosine); 0 when their sizes differ.
-func dot(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var d float32
-	for i := range a {
-		d += a[i] * b[i]
-	}
-	return float64(d)
 }

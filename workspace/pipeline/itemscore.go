@@ -1,4 +1,4 @@
-package workspace
+package pipeline
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
+	"github.com/ctxls/ctxls/workspace/items"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // This file picks the context items of a request (items.go) and scores
@@ -29,7 +31,7 @@ var atName = regexp.MustCompile(`(?:^|[\s(\[,;])@([A-Za-z0-9_][A-Za-z0-9_.~/-]*)
 // pickItems chooses the context items of a request. codePaths are the
 // folder-relative paths of the code the ranking put first, by folder root,
 // for scoped rules and notes about files.
-func (s *Snapshot) pickItems(p *plan, q *query, rules []*contextItem, codePaths map[string][]string) (itemPick, error) {
+func (s *snap) pickItems(p *plan, q *query, rules []*contextItem, codePaths map[string][]string) (itemPick, error) {
 	var all []*contextItem
 	for _, group := range [][]*contextItem{rules, s.toolItems(), s.memoryItems()} {
 		all = append(all, group...)
@@ -38,29 +40,29 @@ func (s *Snapshot) pickItems(p *plan, q *query, rules []*contextItem, codePaths 
 	for i, ref := range p.req.Items {
 		it := findItem(all, ref)
 		if it == nil {
-			return itemPick{}, paramErr(fmt.Sprintf("items[%d]", i), "no context item named %q (%s)", ref, knownItems(all))
+			return itemPick{}, ParamErr(fmt.Sprintf("items[%d]", i), "no context item named %q (%s)", ref, knownItems(all))
 		}
-		named[it.id()] = true
+		named[it.ID()] = true
 	}
 	for _, m := range atName.FindAllStringSubmatch(p.req.Query, -1) {
 		if it := findItem(all, strings.TrimRight(m[1], ".")); it != nil {
-			named[it.id()] = true
+			named[it.ID()] = true
 		}
 	}
 	var pick itemPick
 	var scored []*contextItem
 	for _, it := range all {
 		switch {
-		case !p.itemKind(it.kind):
-		case named[it.id()]:
+		case !p.itemKind(it.Kind):
+		case named[it.ID()]:
 			it.reason, it.fused = ReasonManual, 1
 			pick.required = append(pick.required, it)
-		case it.include == IncludeAlways && (it.globs == nil || it.inScope(p, codePaths)):
+		case it.Include == items.IncludeAlways && (it.Globs == nil || it.inScope(p, codePaths)):
 			it.reason, it.fused = ReasonAlways, 1
 			pick.required = append(pick.required, it)
-		case p.req.NoRetrieval || it.include == IncludeManual:
-		case it.include == IncludeAgent || it.include == IncludeAlways && it.description != "":
-			if it.score = s.itemScore(it, q, p, codePaths); it.score >= s.cfg.ItemThreshold && it.score > 0 {
+		case p.req.NoRetrieval || it.Include == items.IncludeManual:
+		case it.Include == items.IncludeAgent || it.Include == items.IncludeAlways && it.Description != "":
+			if it.score = s.itemScore(it, q, p, codePaths); it.score >= s.Config.ItemThreshold && it.score > 0 {
 				scored = append(scored, it)
 			}
 		}
@@ -71,12 +73,12 @@ func (s *Snapshot) pickItems(p *plan, q *query, rules []*contextItem, codePaths 
 	})
 	sort.SliceStable(scored, func(i, j int) bool { return scored[i].score > scored[j].score })
 	for i, it := range scored {
-		if i >= s.cfg.ItemTopN && it.score < s.cfg.ItemIncludeScore {
+		if i >= s.Config.ItemTopN && it.score < s.Config.ItemIncludeScore {
 			break
 		}
 		it.rank = i + 1
 		it.reason = ReasonAgent
-		if it.kind == ItemMemory {
+		if it.Kind == items.ItemMemory {
 			it.reason = ReasonRetrieved
 		}
 		it.fused = heuristics.ItemFused(it.score, it.rank)
@@ -89,7 +91,7 @@ func (s *Snapshot) pickItems(p *plan, q *query, rules []*contextItem, codePaths 
 // name, ignoring case.
 func findItem(all []*contextItem, ref string) *contextItem {
 	for _, it := range all {
-		if strings.EqualFold(ref, it.id()) || strings.EqualFold(ref, it.name) {
+		if strings.EqualFold(ref, it.ID()) || strings.EqualFold(ref, it.Name) {
 			return it
 		}
 	}
@@ -100,8 +102,8 @@ func findItem(all []*contextItem, ref string) *contextItem {
 func knownItems(all []*contextItem) string {
 	var names []string
 	for _, it := range all {
-		if it.kind != ItemMemory {
-			names = append(names, it.name)
+		if it.Kind != items.ItemMemory {
+			names = append(names, it.Name)
 		}
 	}
 	if len(names) == 0 {
@@ -117,11 +119,11 @@ func knownItems(all []*contextItem) string {
 // inScope reports whether a scoped item's globs match the active file or
 // one of the code items ranked first.
 func (it *contextItem) inScope(p *plan, codePaths map[string][]string) bool {
-	if p.activeAbs != "" && within(it.root, p.activeAbs) && it.globs.MatchAny(relPathOf(it.root, p.activeAbs)) {
+	if p.activeAbs != "" && snapshot.Within(it.Root, p.activeAbs) && it.Globs.MatchAny(snapshot.RelPath(it.Root, p.activeAbs)) {
 		return true
 	}
-	for _, rel := range codePaths[it.root] {
-		if it.globs.MatchAny(rel) {
+	for _, rel := range codePaths[it.Root] {
+		if it.Globs.MatchAny(rel) {
 			return true
 		}
 	}
@@ -134,9 +136,9 @@ func (it *contextItem) inScope(p *plan, codePaths map[string][]string) bool {
 // hold, or the cosine of their vectors, whichever is higher. A note about the active file or a selected one scores at least
 // heuristics.MemoryPathScore; a note's score halves every
 // Config.MemoryHalfLife unless it is pinned.
-func (s *Snapshot) itemScore(it *contextItem, q *query, p *plan, codePaths map[string][]string) float64 {
+func (s *snap) itemScore(it *contextItem, q *query, p *plan, codePaths map[string][]string) float64 {
 	have := map[string]bool{}
-	tokenize.Terms(it.match, func(t string) { have[t] = true })
+	tokenize.Terms(it.Match, func(t string) { have[t] = true })
 	var num, den float64
 	for _, t := range q.terms {
 		w := float64(t.Weight) * s.termIDF(t.Term)
@@ -150,16 +152,16 @@ func (s *Snapshot) itemScore(it *contextItem, q *query, p *plan, codePaths map[s
 		score = num / den
 	}
 	if q.vec != nil { // a deictic query has no vector: embed no item for it
-		if v := s.itemVec(it.match); v != nil {
+		if v := s.itemVec(it.Match); v != nil {
 			score = math.Max(score, dot(q.vec, v))
 		}
 	}
-	if n := it.note; n != nil {
-		if n.mentions(p, codePaths) {
+	if n := it.Note; n != nil {
+		if noteMentions(n, p, codePaths) {
 			score = math.Max(score, heuristics.MemoryPathScore)
 		}
 		if !n.Pinned {
-			score *= heuristics.Decay(s.now.Sub(n.Created), time.Duration(s.cfg.MemoryHalfLife))
+			score *= heuristics.Decay(s.Now.Sub(n.Created), time.Duration(s.Config.MemoryHalfLife))
 		}
 	}
 	return score
@@ -167,19 +169,19 @@ func (s *Snapshot) itemScore(it *contextItem, q *query, p *plan, codePaths map[s
 
 // termIDF is a term's rarity in the code of the workspace: its highest IDF
 // over the folders.
-func (s *Snapshot) termIDF(term string) float64 {
+func (s *snap) termIDF(term string) float64 {
 	best := 0.0
-	for _, fv := range s.folders {
-		best = math.Max(best, float64(fv.idx.TermIDF(term)))
+	for _, fv := range s.Folders {
+		best = math.Max(best, float64(fv.Index.TermIDF(term)))
 	}
 	return best
 }
 
-// mentions reports whether a note is about the active file or a code item
-// ranked first.
-func (n *Note) mentions(p *plan, codePaths map[string][]string) bool {
+// noteMentions reports whether a note is about the active file or a code
+// item ranked first.
+func noteMentions(n *items.Note, p *plan, codePaths map[string][]string) bool {
 	for _, rel := range n.Paths {
-		if p.activeAbs == joinRoot(n.Root, rel) || slices.Contains(codePaths[n.Root], rel) {
+		if p.activeAbs == snapshot.JoinRoot(n.Root, rel) || slices.Contains(codePaths[n.Root], rel) {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package workspace
+package pipeline
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // Queries that point at the code under the cursor ("who calls this",
@@ -76,7 +77,7 @@ func (s *scope) deicticSymbols() []symRank {
 // text is the indexed text of one of the folder's files, or nil.
 func (s *scope) text(fs uint32) []byte {
 	rel := s.idx.FilePath(fs)
-	src, err := s.snap.readText(s.fv.Root, joinRoot(s.fv.Root, rel))
+	src, err := s.snap.ReadText(s.fv.Root, snapshot.JoinRoot(s.fv.Root, rel))
 	if err != nil || !indexedText(s.idx, rel, src) {
 		return nil
 	}

@@ -1,11 +1,17 @@
-package workspace
+package pipeline
 
 import (
 	"math"
 	"strings"
 
+	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/workspace/config"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 	"github.com/ctxls/ctxls/workspace/tokens"
 )
+
+// Cursor is where the user's cursor is: a 0-based line.
+type Cursor = snapshot.Cursor
 
 // A select request and its answer, in the workspace's terms: paths, lines
 // and byte columns. The wire (JSON, URIs, UTF-16) is lsp/wire's.
@@ -40,8 +46,8 @@ type SelectRequest struct {
 	// whatever their include mode: the manual ones come only so, or
 	// when the query says "@name".
 	Items []string
-	// IncludeItems turns item kinds (ItemRule, ItemDoc, ItemMemory,
-	// ItemTool) on or off; a kind it does not name, and every kind when
+	// IncludeItems turns item kinds (items.ItemRule, items.ItemDoc, items.ItemMemory,
+	// items.ItemTool) on or off; a kind it does not name, and every kind when
 	// it is nil, is on.
 	IncludeItems map[string]bool
 	// ItemShare is the share of MaxChars the items other than code may
@@ -51,46 +57,6 @@ type SelectRequest struct {
 	// come back: pinned ones, rules that apply always and named items.
 	NoRetrieval bool
 }
-
-// Context item kinds: what an item other than a code symbol is.
-const (
-	ItemRule   = "rule"   // a rule file: AGENTS.md, .cursor/rules/*.mdc, ...
-	ItemDoc    = "doc"    // a section of documentation (Markdown, text)
-	ItemMemory = "memory" // a note the user or an agent asked to remember
-	ItemTool   = "tool"   // a tool description a client registered
-)
-
-// ItemKinds are the context item kinds, in the order they are documented.
-var ItemKinds = []string{ItemRule, ItemDoc, ItemMemory, ItemTool}
-
-// CodeOnly is an IncludeItems that turns off the items other than code
-// and documentation (rules, memory, tools): what the ranking measurements
-// (workspace/eval, workspace/replay) ask for.
-func CodeOnly() map[string]bool {
-	return map[string]bool{ItemRule: false, ItemMemory: false, ItemTool: false}
-}
-
-// Include modes of a context item.
-const (
-	IncludeAlways = "always" // included first, whatever the query
-	IncludeManual = "manual" // included only when the request names it
-	IncludeAgent  = "agent"  // included when its description matches the query
-)
-
-// Cursor is where the user's cursor is: a 0-based line.
-type Cursor struct {
-	Line uint32
-}
-
-// Request defaults and bounds, the one set for the server and the CLI.
-const (
-	DefaultLimit           = 8
-	MaxLimit               = 100
-	DefaultMaxChars        = 12000
-	DefaultMaxCharsPerItem = 1500
-	// MaxMaxTokens bounds maxTokens: far more than any model's window.
-	MaxMaxTokens = 1 << 24
-)
 
 // Selection is Select's answer.
 type Selection struct {
@@ -132,9 +98,7 @@ type Selected struct {
 }
 
 // Span is a range of lines (0-based) with byte columns.
-type Span struct {
-	StartLine, StartCol, EndLine, EndCol uint32
-}
+type Span = parse.Range
 
 // Signal is one source's opinion of an item: its rank in that source's list
 // (1-based) and the source's own score.
@@ -167,7 +131,7 @@ type SelectStats struct {
 	Embedder   string
 	MerkleRoot string
 	Refused    map[string]int // paths the gate refused, by reason
-	History    HistoryStats
+	History    snapshot.HistoryStats
 }
 
 // Item ids: "sym:<path>::<qualified>" names a symbol, "file:<path>" a
@@ -227,11 +191,11 @@ type tokenBudget struct {
 // charsPerToken, within the request's own maxChars. It does not load the
 // encoding (loadEncoding does, outside the workspace's lock).
 func (p *plan) validateTokens(req *SelectRequest) error {
-	if req.MaxTokens < 0 || req.MaxTokens > MaxMaxTokens {
-		return paramErr("maxTokens", "must be between 1 and %d (0: no token budget), got %d", MaxMaxTokens, req.MaxTokens)
+	if req.MaxTokens < 0 || req.MaxTokens > config.MaxMaxTokens {
+		return ParamErr("maxTokens", "must be between 1 and %d (0: no token budget), got %d", config.MaxMaxTokens, req.MaxTokens)
 	}
 	if req.TokenEncoding != "" && !tokens.Known(req.TokenEncoding) {
-		return paramErr("tokenEncoding", "unknown encoding %q (want %s)", req.TokenEncoding, strings.Join(tokens.Names, " or "))
+		return ParamErr("tokenEncoding", "unknown encoding %q (want %s)", req.TokenEncoding, strings.Join(tokens.Names, " or "))
 	}
 	if req.MaxTokens == 0 && req.TokenEncoding == "" {
 		return nil

@@ -1,4 +1,4 @@
-package workspace
+package config
 
 import (
 	"bytes"
@@ -15,9 +15,20 @@ import (
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/workspace/glob"
 	"github.com/ctxls/ctxls/workspace/history"
+	"github.com/ctxls/ctxls/workspace/items"
 )
 
-// Configuration defaults. DefaultConfig is the one place they are applied.
+// Request defaults and bounds, the one set for the server and the CLI.
+const (
+	DefaultLimit           = 8
+	MaxLimit               = 100
+	DefaultMaxChars        = 12000
+	DefaultMaxCharsPerItem = 1500
+	// MaxMaxTokens bounds maxTokens: far more than any model's window.
+	MaxMaxTokens = 1 << 24
+)
+
+// Configuration defaults. Default is the one place they are applied.
 const (
 	// EmbedderHash is the built-in feature-hashing embedder (the default).
 	EmbedderHash = "hash"
@@ -96,8 +107,8 @@ type Tool struct {
 	Include string `json:"include,omitempty"`
 }
 
-// DefaultConfig returns the configuration used when nothing is set.
-func DefaultConfig() Config {
+// Default returns the configuration used when nothing is set.
+func Default() Config {
 	return Config{
 		Embedder:           EmbedderHash,
 		MaxFileBytes:       DefaultMaxFileBytes,
@@ -163,9 +174,9 @@ func (c Config) Validate() error {
 		}
 		seen[strings.ToLower(t.Name)] = true
 		switch t.Include {
-		case "", IncludeAlways, IncludeManual, IncludeAgent:
+		case "", items.IncludeAlways, items.IncludeManual, items.IncludeAgent:
 		default:
-			return fmt.Errorf("tools[%d].include: must be %q, %q or %q, got %q", i, IncludeAlways, IncludeManual, IncludeAgent, t.Include)
+			return fmt.Errorf("tools[%d].include: must be %q, %q or %q, got %q", i, items.IncludeAlways, items.IncludeManual, items.IncludeAgent, t.Include)
 		}
 	}
 	if c.ItemTopN < 0 || c.ItemTopN > MaxLimit {
@@ -203,7 +214,7 @@ func (c *Config) MergeJSON(raw json.RawMessage) error {
 	next := *c
 	next.Exclude = append([]string(nil), c.Exclude...)
 	next.Tools = append([]Tool(nil), c.Tools...)
-	defaults := DefaultConfig()
+	defaults := Default()
 	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		if err := next.setField(name, fields[name], &defaults); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -320,11 +331,6 @@ func (c Config) ResolvedCacheDir() (string, bool) {
 		return "", false
 	}
 	return filepath.Join(base, "ctxls"), true
-}
-
-// DiscoverOptions returns the discovery options this configuration implies.
-func (c Config) DiscoverOptions() DiscoverOptions {
-	return DiscoverOptions{Exclude: c.Exclude, MaxFileBytes: c.MaxFileBytes}
 }
 
 // Duration is a time.Duration that reads from JSON as a duration string

@@ -1,4 +1,4 @@
-package workspace
+package pipeline
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // An item's surroundings. Changes cluster: the lines next to a symbol the
@@ -21,7 +22,7 @@ import (
 //     lines they hold go;
 //   - every other symbol's item is widened with the lines around it, a line
 //     at a time below and above, up to heuristics.ContextChars;
-//   - when the answer holds less than min(maxChars, DefaultMaxChars) (it
+//   - when the answer holds less than min(maxChars, config.DefaultMaxChars) (it
 //     ended at the limit, or ran out of candidates), its items are widened
 //     further, in order, up to the per-item cap, until it holds that.
 //
@@ -108,7 +109,7 @@ func (s *surroundings) lines(abs string) *fileLines {
 	return l
 }
 
-func entryAbs(e *packEntry) string { return joinRoot(e.cand.folder.Root, e.cand.path) }
+func entryAbs(e *packEntry) string { return snapshot.JoinRoot(e.cand.folder.Root, e.cand.path) }
 
 // hold records the lines entry i holds, replacing what it held before.
 func (s *surroundings) hold(abs string, first, last uint32, owner int) {
@@ -415,7 +416,7 @@ func windowEntry(lead *packEntry, l *fileLines, a, b uint32) packEntry {
 	c.reason, c.hash, c.opening = ReasonExpanded, 0, false
 	fileEvidence(&c)
 	c.slot, c.sym = noSlot, parse.Symbol{Kind: parse.KindFile}
-	idx := c.folder.idx
+	idx := c.folder.Index
 	starts, holds := false, false
 	for _, slot := range idx.FileSymbols(c.fileSlot) {
 		ref, ok := idx.Symbol(slot)

@@ -1,4 +1,4 @@
-package workspace
+package pipeline
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ func typeContext(c *cand, src []byte, seen map[uint32]bool) (prefix string) {
 	if c.slot == noSlot || c.sym.Kind == parse.KindFile || c.head || c.reason == ReasonPinned {
 		return ""
 	}
-	idx := c.folder.idx
+	idx := c.folder.Index
 	var outer symbolindex.SymbolRef
 	outerSlot, found := uint32(0), false
 	syms := idx.FileSymbols(c.fileSlot)

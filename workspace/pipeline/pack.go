@@ -1,4 +1,4 @@
-package workspace
+package pipeline
 
 import (
 	"bytes"
@@ -12,15 +12,17 @@ import (
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
+	"github.com/ctxls/ctxls/workspace/config"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // pinnedItems resolves the request's pinned files and ids to items. A
 // pinned file is one file item; a pinned id names a symbol or a file, in
 // the first folder that has it.
-func (s *Snapshot) pinnedItems(p *plan) []*cand {
+func (s *snap) pinnedItems(p *plan) []*cand {
 	var out []*cand
 	for _, ref := range p.pinned {
-		for _, fv := range s.folders {
+		for _, fv := range s.Folders {
 			if ref.root != "" && fv.Root != ref.root {
 				continue
 			}
@@ -39,22 +41,22 @@ type pinRef struct {
 	root, rel, qualified string
 }
 
-func pinnedCand(f *folderView, rel, qualified string) *cand {
-	fs, ok := f.idx.FileSlot(rel)
+func pinnedCand(f *snapshot.Folder, rel, qualified string) *cand {
+	fs, ok := f.Index.FileSlot(rel)
 	if !ok {
 		return nil
 	}
-	c := &cand{folder: f, fileSlot: fs, path: rel, lang: f.idx.FileLanguage(fs), cat: f.idx.FileCategory(fs), reason: ReasonPinned, fused: 1}
+	c := &cand{folder: f, fileSlot: fs, path: rel, lang: f.Index.FileLanguage(fs), cat: f.Index.FileCategory(fs), reason: ReasonPinned, fused: 1}
 	if qualified == "" {
-		st, _ := f.idx.State(rel)
+		st, _ := f.Index.State(rel)
 		c.sym = parse.Symbol{Name: "", Kind: parse.KindFile, EndByte: uint32(st.Size)}
 		c.slot = noSlot
 		return c
 	}
-	for _, s := range f.idx.FileSymbols(fs) {
-		ref, _ := f.idx.Symbol(s)
+	for _, s := range f.Index.FileSymbols(fs) {
+		ref, _ := f.Index.Symbol(s)
 		if ref.Qualified == qualified {
-			c.slot, c.sym, c.hash = s, ref.Symbol, f.idx.LeafHash(s)
+			c.slot, c.sym, c.hash = s, ref.Symbol, f.Index.LeafHash(s)
 			return c
 		}
 	}
@@ -67,7 +69,7 @@ const noSlot = ^uint32(0)
 // ranges collapsed to the tighter unit, identical bodies to one, texts read
 // and capped, merged with the context items (items.go), and the whole
 // fitted into the character budget.
-func (s *Snapshot) pack(p *plan, q *query, pinned, byRank []*cand, pick itemPick) ([]Selected, int) {
+func (s *snap) pack(p *plan, q *query, pinned, byRank []*cand, pick itemPick) ([]Selected, int) {
 	// The best file's share first (focus.go); then candidates below
 	// minScore go; pinned items always stay.
 	list := make([]*cand, 0, len(pinned)+len(byRank)+1)
@@ -87,7 +89,7 @@ func (s *Snapshot) pack(p *plan, q *query, pinned, byRank []*cand, pick itemPick
 // collapseWindow collapses the overlapping and identical candidates of
 // window (whose first nPinned are pinned); see collapseRanked.
 func collapseWindow(window []*cand, nPinned int) []*cand {
-	fileIDs := map[*folderView]uint32{}
+	fileIDs := map[*snapshot.Folder]uint32{}
 	spans := make([]heuristics.Span, len(window))
 	for i, c := range window {
 		fid, ok := fileIDs[c.folder]
@@ -108,10 +110,10 @@ func collapseWindow(window []*cand, nPinned int) []*cand {
 // (heuristics.ReadLimit: the lead's neighbourhood may hold some of them,
 // surround.go), skipping a repeated id and a slice the file no longer
 // holds. srcs are the whole texts of their files, by absolute path.
-func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes []string, srcs map[string][]byte) {
+func (s *snap) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes []string, srcs map[string][]byte) {
 	texts = make([]string, 0, len(kept))
 	prefixes = make([]string, 0, len(kept))
-	types := map[*folderView]map[uint32]bool{}
+	types := map[*snapshot.Folder]map[uint32]bool{}
 	ready = make([]*cand, 0, len(kept))
 	cache := map[string][]byte{}
 	stale := map[string]bool{} // unreadable, or changed since it was indexed
@@ -129,14 +131,14 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefi
 		} else {
 			seenID[id] = true
 		}
-		abs := joinRoot(c.folder.Root, c.path)
+		abs := snapshot.JoinRoot(c.folder.Root, c.path)
 		if stale[abs] {
 			continue
 		}
 		src, ok := cache[abs]
 		if !ok {
-			b, err := s.readText(c.folder.Root, abs)
-			if err != nil || !indexedText(c.folder.idx, c.path, b) {
+			b, err := s.ReadText(c.folder.Root, abs)
+			if err != nil || !indexedText(c.folder.Index, c.path, b) {
 				stale[abs] = true
 				continue
 			}
@@ -153,10 +155,10 @@ func (s *Snapshot) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefi
 				continue
 			}
 			c.sym.EndByte = uint32(end)
-			c.sym.Range = endRange(src[:end])
+			c.sym.Range = parse.EndRange(src[:end])
 		case c.slot == noSlot:
 			c.sym.EndByte = uint32(len(src))
-			c.sym.Range = endRange(src)
+			c.sym.Range = parse.EndRange(src)
 		}
 		start, end := int(c.sym.StartByte), int(c.sym.EndByte)
 		if end > len(src) || start > end {
@@ -196,7 +198,7 @@ func indexedText(idx *symbolindex.Index, relPath string, src []byte) bool {
 // cut to an excerpt that keeps the lines matching the query
 // (heuristics.ExcerptOf), and the item's range is exactly the lines its
 // text holds after any elision marker.
-func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string][]byte) ([]Selected, int) {
+func (s *snap) items(p *plan, q *query, entries []packEntry, srcs map[string][]byte) ([]Selected, int) {
 	sur := newSurroundings(srcs)
 	entries = sur.region(p, q, entries)
 	sur.widen(p, entries)
@@ -211,7 +213,7 @@ func (s *Snapshot) items(p *plan, q *query, entries []packEntry, srcs map[string
 // the answer left on widening them (surround.go) and packs again.
 func packSpend(p *plan, sur *surroundings, entries []packEntry) []heuristics.Packed {
 	packed, packedChars := packEntries(p, entries)
-	if left := min(p.maxChars, DefaultMaxChars) - packedChars; left > 0 && sur.spend(p, entries, packed, left) {
+	if left := min(p.maxChars, config.DefaultMaxChars) - packedChars; left > 0 && sur.spend(p, entries, packed, left) {
 		packed, _ = packEntries(p, entries)
 	}
 	return packed
@@ -244,17 +246,17 @@ func buildItem(q *query, e *packEntry, pk heuristics.Packed, srcs map[string][]b
 	room -= len(prefix)
 	ex := excerpt(e.text, room, q, c.lang)
 	text := prefix + ex.Text
-	src := srcs[joinRoot(c.folder.Root, c.path)]
+	src := srcs[snapshot.JoinRoot(c.folder.Root, c.path)]
 	r := claimedRange(e.rng, ex)
 	it := Selected{
-		Abs:           joinRoot(c.folder.Root, c.path),
+		Abs:           snapshot.JoinRoot(c.folder.Root, c.path),
 		Path:          c.path,
 		Symbol:        c.sym.Qualified,
 		Kind:          c.sym.Kind.String(),
 		Language:      c.lang,
 		Span:          Span{StartLine: r.StartLine, StartCol: r.StartCol, EndLine: r.EndLine, EndCol: r.EndCol},
-		StartLineText: lineAt(src, r.StartLine),
-		EndLineText:   lineAt(src, r.EndLine),
+		StartLineText: parse.LineAt(src, r.StartLine),
+		EndLineText:   parse.LineAt(src, r.EndLine),
 		Text:          text,
 		Truncated:     ex.Cut || e.cut || c.head, // a file head is never the whole file
 		Score:         round4(c.fused),
@@ -266,7 +268,7 @@ func buildItem(q *query, e *packEntry, pk heuristics.Packed, srcs map[string][]b
 		it.Symbol = ""
 	} else if sr, ok := r.Intersect(c.sym.Range); ok && sr != r {
 		it.SymbolSpan = &Span{StartLine: sr.StartLine, StartCol: sr.StartCol, EndLine: sr.EndLine, EndCol: sr.EndCol}
-		it.SymbolStartLineText, it.SymbolEndLineText = lineAt(src, sr.StartLine), lineAt(src, sr.EndLine)
+		it.SymbolStartLineText, it.SymbolEndLineText = parse.LineAt(src, sr.StartLine), parse.LineAt(src, sr.EndLine)
 	}
 	return it
 }
@@ -292,7 +294,7 @@ func packEntries(p *plan, entries []packEntry) ([]heuristics.Packed, int) {
 func collapseRanked(window []*cand, spans []heuristics.Span, nPinned int) []*cand {
 	kept := make([]*cand, 0, len(window))
 	type pinKey struct {
-		f          *folderView
+		f          *snapshot.Folder
 		file, slot uint32
 	}
 	seen := make(map[pinKey]bool, nPinned)
@@ -360,32 +362,6 @@ func signals(c *cand) map[string]Signal {
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
-
-func joinRoot(root, rel string) string {
-	return root + "/" + rel
-}
-
-// endRange is the range of a whole text.
-func endRange(src []byte) parse.Range {
-	lines := uint32(bytes.Count(src, []byte{'\n'}))
-	last := src[bytes.LastIndexByte(src, '\n')+1:]
-	return parse.Range{EndLine: lines, EndCol: uint32(len(last))}
-}
-
-// lineAt returns line n of src, without its newline.
-func lineAt(src []byte, n uint32) []byte {
-	for i := uint32(0); i < n; i++ {
-		j := bytes.IndexByte(src, '\n')
-		if j < 0 {
-			return nil
-		}
-		src = src[j+1:]
-	}
-	if j := bytes.IndexByte(src, '\n'); j >= 0 {
-		return src[:j]
-	}
-	return src
-}
 
 // excerpt cuts a candidate's text to n bytes, keeping the lines that
 // match the query's terms (each line weighs the summed weights of the

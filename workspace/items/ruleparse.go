@@ -1,4 +1,4 @@
-package workspace
+package items
 
 import (
 	"bytes"
@@ -16,29 +16,29 @@ import (
 // This file turns one rule file's text into a context item (rules.go
 // finds the files).
 
-// parseRule parses the text src of the rule file rel (abs) of the folder
+// ParseRule parses the text src of the rule file rel (abs) of the folder
 // root: its front matter, its globs within their bounds, its include mode.
 // It is nil when the body is empty, and nil with refused when the rule is
 // over a bound of budget. scope, when not "", is the glob of the directory
 // a nested rule file applies to.
-func parseRule(root, rel, abs string, src []byte, dflt, scope string, budget *ruleBudget, warn *onceWarner) (it *contextItem, refused bool) {
+func ParseRule(root, rel, abs string, src []byte, dflt, scope string, budget *Budget, warn *Warner) (it *Item, refused bool) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, false
 	}
-	if budget.bytes+len(src) > MaxFolderRuleBytes {
-		warn.once(fmt.Sprintf("ctxls: rule file %s is past MaxFolderRuleBytes (%d bytes of rules in %s); skipped", abs, MaxFolderRuleBytes, root))
+	if budget.Bytes+len(src) > MaxFolderRuleBytes {
+		warn.Once(fmt.Sprintf("ctxls: rule file %s is past MaxFolderRuleBytes (%d bytes of rules in %s); skipped", abs, MaxFolderRuleBytes, root))
 		return nil, true
 	}
 	fm, bodyLine, body := frontMatter(src)
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, false
 	}
-	it = &contextItem{kind: ItemRule, root: root, paths: []string{rel}, lang: parse.LangMarkdown, text: string(body)}
-	it.name = ruleName(rel)
+	it = &Item{Kind: ItemRule, Root: root, Paths: []string{rel}, Lang: parse.LangMarkdown, Text: string(body)}
+	it.Name = ruleName(rel)
 	if n := fm.str("name"); n != "" {
-		it.name = n
+		it.Name = n
 	}
-	it.description = fm.str("description")
+	it.Description = fm.str("description")
 	// One past the bound is enough to know it is over.
 	globs := fm.listN("globs", MaxRuleGlobs+1)
 	globs = append(globs, fm.listN("applyTo", MaxRuleGlobs+1-len(globs))...)
@@ -47,35 +47,35 @@ func parseRule(root, rel, abs string, src []byte, dflt, scope string, budget *ru
 	}
 	if len(globs) > 0 {
 		kept, alts := ruleGlobs(abs, globs, warn)
-		if budget.alts+alts > MaxFolderGlobAlternatives {
-			warn.once(fmt.Sprintf("ctxls: rule file %s is past MaxFolderGlobAlternatives (%d glob alternatives in the rules of %s); skipped",
+		if budget.Alts+alts > MaxFolderGlobAlternatives {
+			warn.Once(fmt.Sprintf("ctxls: rule file %s is past MaxFolderGlobAlternatives (%d glob alternatives in the rules of %s); skipped",
 				abs, MaxFolderGlobAlternatives, root))
 			return nil, true
 		}
 		if len(kept) == 0 { // scoped, but every glob was dropped
 			return nil, true
 		}
-		it.globs = glob.SetOf(kept...)
-		budget.alts += alts
+		it.Globs = glob.SetOf(kept...)
+		budget.Alts += alts
 	}
-	budget.files++
-	budget.bytes += len(src)
-	it.include = includeMode(fm, dflt, it.description, it.globs != nil)
-	it.match = it.name + "\n" + it.description
-	if it.description == "" {
-		it.match += "\n" + it.text
+	budget.Files++
+	budget.Bytes += len(src)
+	it.Include = includeMode(fm, dflt, it.Description, it.Globs != nil)
+	it.Match = it.Name + "\n" + it.Description
+	if it.Description == "" {
+		it.Match += "\n" + it.Text
 	}
-	it.span = Span{StartLine: uint32(bodyLine)}
-	end := endRange(src)
-	it.span.EndLine, it.span.EndCol = end.EndLine, end.EndCol
-	it.startLine, it.endLine = lineAt(src, it.span.StartLine), lineAt(src, it.span.EndLine)
+	it.Span = parse.Range{StartLine: uint32(bodyLine)}
+	end := parse.EndRange(src)
+	it.Span.EndLine, it.Span.EndCol = end.EndLine, end.EndCol
+	it.StartLine, it.EndLine = parse.LineAt(src, it.Span.StartLine), parse.LineAt(src, it.Span.EndLine)
 	return it, false
 }
 
 // ruleGlobs are the globs of the rule file abs within the bounds on one
 // rule's globs, compiled, with the number of alternatives they expand to.
 // What is dropped is told in one warning for the file.
-func ruleGlobs(abs string, globs []string, warn *onceWarner) ([]*glob.Glob, int) {
+func ruleGlobs(abs string, globs []string, warn *Warner) ([]*glob.Glob, int) {
 	var kept []*glob.Glob
 	var dropped []string
 	alts := 0
@@ -105,7 +105,7 @@ func ruleGlobs(abs string, globs []string, warn *onceWarner) ([]*glob.Glob, int)
 		if len(kept) == 0 {
 			dropped = append(dropped, "no glob is left: the rule is skipped")
 		}
-		warn.once(fmt.Sprintf("ctxls: rule file %s: %s", abs, strings.Join(dropped, "; ")))
+		warn.Once(fmt.Sprintf("ctxls: rule file %s: %s", abs, strings.Join(dropped, "; ")))
 	}
 	return kept, alts
 }
@@ -122,7 +122,7 @@ func ruleName(rel string) string {
 		}
 	}
 	base = strings.TrimPrefix(base, ".")
-	if dir := path.Dir(rel); dir != "." && slices.Contains(scopedRuleNames, path.Base(rel)) {
+	if dir := path.Dir(rel); dir != "." && slices.Contains(ScopedRuleNames, path.Base(rel)) {
 		return dir + "/" + base
 	}
 	return base
@@ -154,16 +154,16 @@ func includeMode(fm fields, dflt, description string, scoped bool) string {
 	return IncludeManual
 }
 
-// collapseItems merges the rules of one folder with identical text into
+// Collapse merges the rules of one folder with identical text into
 // the first of them, which lists every path; its name and include mode
 // stand for all.
-func collapseItems(items []*contextItem) []*contextItem {
-	byText := map[uint64]*contextItem{}
+func Collapse(items []*Item) []*Item {
+	byText := map[uint64]*Item{}
 	out := items[:0]
 	for _, it := range items {
-		h := xxhash.Sum64String(strings.TrimSpace(it.text))
+		h := xxhash.Sum64String(strings.TrimSpace(it.Text))
 		if first, ok := byText[h]; ok {
-			first.paths = append(first.paths, it.paths...)
+			first.Paths = append(first.Paths, it.Paths...)
 			continue
 		}
 		byText[h] = it

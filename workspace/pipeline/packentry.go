@@ -1,4 +1,4 @@
-package workspace
+package pipeline
 
 import (
 	"github.com/ctxls/ctxls/heuristics"
@@ -29,7 +29,7 @@ type packEntry struct {
 func mergeItems(ready []*cand, texts, prefixes []string, pick itemPick) []packEntry {
 	out := make([]packEntry, 0, len(ready)+len(pick.required)+len(pick.scored))
 	for _, it := range pick.required {
-		out = append(out, packEntry{item: it, text: it.text})
+		out = append(out, packEntry{item: it, text: it.Text})
 	}
 	i := 0
 	for ; i < len(ready) && ready[i].reason == ReasonPinned; i++ {
@@ -38,13 +38,13 @@ func mergeItems(ready []*cand, texts, prefixes []string, pick itemPick) []packEn
 	scored := pick.scored
 	for ; i < len(ready); i++ {
 		for len(scored) > 0 && scored[0].fused > ready[i].fused {
-			out = append(out, packEntry{item: scored[0], text: scored[0].text})
+			out = append(out, packEntry{item: scored[0], text: scored[0].Text})
 			scored = scored[1:]
 		}
 		out = append(out, packEntry{cand: ready[i], text: texts[i], prefix: prefixes[i], rng: ready[i].sym.Range})
 	}
 	for _, it := range scored {
-		out = append(out, packEntry{item: it, text: it.text})
+		out = append(out, packEntry{item: it, text: it.Text})
 	}
 	return out
 }
@@ -55,7 +55,7 @@ func mergeItems(ready []*cand, texts, prefixes []string, pick itemPick) []packEn
 // which the code brought in, is).
 func (e packEntry) packItem(p *plan) heuristics.PackItem {
 	if it := e.item; it != nil {
-		required := it.reason == ReasonManual || it.reason == ReasonAlways && it.globs == nil
+		required := it.reason == ReasonManual || it.reason == ReasonAlways && it.Globs == nil
 		return heuristics.PackItem{Len: len(e.text), Shared: true, Extra: true, Required: required}
 	}
 	return heuristics.PackItem{Len: len(e.prefix) + len(e.text), Shared: p.sharedDoc(e.cand)}
