@@ -30,7 +30,7 @@ func hostileGlobRule(n int) string {
 
 // BenchmarkSelectHostileRule is a select over a small workspace whose
 // .cursor/rules holds a rule with many globs (50,000 of them: 600 KB; 5,000:
-// 60 KB, under items.MaxRuleBytes): what one hostile rule file may add to every
+// 60 KB, under MaxRuleBytes): what one hostile rule file may add to every
 // request.
 func BenchmarkSelectHostileRule(b *testing.B) {
 	for _, n := range []int{50_000, 5_000} {
@@ -111,16 +111,16 @@ func TestRuleGlobBounds(t *testing.T) {
 		}
 		res = selDo(t, ws, &SelectRequest{Query: "start the app", Active: filepath.Join(root, "cmd/app/main.go")})
 		if selFind(res, "rule:many") != nil {
-			t.Errorf("the rule came for its glob past items.MaxRuleGlobs: %q", selIDs(res))
+			t.Errorf("the rule came for its glob past MaxRuleGlobs: %q", selIDs(res))
 		}
 		if selFind(res, "rule:braces") != nil || selFind(res, "rule:long") != nil {
 			t.Errorf("a rule whose every glob was dropped came: %q", selIDs(res))
 		}
 	}
 	for _, want := range [][]string{
-		{filepath.Join(root, ".cursor/rules/many.mdc"), "more than items.MaxRuleGlobs (64) globs"},
-		{filepath.Join(root, ".cursor/rules/braces.mdc"), "items.MaxRuleGlobAlternatives (256)"},
-		{filepath.Join(root, ".cursor/rules/long.mdc"), "items.MaxRuleGlobBytes (256)"},
+		{filepath.Join(root, ".cursor/rules/many.mdc"), "more than MaxRuleGlobs (64) globs"},
+		{filepath.Join(root, ".cursor/rules/braces.mdc"), "MaxRuleGlobAlternatives (256)"},
+		{filepath.Join(root, ".cursor/rules/long.mdc"), "MaxRuleGlobBytes (256)"},
 	} {
 		if got := warningsWith(*warnings, want...); len(got) != 1 {
 			t.Errorf("warnings saying %q: %d, want 1; all: %q", want, len(got), *warnings)
@@ -142,7 +142,7 @@ func TestRuleFileBounds(t *testing.T) {
 	res := selDo(t, ws, &SelectRequest{Query: "quokkas mascot"})
 	for _, it := range res.Items {
 		if it.ID == "rule:AGENTS" || it.Path == "AGENTS.md" {
-			t.Errorf("the rule file over items.MaxRuleBytes came as %s", it.ID)
+			t.Errorf("the rule file over MaxRuleBytes came as %s", it.ID)
 		}
 	}
 	rules := 0
@@ -150,18 +150,18 @@ func TestRuleFileBounds(t *testing.T) {
 		if it.Kind == ItemRule {
 			rules++
 			if it.ID > "rule:r127" {
-				t.Errorf("%s is past the first items.MaxRuleFiles rule files", it.ID)
+				t.Errorf("%s is past the first MaxRuleFiles rule files", it.ID)
 			}
 		}
 	}
 	if rules == 0 {
 		t.Errorf("no rule came: %q", selIDs(res))
 	}
-	if got := warningsWith(*warnings, filepath.Join(root, "AGENTS.md"), "items.MaxRuleBytes"); len(got) != 1 {
-		t.Errorf("warnings naming AGENTS.md and items.MaxRuleBytes: %q", *warnings)
+	if got := warningsWith(*warnings, filepath.Join(root, "AGENTS.md"), "MaxRuleBytes"); len(got) != 1 {
+		t.Errorf("warnings naming AGENTS.md and MaxRuleBytes: %q", *warnings)
 	}
-	if got := warningsWith(*warnings, root, "10 rule files past items.MaxRuleFiles (128)", ".continue/rules/r128.md"); len(got) != 1 {
-		t.Errorf("warnings naming the rule files past items.MaxRuleFiles: %q", *warnings)
+	if got := warningsWith(*warnings, root, "10 rule files past MaxRuleFiles (128)", ".continue/rules/r128.md"); len(got) != 1 {
+		t.Errorf("warnings naming the rule files past MaxRuleFiles: %q", *warnings)
 	}
 }
 

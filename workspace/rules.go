@@ -59,19 +59,19 @@ var ruleSources = []ruleSource{
 // rule of megabytes. Each refusal is warned about once, naming the file and the
 // bound:
 //
-//   - a rule file over items.MaxRuleBytes (or maxFileBytes, when smaller) is
+//   - a rule file over MaxRuleBytes (or maxFileBytes, when smaller) is
 //     skipped;
-//   - past items.MaxRuleFiles rule files in a folder, or items.MaxFolderRuleBytes of
+//   - past MaxRuleFiles rule files in a folder, or MaxFolderRuleBytes of
 //     them, the rest (in the order they are found: the top-level files,
 //     the rule directories by name, the nested AGENTS.md and CLAUDE.md by
 //     path) are skipped;
 //   - a rule directory is listed up to maxRuleDirEntries entries;
-//   - a glob longer than items.MaxRuleGlobBytes, or malformed, is dropped; past
-//     items.MaxRuleGlobs globs, or items.MaxRuleGlobAlternatives once their {a,b}
+//   - a glob longer than MaxRuleGlobBytes, or malformed, is dropped; past
+//     MaxRuleGlobs globs, or MaxRuleGlobAlternatives once their {a,b}
 //     alternations are expanded, a rule keeps its first globs and drops
 //     the rest (it applies to fewer files, never to more);
 //   - a scoped rule none of whose globs is kept, or past
-//     items.MaxFolderGlobAlternatives for all the rules of its folder, is
+//     MaxFolderGlobAlternatives for all the rules of its folder, is
 //     skipped.
 //
 
@@ -108,7 +108,7 @@ type ruleDir struct {
 // ruleScan is one discovery of a folder's rules.
 type ruleScan struct {
 	root         string
-	limit        int64  // items.MaxRuleBytes, or maxFileBytes when smaller
+	limit        int64  // MaxRuleBytes, or maxFileBytes when smaller
 	bound        string // the name of limit
 	docs         map[string]*document
 	warn         *items.Warner
@@ -177,7 +177,7 @@ func (sc *ruleScan) scan() *folderRules {
 		}
 	}
 	if n := len(sc.budget.Skipped); n > 0 {
-		sc.warn.Once(fmt.Sprintf("ctxls: %s has %d rule files past items.MaxRuleFiles (%d); skipped: %s",
+		sc.warn.Once(fmt.Sprintf("ctxls: %s has %d rule files past MaxRuleFiles (%d); skipped: %s",
 			sc.root, n, items.MaxRuleFiles, firstFew(sc.budget.Skipped)))
 	}
 	sc.out.items = items.Collapse(sc.items)
@@ -210,7 +210,7 @@ func (sc *ruleScan) add(rel, dflt, scope string) {
 
 // text is the text of the rule file rel (abs) as a select would read it:
 // the open document's, or the file's read through the gate, bounded by
-// items.MaxRuleBytes (or maxFileBytes). Over the bound it is nil, with a
+// MaxRuleBytes (or maxFileBytes). Over the bound it is nil, with a
 // warning, and refused is true.
 func (sc *ruleScan) text(rel, abs string) (src []byte, refused bool) {
 	if d, ok := sc.docs[abs]; ok {
