@@ -406,6 +406,17 @@ case(':CtxlsSelect shows paths, symbols and text in a results buffer, one fold p
   check(name == shop .. '/' .. want_path, '<CR> opened %q, want %s', name, want_path)
   check(vim.api.nvim_win_get_cursor(0)[1] == want_line, '<CR> put the cursor on line %d, want %d',
     vim.api.nvim_win_get_cursor(0)[1], want_line)
+
+  -- d in the results buffer drops the item under the cursor.
+  vim.api.nvim_set_current_win(win)
+  local gone = sel.items[1]
+  vim.api.nvim_win_set_cursor(win, { headers[1] + 1, 0 })
+  vim.api.nvim_feedkeys('d', 'x', false)
+  local after = buf_text(rb)
+  local _, n = after:gsub('\n## ', '')
+  check(n == #headers - 1, 'after d want %d items, got %d:\n%s', #headers - 1, n, after)
+  check(not after:find('\n' .. lines[headers[1]] .. '\n', 1, true), 'the removed heading %q is still there', lines[headers[1]])
+  check(#ctxls.selection().items == #headers - 1 and ctxls.selection().items[1] ~= gone, 'the selection still holds %s', gone.id)
   vim.api.nvim_win_close(win, true)
   vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
 end)
@@ -601,6 +612,10 @@ end)
 
 case('a question nothing matches is a message, not an empty list', function()
   vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  -- A pin would answer any question: none here, whatever the cases before left.
+  for _, id in ipairs(ctxls.pins()) do
+    ctxls.toggle_pin(id)
+  end
   local q = 'how do penguins migrate across antarctica'
   local err, res = select({ query = q })
   check(err == nil and res.lowConfidence == true and #res.items == 0, 'lowConfidence %s with %s', res and res.lowConfidence,

@@ -1026,7 +1026,12 @@ function M.open(item, win)
   if state.results[vim.api.nvim_get_current_buf()] or vim.api.nvim_win_get_config(0).relative ~= '' then
     vim.cmd('aboveleft split')
   end
-  vim.cmd('edit ' .. vim.fn.fnameescape(vim.uri_to_fname(item.uri)))
+  local fname = vim.uri_to_fname(item.uri)
+  local ok, err = pcall(vim.cmd, 'edit ' .. vim.fn.fnameescape(fname))
+  if not ok then
+    notify(('cannot open %s: %s'):format(fname, tostring(err):gsub('^Vim%(%a+%):', '')), vim.log.levels.ERROR)
+    return nil
+  end
   local buf = vim.api.nvim_get_current_buf()
   local count = vim.api.nvim_buf_line_count(buf)
   local first, last = item_lines(item)

@@ -116,9 +116,13 @@ local function ui_select_pick(sel, origin)
         return
       end
       actions[act.action](it)
-      -- Back to the list, to go on steering.
+      -- Back to the list, to go on steering (once this picker has closed).
       if #sel.items > 0 then
-        M.pick(sel, origin)
+        vim.schedule(function()
+          M.pick(sel, origin)
+        end)
+      else
+        notify('the selection is empty now')
       end
     end)
   end)
