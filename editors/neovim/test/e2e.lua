@@ -351,7 +351,14 @@ case(':CtxlsSelect shows paths, symbols and text in a results buffer, one fold p
   end, 'the results buffer')
   local text = buf_text(rb)
   check(text:match('^# ctxls: price of the cart total\n'), 'title line:\n%s', text)
-  check(text:match('\n## cart/cart%.go:%d+%-%d+ Cart%.Total %(method, %a+, [%d.]+%)\n```go\n[^`]*// Total is the price'), 'Cart.Total heading and doc comment:\n%s', text)
+  check(text:match('\n## cart/cart%.go:%d+%-%d+ Cart%.Total %(method[^)]*%)\nWhy: [^\n]+\n```go\n[^`]*// Total is the price'), 'Cart.Total heading, why line and doc comment:\n%s', text)
+  -- Each item says why it is there: the server's sentence, or its reason.
+  local sel = ctxls.selection()
+  check(sel and sel.query == 'price of the cart total' and #sel.items >= 2, 'the selection: %s', vim.inspect(sel and sel.query))
+  for _, it in ipairs(sel.items) do
+    local want = (type(it.why) == 'string' and it.why ~= '') and it.why or it.reason
+    check(text:find('\nWhy: ' .. want .. '\n', 1, true), 'no why line %q for %s:\n%s', want, it.id, text)
+  end
   check(text:find('func (c *Cart) Total() int {', 1, true), 'the text of Cart.Total is missing:\n%s', text)
   check(text:match('%d+ items?, %d+ chars, %d+ symbols indexed'), 'summary line:\n%s', text)
   check(vim.bo[rb].buftype == 'nofile' and not vim.bo[rb].modifiable, 'results buffer is not a read-only scratch buffer')
@@ -399,6 +406,17 @@ case(':CtxlsSelect shows paths, symbols and text in a results buffer, one fold p
   check(name == shop .. '/' .. want_path, '<CR> opened %q, want %s', name, want_path)
   check(vim.api.nvim_win_get_cursor(0)[1] == want_line, '<CR> put the cursor on line %d, want %d',
     vim.api.nvim_win_get_cursor(0)[1], want_line)
+
+  -- d in the results buffer drops the item under the cursor.
+  vim.api.nvim_set_current_win(win)
+  local gone = sel.items[1]
+  vim.api.nvim_win_set_cursor(win, { headers[1] + 1, 0 })
+  vim.api.nvim_feedkeys('d', 'x', false)
+  local after = buf_text(rb)
+  local _, n = after:gsub('\n## ', '')
+  check(n == #headers - 1, 'after d want %d items, got %d:\n%s', #headers - 1, n, after)
+  check(not after:find('\n' .. lines[headers[1]] .. '\n', 1, true), 'the removed heading %q is still there', lines[headers[1]])
+  check(#ctxls.selection().items == #headers - 1 and ctxls.selection().items[1] ~= gone, 'the selection still holds %s', gone.id)
   vim.api.nvim_win_close(win, true)
   vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
 end)
@@ -422,10 +440,233 @@ case(':CtxlsSelect! fills the quickfix list', function()
   end
   check(entry, 'no entry for pricing/discount.py: %s', table.concat(names, ', '))
   check(entry.lnum == 4, 'apply_discount is on line 4, the entry says %d', entry.lnum)
-  check(entry.text:match('^apply_discount function %(%a+, [%d.]+%)$'), 'entry text: %q', entry.text)
+  local _, it = find(ctxls.selection().items, 'pricing/discount.py', 'apply_discount')
+  local why = (type(it.why) == 'string' and it.why ~= '') and it.why or it.reason
+  check(entry.text == ('apply_discount (function, lines %d-%d): %s'):format(it.range.start.line + 1,
+    it.range['end'].line + (it.range['end'].character == 0 and 0 or 1), why), 'entry text: %q (why %q)', entry.text, why)
   check(vim.fn.getqflist({ winid = 1 }).winid ~= 0, 'the quickfix window is not open')
   check(told('^ctxls: %d items?, %d+ chars'), 'no summary message: %s', vim.inspect(messages))
   vim.cmd('cclose')
+end)
+
+-- The lines (1-based) an item's text holds, as its range says: a range
+-- ending at the start of a line does not hold that line.
+local function lines_of(it)
+  local s, e = it.range.start.line, it.range['end']
+  local last = e.line
+  if e.character == 0 and last > s then
+    last = last - 1
+  end
+  return s + 1, last + 1
+end
+
+local function why_of(it)
+  return (type(it.why) == 'string' and it.why ~= '') and it.why or it.reason
+end
+
+local function id_in(items, id)
+  for _, it in ipairs(items) do
+    if it.id == id then
+      return it
+    end
+  end
+end
+
+local ui_select = vim.ui.select
+local ns = vim.api.nvim_create_namespace('ctxls')
+
+case(':CtxlsPick with a vim.ui.select override: entries say where and why; Open puts the cursor on the symbol and highlights the range', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  -- A vim.ui.select replacement, as Telescope's ui-select or fzf-lua
+  -- install one: it records each call and picks Cart.Total, then Open.
+  local calls = {}
+  vim.ui.select = function(items, opts, on_choice)
+    calls[#calls + 1] = { items = items, opts = opts }
+    local pick
+    for _, c in ipairs(items) do
+      if (#calls == 1 and c.item and c.item.symbol == 'Cart.Total') or (#calls == 2 and c.action == 'open') then
+        pick = c
+      end
+    end
+    vim.schedule(function()
+      on_choice(pick)
+    end)
+  end
+  local ok, err = pcall(function()
+    vim.cmd('CtxlsPick price of the cart total')
+    wait(10000, function()
+      return #calls >= 2
+    end, 'the picker and its action menu')
+  end)
+  vim.ui.select = ui_select
+  check(ok, '%s', tostring(err))
+  local first = calls[1]
+  check(first.opts.kind == 'ctxls' and first.opts.prompt:find('price of the cart total', 1, true), 'opts: %s', vim.inspect(first.opts))
+  local n = 0
+  for _, c in ipairs(first.items) do
+    if c.item then
+      n = n + 1
+      local label = first.opts.format_item(c)
+      local a, b = lines_of(c.item)
+      local where = c.item.path .. ':' .. a .. (b > a and ('-' .. b) or '')
+      check(label:find(where .. ' ' .. c.item.symbol, 1, true), 'entry %q does not say %s %s', label, where, c.item.symbol)
+      local why = why_of(c.item)
+      check(why ~= '' and label:sub(-(#why + 5)) == ' — ' .. why, 'entry %q does not end with its why %q', label, why)
+    end
+  end
+  check(n >= 2, 'want 2+ items in the picker, got %d', n)
+  check(first.opts.format_item(first.items[n + 1]):match('^Re%-run') and first.opts.format_item(first.items[n + 2]):match('Markdown'),
+    'no re-run and yank choices after the items')
+
+  local it = id_in(ctxls.selection().items, 'sym:cart/cart.go::Cart.Total')
+  check(it, 'Cart.Total is not in the selection')
+  wait(5000, function()
+    return vim.api.nvim_buf_get_name(0) == cart_path and #vim.api.nvim_buf_get_extmarks(0, ns, 0, -1, {}) > 0
+  end, 'Open to show Cart.Total')
+  local sym = it.symbolRange or it.range
+  local line = vim.api.nvim_win_get_cursor(0)[1]
+  check(line == sym.start.line + 1 and line == 17, 'the cursor is on line %d, want the symbol line 17 (doc comment)', line)
+  check(vim.api.nvim_get_mode().mode == 'n', 'mode %q: the range must not be selected', vim.api.nvim_get_mode().mode)
+  local marks = vim.api.nvim_buf_get_extmarks(0, ns, 0, -1, { details = true })
+  local a, b = lines_of(it)
+  check(#marks == 1 and marks[1][2] == a - 1 and marks[1][4].end_row == b - 1 and marks[1][4].hl_group == 'CtxlsRange',
+    'want CtxlsRange over lines %d-%d (the range the entry names), got %s', a, b, vim.inspect(marks))
+end)
+
+case('the built-in picker previews the focused item; d removes it, p pins it, r asks again with the pin, y yanks Markdown', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  local pick = require('ctxls.pick')
+  local before = vim.deepcopy(ctxls.selection().items)
+  check(#before >= 3, 'want 3+ items to steer, got %d', #before)
+  vim.cmd('CtxlsPick')
+  local p = pick.current
+  check(p and vim.api.nvim_win_is_valid(p.list_win) and vim.api.nvim_win_get_config(p.list_win).relative == 'editor',
+    'no floating list')
+  check(vim.api.nvim_get_current_win() == p.list_win, 'the list does not have the focus')
+  local lines = vim.api.nvim_buf_get_lines(p.list_buf, 0, -1, false)
+  check(#lines == #before + 1, 'want a header and %d items, got:\n%s', #before, table.concat(lines, '\n'))
+  for i, it in ipairs(before) do
+    check(lines[i + 1]:find(ctxls.item_label(it), 1, true) and lines[i + 1]:find(why_of(it), 1, true),
+      'line %d %q is not %s', i + 1, lines[i + 1], it.id)
+  end
+  local prev_buf = vim.api.nvim_win_get_buf(p.prev_win)
+  local function shows(it)
+    local first_line = vim.split(it.text, '\n', { plain = true })[1]
+    local t = buf_text(prev_buf)
+    return t:find(first_line, 1, true) ~= nil and t:find(ctxls.item_label(it), 1, true) ~= nil
+  end
+  check(shows(before[1]), 'the preview does not show %s:\n%s', before[1].id, buf_text(prev_buf))
+  vim.api.nvim_feedkeys('j', 'x', false)
+  -- Headless Neovim runs no normal-mode loop to fire CursorMoved itself.
+  vim.cmd('doautocmd <nomodeline> CursorMoved')
+  check(shows(before[2]), 'after j the preview does not show %s:\n%s', before[2].id, buf_text(prev_buf))
+
+  -- d drops the focused item from the list and the selection.
+  local removed = before[2]
+  vim.api.nvim_feedkeys('d', 'x', false)
+  lines = vim.api.nvim_buf_get_lines(p.list_buf, 0, -1, false)
+  check(#lines == #before, 'after d want %d lines, got:\n%s', #before, table.concat(lines, '\n'))
+  check(not buf_text(p.list_buf):find(ctxls.item_label(removed), 1, true), '%s is still listed', removed.id)
+  check(not id_in(ctxls.selection().items, removed.id), '%s is still in the selection', removed.id)
+
+  -- p pins the item now under the cursor (the one after the removed one).
+  local pinned = before[3]
+  vim.api.nvim_feedkeys('p', 'x', false)
+  check(vim.tbl_contains(ctxls.pins(), pinned.id), 'pins: %s', vim.inspect(ctxls.pins()))
+  check(vim.api.nvim_buf_get_lines(p.list_buf, 2, 3, false)[1]:match('^%* '), 'the pinned item is not marked')
+
+  -- r asks again: the pin is sent, the removed item stays out.
+  vim.api.nvim_feedkeys('r', 'x', false)
+  wait(10000, function()
+    return pick.current ~= nil and pick.current ~= p
+  end, 'the re-run picker')
+  local again = ctxls.selection().items
+  local got = id_in(again, pinned.id)
+  check(got and got.reason == 'pinned', 'after re-run %s is %s, want pinned', pinned.id, got and got.reason)
+  check(not id_in(again, removed.id), 'the removed %s came back', removed.id)
+
+  -- y yanks the selection as Markdown: the ranges as labelled, with why lines.
+  vim.fn.setreg('"', '')
+  vim.api.nvim_feedkeys('y', 'x', false)
+  check(not vim.api.nvim_win_is_valid(pick.current and pick.current.list_win or -1), 'the picker is still open after y')
+  local md = vim.fn.getreg('"')
+  check(md:match('^# ctxls: price of the cart total\n'), 'yanked:\n%s', md)
+  for _, it in ipairs(again) do
+    local a, b = lines_of(it)
+    local head = ('## %s:%d%s %s'):format(it.path, a, b > a and ('-' .. b) or '', it.symbol)
+    check(md:find('\n' .. head, 1, true) and md:find('\nWhy: ' .. why_of(it) .. '\n', 1, true), 'no %q with its why in:\n%s', head, md)
+  end
+  local ra, rb = lines_of(removed)
+  local rhead = ('## %s:%d%s %s ('):format(removed.path, ra, rb > ra and ('-' .. rb) or '', removed.symbol)
+  check(not md:find(rhead, 1, true), 'the removed %s was yanked:\n%s', removed.id, md)
+
+  -- The pin goes with every question in the project until unpinned.
+  local err, res = select({ query = 'sales tax rate by region' })
+  got = err == nil and id_in(res.items, pinned.id)
+  check(got and got.reason == 'pinned', 'another question: %s', listing(res and res.items))
+  ctxls.toggle_pin(pinned.id)
+  err, res = select({ query = 'sales tax rate by region' })
+  got = id_in(res.items, pinned.id)
+  check(not (got and got.reason == 'pinned'), 'still pinned after unpinning: %s', listing(res.items))
+end)
+
+case('a question nothing matches is a message, not an empty list', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  -- A pin would answer any question: none here, whatever the cases before left.
+  for _, id in ipairs(ctxls.pins()) do
+    ctxls.toggle_pin(id)
+  end
+  local q = 'how do penguins migrate across antarctica'
+  local err, res = select({ query = q })
+  check(err == nil and res.lowConfidence == true and #res.items == 0, 'lowConfidence %s with %s', res and res.lowConfidence,
+    listing(res and res.items))
+  local since = #messages
+  local function said()
+    for i = since + 1, #messages do
+      if messages[i].msg:find('nothing in the project matched "' .. q .. '" well', 1, true) and messages[i].level == vim.log.levels.WARN then
+        return true
+      end
+    end
+  end
+  vim.fn.setqflist({}, 'r', { title = 'before', items = {} })
+  vim.cmd('CtxlsSelect! ' .. q)
+  wait(10000, said, 'the message for :CtxlsSelect!')
+  check(vim.fn.getqflist({ title = 1 }).title == 'before', 'the quickfix list was replaced')
+  check(vim.fn.getqflist({ winid = 1 }).winid == 0, 'the quickfix window opened')
+  since = #messages
+  local wins = #vim.api.nvim_list_wins()
+  vim.cmd('CtxlsSelect ' .. q)
+  wait(10000, said, 'the message for :CtxlsSelect')
+  since = #messages
+  vim.cmd('CtxlsPick ' .. q)
+  wait(10000, said, 'the message for :CtxlsPick')
+  check(#vim.api.nvim_list_wins() == wins and require('ctxls.pick').current == nil, 'a window opened for an empty answer')
+end)
+
+case('max_tokens reaches the server: the answer fits the budget and says the tokens it used', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  local q = 'cart item discount tax normalize label invoice'
+  local _, free = select({ query = q })
+  check(free.usedTokens == nil, 'without max_tokens nothing should be counted: %s', vim.inspect(free.usedTokens))
+  ctxls.setup({ cmd = { bin }, init_options = { cacheDir = 'off' }, request = { limit = 5 }, max_tokens = 120 })
+  local ok, e = pcall(function()
+    local err, res = select({ query = q })
+    check(err == nil, 'error: %s', vim.inspect(err))
+    check(type(res.usedTokens) == 'number' and res.usedTokens > 0 and res.usedTokens <= 120 and res.tokenEncoding == 'o200k_base',
+      'usedTokens %s (%s), want 1..120', vim.inspect(res.usedTokens), vim.inspect(res.tokenEncoding))
+    check(res.usedChars < free.usedChars, '120 tokens hold %d chars, no budget %d', res.usedChars, free.usedChars)
+    vim.cmd('CtxlsSelect ' .. q)
+    local rb
+    wait(10000, function()
+      rb = vim.fn.bufnr('ctxls://results')
+      return rb ~= -1 and buf_text(rb):match('^# ctxls: ' .. q .. '\n') ~= nil
+    end, 'the results buffer')
+    local used = tonumber(buf_text(rb):match('\n%d+ items?, %d+ chars, (%d+) tokens %(o200k_base%)'))
+    check(used and used <= 120, 'the summary does not report the tokens:\n%s', buf_text(rb))
+    vim.api.nvim_win_close(vim.fn.bufwinid(rb), true)
+  end)
+  ctxls.setup({ cmd = { bin }, init_options = { cacheDir = 'off' }, request = { limit = 5 } })
+  check(ok, '%s', tostring(e))
 end)
 
 case("require('ctxls').select returns ranked items with every field", function()
@@ -719,6 +960,7 @@ case('the help file has valid tags for every command and option', function()
   vim.cmd('helptags ' .. vim.fn.fnameescape(doc))
   vim.opt.rtp:prepend(tmp .. '/rtp')
   for _, tag in ipairs({ 'ctxls', 'ctxls-setup', ':CtxlsSelect', ':CtxlsSelect!', ':CtxlsStatus', ':CtxlsRestart',
+    ':CtxlsPick', 'ctxls-picker', 'ctxls-why', 'ctxls-pin', 'CtxlsRange', 'ctxls.open()', 'ctxls.selection()',
     'ctxls.select()', 'ctxls.select_sync()', 'ctxls.to_markdown()', 'ctxls-lspconfig', 'ctxls-init_options',
     'ctxls-ai', 'ctxls-health', 'ctxls.stats_sync()', 'ctxls.ai.avante_tool()', 'ctxls.ai.copilotchat_function()',
     'ctxls.ai.codecompanion_slash_command()' }) do

@@ -45,6 +45,10 @@ local defaults = {
   token_encoding = nil,
   -- The :CtxlsSelect results window.
   results = { open = 'botright split', height = 20, folded = false },
+  -- The :CtxlsPick picker: 'auto' (vim.ui.select when a plugin such as
+  -- Telescope, fzf-lua or snacks replaces it, else the built-in floating
+  -- list with a preview), 'builtin' or 'ui_select'.
+  picker = 'auto',
   -- Passed through to the LSP client.
   capabilities = nil,
   on_attach = nil,
@@ -59,6 +63,9 @@ local state = {
   focus = {}, -- client id -> the last didFocus sent ("uri:line:character")
   last_file_buf = nil, -- the last file buffer entered that has a ctxls client
   results = {}, -- results buffer -> { items = { [header line] = item }, query }
+  selection = nil, -- the selection the commands show and steer (new_selection)
+  pins = {}, -- project root -> item ids the user pinned, in order
+  highlighted = nil, -- the buffer holding the highlight of the item opened last
   warned = {}, -- messages already shown once
 }
 
@@ -169,6 +176,9 @@ local function check_config(c)
   end
   if c.token_encoding ~= nil and type(c.token_encoding) ~= 'string' then
     fail("token_encoding must be 'o200k_base', 'cl100k_base' or nil, got " .. vim.inspect(c.token_encoding))
+  end
+  if not vim.tbl_contains({ 'auto', 'builtin', 'ui_select' }, c.picker) then
+    fail("picker must be 'auto', 'builtin' or 'ui_select', got " .. vim.inspect(c.picker))
   end
   if type(c.results.open) ~= 'string' then
     fail('results.open must be an Ex command such as "botright split", got ' .. vim.inspect(c.results.open))
@@ -522,6 +532,20 @@ function M.select(params, on_result)
   if req.maxTokens == nil then
     req.maxTokens = c.max_tokens
   end
+  -- The items the user pinned in this project come first in every answer.
+  local pins = state.pins[client.config and client.config.root_dir or '']
+  if pins and #pins > 0 then
+    local list, seen = {}, {}
+    for _, id in ipairs(type(req.pinned) == 'table' and req.pinned or {}) do
+      list[#list + 1], seen[id] = id, true
+    end
+    for _, id in ipairs(pins) do
+      if not seen[id] then
+        list[#list + 1], seen[id] = id, true
+      end
+    end
+    req.pinned = list
+  end
   if req.tokenEncoding == nil then
     req.tokenEncoding = c.token_encoding
   end
@@ -549,7 +573,7 @@ function M.select(params, on_result)
         st.ready = true
       end
     end
-    on_result(nil, result)
+    on_result(nil, result, client)
   end
   local cancelled, request_id = false, nil
   when_initialized(client, function()
@@ -641,11 +665,18 @@ local function str(v, fallback)
   return fallback or ''
 end
 
+-- The first and last line (1-based) of the text an item holds. A range
+-- that ends at the start of a line, after the previous line's newline,
+-- does not hold that line.
 local function item_lines(it)
   local r = type(it.range) == 'table' and it.range or {}
-  local s = type(r.start) == 'table' and r.start.line or 0
-  local e = type(r['end']) == 'table' and r['end'].line or s
-  return s + 1, e + 1
+  local s = type(r.start) == 'table' and tonumber(r.start.line) or 0
+  local e_pos = type(r['end']) == 'table' and r['end'] or {}
+  local e = tonumber(e_pos.line) or s
+  if e > s and tonumber(e_pos.character) == 0 then
+    e = e - 1
+  end
+  return s + 1, math.max(e, s) + 1
 end
 
 -- Where to put the cursor for an item: its symbol (symbolRange, when the
@@ -658,20 +689,55 @@ local function item_cursor(it)
   return (tonumber(s.line) or 0) + 1, tonumber(s.character) or 0
 end
 
--- The heading of one item: path:lines symbol (kind, reason, score).
-local function item_title(it)
+--- Why an item is in the selection, for a person: the server's `why`
+--- sentence, or, from servers that send none, its reason (pinned, active,
+--- retrieved, expanded).
+--- @return string
+function M.why(it)
+  if type(it) ~= 'table' then
+    return ''
+  end
+  if type(it.why) == 'string' and vim.trim(it.why) ~= '' then
+    return vim.trim(it.why)
+  end
+  return str(it.reason, '?')
+end
+
+-- "part 2 of 3" when the item is one of several parts of one symbol.
+local function item_part(it)
+  local p = type(it.part) == 'table' and it.part or nil
+  if p and tonumber(p.index) and tonumber(p.of) and tonumber(p.of) > 1 then
+    return ('part %d of %d'):format(p.index, p.of)
+  end
+  return nil
+end
+
+-- path:first-last, the lines the item's text holds.
+local function item_where(it)
   local first, last = item_lines(it)
   local where = ('%s:%d'):format(str(it.path, '?'), first)
   if last > first then
     where = where .. '-' .. last
   end
+  return where
+end
+
+-- The heading of one item: path:lines symbol (kind, part i of n).
+local function item_title(it)
+  local meta = { str(it.kind, '?') }
+  meta[#meta + 1] = item_part(it)
   local sym = str(it.symbol)
-  local score = type(it.score) == 'number' and ('%.4f'):format(it.score) or '?'
-  local meta = ('(%s, %s, %s)'):format(str(it.kind, '?'), str(it.reason, '?'), score)
+  local title = item_where(it)
   if sym ~= '' then
-    return where .. ' ' .. sym .. ' ' .. meta
+    title = title .. ' ' .. sym
   end
-  return where .. ' ' .. meta
+  return title .. ' (' .. table.concat(meta, ', ') .. ')'
+end
+
+--- One line naming an item for a list: path:lines symbol (kind) — why.
+--- @return string
+function M.item_label(it)
+  return item_title(it) .. ' — ' .. M.why(it)
 end
 
 local function summary(result)
@@ -680,6 +746,9 @@ local function summary(result)
   local parts = { ('%d item%s'):format(#items, #items == 1 and '' or 's') }
   if type(result.usedChars) == 'number' then
     parts[#parts + 1] = ('%d chars'):format(result.usedChars)
+  end
+  if type(result.usedTokens) == 'number' then
+    parts[#parts + 1] = ('%d tokens (%s)'):format(result.usedTokens, str(result.tokenEncoding, '?'))
   end
   if stats.ready == false then
     parts[#parts + 1] = 'index still building'
@@ -693,8 +762,8 @@ local function summary(result)
 end
 
 --- Renders a contextSelect result as Markdown lines: a heading per item
---- (path:lines symbol (kind, reason, score)) and its text in a fenced block,
---- ready to paste into a chat. Also returns, for each item, its first and
+--- (path:lines symbol (kind)), a line saying why it is there, and its text
+--- in a fenced block, ready to paste into a chat. Also returns, for each item, its first and
 --- last line in the returned list.
 --- @return string[] lines
 --- @return table spans { { first = integer, last = integer, item = table } }
@@ -721,6 +790,7 @@ function M.to_markdown(result, query)
     add('')
     local first = #lines + 1
     add('## ' .. item_title(it))
+    add('Why: ' .. M.why(it))
     add('```' .. str(it.language))
     local text = str(it.text):gsub('\r\n', '\n')
     for _, l in ipairs(vim.split(text, '\n', { plain = true })) do
@@ -736,6 +806,282 @@ function M.to_markdown(result, query)
   return lines, spans
 end
 
+----------------------------------------------------------------------------
+-- the current selection: what :CtxlsSelect and :CtxlsPick show, and what
+-- remove, pin, re-run and yank act on
+
+-- new_selection makes result the current selection. Items removed from the
+-- previous selection of the same question in the same project stay out,
+-- unless the answer has them pinned.
+local function new_selection(query, result, root)
+  local prev = state.selection
+  local removed = {}
+  if prev and prev.query == query and prev.root == root then
+    removed = prev.removed
+  end
+  local items = {}
+  for _, it in ipairs(type(result.items) == 'table' and result.items or {}) do
+    if not (type(it.id) == 'string' and removed[it.id] and it.reason ~= 'pinned') then
+      items[#items + 1] = it
+    end
+  end
+  state.selection = { query = query, root = root, result = result, items = items, removed = removed }
+  return state.selection
+end
+
+-- The selection as a result object to render: its items, and the chars
+-- they hold when some were removed (the server's counts no longer apply).
+local function selection_result(sel)
+  local r = {}
+  for k, v in pairs(sel.result) do
+    r[k] = v
+  end
+  r.items = sel.items
+  if #sel.items ~= #(type(sel.result.items) == 'table' and sel.result.items or {}) then
+    local chars = 0
+    for _, it in ipairs(sel.items) do
+      chars = chars + vim.fn.strchars(str(it.text))
+    end
+    r.usedChars, r.usedTokens = chars, nil
+  end
+  return r
+end
+
+-- What to tell the user when a selection has nothing to show.
+local function nothing_message(sel)
+  local res = sel.result
+  if res.lowConfidence == true then
+    return ('nothing in the project matched %q well, so no context was selected. '
+      .. 'Name a function, type, file or term from the code, or ask from inside the code you mean.'):format(sel.query)
+  end
+  if type(res.stats) == 'table' and res.stats.ready == false then
+    return ('no context for %q yet: the index is still being built (:CtxlsStatus)'):format(sel.query)
+  end
+  if type(res.items) == 'table' and #res.items > 0 then
+    return ('every item selected for %q has been removed'):format(sel.query)
+  end
+  return ('no context selected for %q'):format(sel.query)
+end
+
+--- The current selection: the last answer :CtxlsSelect, :CtxlsPick or a
+--- re-run showed, less the items removed from it, or nil.
+--- @return table|nil { query, root, result, items, removed = { [id] = true } }
+function M.selection()
+  return state.selection
+end
+
+--- The ids pinned in the current selection's project (or in root), in the
+--- order they were pinned.
+--- @return string[]
+function M.pins(root)
+  root = root or (state.selection and state.selection.root)
+  return vim.deepcopy(state.pins[root or ''] or {})
+end
+
+--- Pins (or, when it is pinned, unpins) an item of the current selection
+--- by id: every later selection in its project sends it in `pinned`, so
+--- it comes first whatever the question.
+--- @return boolean|nil pinned whether it is pinned now (nil: no such item)
+function M.toggle_pin(id)
+  local sel = state.selection
+  if not sel or type(id) ~= 'string' then
+    return nil
+  end
+  local key = sel.root or ''
+  local pins = state.pins[key] or {}
+  for i, p in ipairs(pins) do
+    if p == id then
+      table.remove(pins, i)
+      state.pins[key] = pins
+      return false
+    end
+  end
+  pins[#pins + 1] = id
+  state.pins[key] = pins
+  return true
+end
+
+--- Removes an item from the current selection by id (and unpins it). A
+--- re-run of the same question leaves it out too.
+--- @return boolean removed
+function M.remove(id)
+  local sel = state.selection
+  if not sel or type(id) ~= 'string' then
+    return false
+  end
+  for i, it in ipairs(sel.items) do
+    if it.id == id then
+      table.remove(sel.items, i)
+      sel.removed[id] = true
+      local pins = state.pins[sel.root or ''] or {}
+      for j, p in ipairs(pins) do
+        if p == id then
+          table.remove(pins, j)
+          break
+        end
+      end
+      return true
+    end
+  end
+  return false
+end
+
+--- The current selection as Markdown (the results buffer's rendering).
+--- @return string[] lines
+function M.selection_markdown()
+  local sel = state.selection
+  if not sel then
+    return {}
+  end
+  return (M.to_markdown(selection_result(sel), sel.query))
+end
+
+--- Puts the current selection, as Markdown, in the unnamed register and,
+--- when Neovim has a clipboard, in "+.
+--- @return integer|nil lines yanked (nil: no selection)
+function M.yank_selection()
+  local lines = M.selection_markdown()
+  if #lines == 0 then
+    notify('no selection to yank: :CtxlsSelect {query} first', vim.log.levels.WARN)
+    return nil
+  end
+  vim.fn.setreg('"', lines, 'l')
+  if vim.fn.has('clipboard') == 1 then
+    pcall(vim.fn.setreg, '+', lines, 'l')
+  end
+  notify(('yanked %d item%s as Markdown (%d lines)'):format(#state.selection.items,
+    #state.selection.items == 1 and '' or 's', #lines))
+  return #lines
+end
+
+-- run asks query and makes the answer the current selection; show(sel)
+-- runs when it has items, a message says why when it has none.
+local function run(query, show)
+  M.select({ query = query }, function(err, result, client)
+    if err then
+      notify(('select %q failed: %s'):format(query, err.message), vim.log.levels.ERROR)
+      return
+    end
+    local sel = new_selection(query, result, client and client.config and client.config.root_dir)
+    if #sel.items == 0 then
+      notify(nothing_message(sel), vim.log.levels.WARN)
+      return
+    end
+    show(sel)
+  end)
+end
+
+--- Asks the current selection's question again (with the pins), and calls
+--- show(selection) with the new answer when it has items.
+function M.rerun(show)
+  local sel = state.selection
+  if not sel then
+    notify('no selection to re-run: :CtxlsSelect {query} first', vim.log.levels.WARN)
+    return
+  end
+  run(sel.query, show or function() end)
+end
+
+----------------------------------------------------------------------------
+-- opening an item
+
+local NS = vim.api.nvim_create_namespace('ctxls')
+
+local function define_highlights()
+  vim.cmd('highlight default link CtxlsRange Visual')
+end
+define_highlights()
+
+local function clear_highlight()
+  local b = state.highlighted
+  if b and vim.api.nvim_buf_is_valid(b) then
+    vim.api.nvim_buf_clear_namespace(b, NS, 0, -1)
+  end
+  state.highlighted = nil
+end
+
+--- Clears the highlight of the item opened last.
+M.clear_highlight = clear_highlight
+
+--- Opens an item's file in win (default: the current window, or a new
+--- split when that shows the results buffer), puts the cursor at the
+--- first line of its symbol (symbolRange, else range) and highlights the
+--- lines its text holds (range) with CtxlsRange, without selecting them.
+--- The highlight goes when you open another item or enter Insert mode in
+--- that buffer.
+--- @return integer|nil bufnr the file's buffer
+function M.open(item, win)
+  if type(item) ~= 'table' or type(item.uri) ~= 'string' then
+    notify('no item to open', vim.log.levels.WARN)
+    return nil
+  end
+  if item.uri == '' then
+    -- A memory note or a tool: it has no file to open.
+    notify(('%s is a %s, not in a file'):format(str(item.id, '?'), str(item.kind, 'item')), vim.log.levels.INFO)
+    return nil
+  end
+  if win and vim.api.nvim_win_is_valid(win) then
+    vim.api.nvim_set_current_win(win)
+  end
+  if state.results[vim.api.nvim_get_current_buf()] or vim.api.nvim_win_get_config(0).relative ~= '' then
+    vim.cmd('aboveleft split')
+  end
+  local fname = vim.uri_to_fname(item.uri)
+  local ok, err = pcall(vim.cmd, 'edit ' .. vim.fn.fnameescape(fname))
+  if not ok then
+    notify(('cannot open %s: %s'):format(fname, tostring(err):gsub('^Vim%(%a+%):', '')), vim.log.levels.ERROR)
+    return nil
+  end
+  local buf = vim.api.nvim_get_current_buf()
+  local count = vim.api.nvim_buf_line_count(buf)
+  local first, last = item_lines(item)
+  first, last = math.min(first, count), math.min(last, count)
+  clear_highlight()
+  local last_text = vim.api.nvim_buf_get_lines(buf, last - 1, last, false)[1] or ''
+  vim.api.nvim_buf_set_extmark(buf, NS, first - 1, 0, {
+    end_row = last - 1,
+    end_col = #last_text,
+    hl_group = 'CtxlsRange',
+    hl_eol = true,
+    priority = 150,
+  })
+  state.highlighted = buf
+  vim.api.nvim_create_autocmd('InsertEnter', {
+    buffer = buf,
+    once = true,
+    callback = function()
+      if state.highlighted == buf then
+        clear_highlight()
+      end
+    end,
+    desc = 'ctxls: clear the opened item highlight',
+  })
+  local line, col = item_cursor(item)
+  pcall(vim.api.nvim_win_set_cursor, 0, { math.min(line, count), col })
+  vim.cmd('normal! zv')
+  return buf
+end
+
+----------------------------------------------------------------------------
+-- the results buffer
+
+local show_results
+
+-- The item whose text the cursor of the results buffer is in.
+local function item_under_cursor(buf)
+  local res = state.results[buf]
+  if not res then
+    return nil
+  end
+  local row = vim.api.nvim_win_get_cursor(0)[1]
+  for l = row, 1, -1 do
+    if res.items[l] then
+      return res.items[l]
+    end
+  end
+  return nil
+end
+
 local function results_buffer()
   for b, _ in pairs(state.results) do
     if vim.api.nvim_buf_is_valid(b) then
@@ -748,18 +1094,48 @@ local function results_buffer()
   vim.bo[b].bufhidden = 'hide'
   vim.bo[b].swapfile = false
   pcall(vim.api.nvim_buf_set_name, b, RESULTS_NAME)
-  vim.keymap.set('n', '<CR>', function()
+  local function map(lhs, fn, desc)
+    vim.keymap.set('n', lhs, fn, { buffer = b, desc = 'ctxls: ' .. desc })
+  end
+  map('<CR>', function()
     M.open_item()
-  end, { buffer = b, desc = 'ctxls: open the item under the cursor' })
-  vim.keymap.set('n', 'q', '<cmd>close<CR>', { buffer = b, desc = 'ctxls: close the results' })
+  end, 'open the item under the cursor')
+  map('d', function()
+    local it = item_under_cursor(b)
+    if it and M.remove(it.id) then
+      show_results(state.selection)
+    end
+  end, 'remove the item under the cursor from the selection')
+  map('p', function()
+    local it = item_under_cursor(b)
+    local pinned = it and M.toggle_pin(it.id)
+    if pinned ~= nil then
+      notify(('%s %s: %s'):format(pinned and 'pinned' or 'unpinned', str(it.id),
+        pinned and 'every question in this project gets it first' or 'selected by relevance again'))
+    end
+  end, 'pin or unpin the item under the cursor')
+  map('r', function()
+    M.rerun(function(sel)
+      show_results(sel)
+    end)
+  end, 'ask the same question again')
+  map('y', function()
+    M.yank_selection()
+  end, 'yank the selection as Markdown')
+  map('q', '<cmd>close<CR>', 'close the results')
   state.results[b] = { items = {} }
   return b
 end
 
-local function show_results(result, query)
+show_results = function(sel)
   local c = config()
-  local lines, spans = M.to_markdown(result, query)
+  local lines, spans = M.to_markdown(selection_result(sel), sel.query)
   local buf = results_buffer()
+  local cursor_item
+  local old_win = vim.fn.bufwinid(buf)
+  if old_win ~= -1 and vim.api.nvim_get_current_buf() == buf then
+    cursor_item = item_under_cursor(buf)
+  end
   vim.bo[buf].modifiable = true
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.bo[buf].modifiable = false
@@ -768,7 +1144,7 @@ local function show_results(result, query)
   for _, sp in ipairs(spans) do
     by_line[sp.first] = sp.item
   end
-  state.results[buf] = { items = by_line, query = query }
+  state.results[buf] = { items = by_line, query = sel.query }
 
   local win = vim.fn.bufwinid(buf)
   if win == -1 then
@@ -802,91 +1178,97 @@ local function show_results(result, query)
     end
   end)
   vim.wo[win].foldlevel = c.results.folded and 0 or 99
-  vim.api.nvim_win_set_cursor(win, { spans[1] and spans[1].first or 1, 0 })
+  -- Stay near the item the cursor was on (the one after a removed one).
+  local row = spans[1] and spans[1].first or 1
+  if cursor_item then
+    for _, sp in ipairs(spans) do
+      row = sp.first
+      if sp.item == cursor_item or sp.item.id == cursor_item.id then
+        break
+      end
+    end
+  end
+  vim.api.nvim_win_set_cursor(win, { row, 0 })
   return buf, win
 end
 
---- Opens the item under the cursor in the results buffer: its file, at its
---- symbol (or the first line of its range), in the previous window.
+--- Opens the item under the cursor in the results buffer (see M.open), in
+--- the previous window.
 function M.open_item()
   local buf = vim.api.nvim_get_current_buf()
-  local res = state.results[buf]
-  if not res then
+  if not state.results[buf] then
     return
   end
-  local row = vim.api.nvim_win_get_cursor(0)[1]
-  local item
-  for l = row, 1, -1 do
-    if res.items[l] then
-      item = res.items[l]
-      break
-    end
-  end
-  if not item or type(item.uri) ~= 'string' then
+  local item = item_under_cursor(buf)
+  if not item then
     notify('no item under the cursor', vim.log.levels.WARN)
     return
   end
-  if item.uri == '' then
-    -- A memory note or a tool: it has no file to open.
-    notify(('%s is a %s, not in a file'):format(str(item.id, '?'), str(item.kind, 'item')), vim.log.levels.INFO)
-    return
-  end
-  local fname = vim.uri_to_fname(item.uri)
   vim.cmd('wincmd p')
-  if vim.api.nvim_get_current_buf() == buf then
-    vim.cmd('aboveleft split')
-  end
-  vim.cmd('edit ' .. vim.fn.fnameescape(fname))
-  local first, col = item_cursor(item)
-  local last_line = vim.api.nvim_buf_line_count(0)
-  pcall(vim.api.nvim_win_set_cursor, 0, { math.min(first, last_line), col })
-  vim.cmd('normal! zv')
+  M.open(item)
 end
 
-local function fill_quickfix(result, query)
+local function fill_quickfix(sel)
   local qf = {}
-  for _, it in ipairs(type(result.items) == 'table' and result.items or {}) do
+  for _, it in ipairs(sel.items) do
     if type(it.uri) == 'string' and it.uri ~= '' then
-      local _, last = item_lines(it)
-      local first, col = item_cursor(it)
+      local first, last = item_lines(it)
+      local line, col = item_cursor(it)
       local sym = str(it.symbol)
-      local score = type(it.score) == 'number' and ('%.4f'):format(it.score) or '?'
       qf[#qf + 1] = {
         filename = vim.uri_to_fname(it.uri),
-        lnum = first,
-        end_lnum = last,
+        lnum = line,
+        end_lnum = math.max(last, line),
         col = col + 1,
-        text = ('%s%s (%s, %s)'):format(sym ~= '' and (sym .. ' ') or '', str(it.kind, '?'), str(it.reason, '?'), score),
+        text = ('%s(%s, lines %d-%d): %s'):format(sym ~= '' and (sym .. ' ') or '', str(it.kind, '?'), first, last, M.why(it)),
       }
     end
   end
-  vim.fn.setqflist({}, ' ', { title = 'ctxls: ' .. query, items = qf })
+  vim.fn.setqflist({}, ' ', { title = 'ctxls: ' .. sel.query, items = qf })
   return #qf
 end
 
 --- The :CtxlsSelect command: select context for query and show it in the
---- results buffer, or in the quickfix list when quickfix is true.
+--- results buffer, or in the quickfix list when quickfix is true. An
+--- answer with no items is a message, not an empty list.
 function M.command_select(query, quickfix)
   query = vim.trim(query or '')
   if query == '' then
     notify('usage: :CtxlsSelect {query}', vim.log.levels.ERROR)
     return
   end
-  M.select({ query = query }, function(err, result)
-    if err then
-      notify(('select %q failed: %s'):format(query, err.message), vim.log.levels.ERROR)
-      return
-    end
+  run(query, function(sel)
     if quickfix then
-      local n = fill_quickfix(result, query)
-      if n > 0 then
+      if fill_quickfix(sel) > 0 then
         vim.cmd('botright copen')
       end
-      notify(summary(result) .. (result.lowConfidence == true and ' (low confidence)' or ''))
+      notify(summary(selection_result(sel)) .. (sel.result.lowConfidence == true and ' (low confidence)' or ''))
     else
-      show_results(result, query)
+      show_results(sel)
     end
   end)
+end
+
+--- The :CtxlsPick command: pick from the current selection, or from the
+--- answer to query when one is given (see :help ctxls-picker).
+function M.command_pick(query)
+  query = vim.trim(query or '')
+  if query ~= '' then
+    run(query, function(sel)
+      require('ctxls.pick').pick(sel)
+    end)
+    return
+  end
+  local sel = state.selection
+  if not sel then
+    notify('no selection yet: :CtxlsPick {query}', vim.log.levels.WARN)
+    return
+  end
+  if #sel.items == 0 then
+    notify(nothing_message(sel), vim.log.levels.WARN)
+    return
+  end
+  require('ctxls.pick').pick(sel)
 end
 
 ----------------------------------------------------------------------------
@@ -982,12 +1364,15 @@ end
 ----------------------------------------------------------------------------
 -- setup
 
---- Defines :CtxlsSelect[!], :CtxlsStatus and :CtxlsRestart (plugin/ctxls.lua
+--- Defines :CtxlsSelect[!], :CtxlsPick, :CtxlsStatus and :CtxlsRestart (plugin/ctxls.lua
 --- and setup() call it; defining them again replaces them).
 function M.define_commands()
   vim.api.nvim_create_user_command('CtxlsSelect', function(cmd)
     M.command_select(cmd.args, cmd.bang)
   end, { nargs = '+', bang = true, desc = 'ctxls: select context for a query (! fills the quickfix list)' })
+  vim.api.nvim_create_user_command('CtxlsPick', function(cmd)
+    M.command_pick(cmd.args)
+  end, { nargs = '*', desc = 'ctxls: pick from the selection (or from the answer to a query): open, remove, pin' })
   vim.api.nvim_create_user_command('CtxlsStatus', function()
     M.command_status()
   end, { nargs = 0, desc = 'ctxls: show each server and its index' })
@@ -1025,6 +1410,11 @@ function M.setup(opts)
       desc = 'ctxls: attach file buffers',
     })
   end
+  vim.api.nvim_create_autocmd('ColorScheme', {
+    group = group,
+    callback = define_highlights,
+    desc = 'ctxls: link CtxlsRange again after a colorscheme clears it',
+  })
   vim.api.nvim_create_autocmd({ 'BufEnter', 'CursorHold' }, {
     group = group,
     callback = function(ev)
