@@ -15,7 +15,7 @@
 #
 # Fetches the ONNX Runtime library the ONNX tests need (from the npm
 # registry, once) and the real-code corpus (Go module proxy and npm), then
-# checks formatting and vet, runs every Go test with
+# checks formatting, vet and the structure limits, runs every Go test with
 # the race detector, the retrieval eval with its ratchet, the VS Code
 # extension's tests and packaging, the extension in code-server driven
 # by headless Chromium, `ctxls mcp` with the official MCP
@@ -39,6 +39,11 @@ fi
 
 echo "== go vet"
 go vet ./...
+
+# Issue 21's structure limits: at most 15 non-test files and 10 arrows
+# between files that run back up per package, no function over 80 lines.
+echo "== archcheck"
+go run ./scripts/archcheck
 
 bindir=$(mktemp -d "${TMPDIR:-/tmp}/ctxls-test.XXXXXX")
 trap 'rm -rf "$bindir"' EXIT
