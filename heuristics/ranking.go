@@ -116,7 +116,7 @@ const (
 	AskedPrior = 0.8
 )
 
-// Context items (workspace/items.go): rules, memory notes and tools, chosen
+// Context items (workspace/items, workspace/pipeline/pick.go): rules, memory notes and tools, chosen
 // by include mode and, in agent mode, by how well their words match the
 // query, then fused with the code under one budget.
 const (
@@ -240,7 +240,7 @@ func FocusShare(ratio float64) float64 {
 const SecondShare = 0.25
 
 // TypeHeaderChars bounds the type header a member's item carries
-// (workspace/typecontext.go): the declaration, docstring and fields, not
+// (workspace/pipeline/read.go): the declaration, docstring and fields, not
 // a second body.
 const TypeHeaderChars = 600
 

@@ -21,7 +21,7 @@ import (
 // Memory: notes the user or an agent asks ctxls to remember ("the billing
 // tests need the fake clock"), kept per workspace folder in the cache
 // directory and nowhere else, and offered to later requests as context
-// items of kind "memory" (items.go), their weight halving every
+// items of kind "memory" (workspace/items, workspace/pipeline/pick.go), their weight halving every
 // Config.MemoryHalfLife unless pinned. With cacheDir "off" notes last as
 // long as the process.
 //

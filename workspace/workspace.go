@@ -63,7 +63,7 @@ type Workspace struct {
 	// itemWarn warns once about rule files over their bounds (rules.go);
 	// a leaf lock.
 	itemWarn *items.Warner
-	// itemVecs caches the vectors of context items (itemvec.go).
+	// itemVecs caches the vectors of context items (items.VecCache).
 	itemVecs *items.VecCache
 	// histLoading is set while a background history refresh runs.
 	histLoading atomic.Bool

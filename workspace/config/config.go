@@ -83,7 +83,7 @@ type Config struct {
 	// MaxCharsPerItem is the default cap on one item's text.
 	MaxCharsPerItem int `json:"maxCharsPerItem"`
 
-	// Context items (items.go).
+	// Context items (workspace/items).
 
 	// Tools are the tool descriptions a client registers: items of kind
 	// "tool", chosen like rules.

@@ -243,3 +243,18 @@ func fileEvidence(c *cand) {
 		}
 	}
 }
+
+// focusKept is what the later stages work on: the pinned candidates, then
+// the best file's share first (focus) and the rest, each scoring at least
+// minScore, over a window a few times the limit (heuristics.CollapseWindow)
+// with overlapping and identical candidates collapsed (read.go).
+func focusKept(p *plan, q *query, pinned, byRank []*cand) []*cand {
+	list := make([]*cand, 0, len(pinned)+len(byRank)+1)
+	list = append(list, pinned...)
+	for _, c := range focus(p, q, byRank) {
+		if c.fused >= p.req.MinScore {
+			list = append(list, c)
+		}
+	}
+	return collapseWindow(list[:min(len(list), heuristics.CollapseWindow(p.limit)+len(pinned))], len(pinned))
+}

@@ -1,13 +1,10 @@
 package pipeline
 
 import (
-	"math"
 	"strings"
 
 	"github.com/ctxls/ctxls/symbolindex/parse"
-	"github.com/ctxls/ctxls/workspace/config"
 	"github.com/ctxls/ctxls/workspace/snapshot"
-	"github.com/ctxls/ctxls/workspace/tokens"
 )
 
 // Cursor is where the user's cursor is: a 0-based line.
@@ -165,84 +162,4 @@ func FormatItemID(relPath, qualified string) string {
 		return "file:" + relPath
 	}
 	return "sym:" + relPath + "::" + qualified
-}
-
-// charsPerToken is the first guess at how many bytes of code a token
-// holds, which turns maxTokens into a character budget to pack by before
-// the chosen texts are counted (o200k_base and cl100k_base both average
-// about 3.4 on this repository's Go; a guess on the high side errs
-// towards trimming the last item rather than leaving budget unused).
-const charsPerToken = 3.5
-
-// tokenBudget is a request's token budget and the encoding it counts in.
-type tokenBudget struct {
-	max     int    // 0: no token budget
-	name    string // the encoding's name; "" when nothing is counted
-	charCap int    // the request's own maxChars; 0 when it gives none
-	enc     *tokens.Encoding
-	// fitted is the tokens of the texts fitTokens chose, which it counts
-	// as it fits them: with a token budget, the answer is not counted
-	// again.
-	fitted int
-}
-
-// validateTokens checks the request's token fields and, with a token
-// budget, sets the character budget packing starts from: maxTokens at
-// charsPerToken, within the request's own maxChars. It does not load the
-// encoding (loadEncoding does, outside the workspace's lock).
-func (p *plan) validateTokens(req *SelectRequest) error {
-	if req.MaxTokens < 0 || req.MaxTokens > config.MaxMaxTokens {
-		return ParamErr("maxTokens", "must be between 1 and %d (0: no token budget), got %d", config.MaxMaxTokens, req.MaxTokens)
-	}
-	if req.TokenEncoding != "" && !tokens.Known(req.TokenEncoding) {
-		return ParamErr("tokenEncoding", "unknown encoding %q (want %s)", req.TokenEncoding, strings.Join(tokens.Names, " or "))
-	}
-	if req.MaxTokens == 0 && req.TokenEncoding == "" {
-		return nil
-	}
-	p.tok = tokenBudget{max: req.MaxTokens, name: req.TokenEncoding, charCap: req.MaxChars}
-	if p.tok.name == "" {
-		p.tok.name = tokens.Default
-	}
-	if p.tok.max > 0 {
-		est := int(math.Ceil(float64(p.tok.max) * charsPerToken))
-		if p.tok.charCap > 0 {
-			est = min(est, p.tok.charCap)
-		}
-		p.maxChars = est
-	}
-	return nil
-}
-
-// loadEncoding loads the encoding the request counts in, once per
-// process.
-func (p *plan) loadEncoding() error {
-	if p.tok.name == "" || p.tok.enc != nil {
-		return nil
-	}
-	enc, err := tokens.Get(p.tok.name)
-	if err != nil {
-		return err
-	}
-	p.tok.enc = enc
-	return nil
-}
-
-// count is the tokens of text.
-func (t *tokenBudget) count(text string) int { return t.enc.Count(text) }
-
-// usedTokens is the tokens of the items' texts, each counted alone, and
-// the encoding; 0 and "" when the request counts none.
-func (p *plan) usedTokens(items []Selected) (int, string) {
-	if p.tok.enc == nil {
-		return 0, ""
-	}
-	if p.tok.max > 0 {
-		return p.tok.fitted, p.tok.name
-	}
-	n := 0
-	for i := range items {
-		n += p.tok.count(items[i].Text)
-	}
-	return n, p.tok.name
 }

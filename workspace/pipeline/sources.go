@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math"
 	"os"
 	"path"
 	"slices"
@@ -18,7 +19,7 @@ import (
 
 // The sources of a selection: each is one function from a folder's scope
 // to its ranked list, best first. Their weights and every ranking constant
-// are in heuristics/ranking.go; scope.collect (select.go) fuses them.
+// are in heuristics/ranking.go; scope.collect (fuse.go) fuses them.
 // Adding a source is adding its function to this table, and its name and
 // weight to heuristics.
 var sources = []struct {
@@ -467,4 +468,29 @@ func (s *scope) seedFiles() []string {
 		}
 	}
 	return seeds
+}
+
+// ownCoverage is the share of the query's own terms that the best lexical
+// hit matched.
+func ownCoverage(lex []symbolindex.Hit, q *query) float64 {
+	best := 0
+	for _, h := range lex[:min(len(lex), heuristics.BestMatchK)] {
+		best = max(best, int(h.Matched))
+	}
+	return math.Min(1, float64(best)/float64(len(q.own)))
+}
+
+// bestPerFile sorts a file list by score, best first, keeping each file's
+// best entry. Ties keep their input order.
+func bestPerFile(list []scoredFile) []scoredFile {
+	sort.SliceStable(list, func(i, j int) bool { return list[i].score > list[j].score })
+	seen := map[uint32]bool{}
+	out := list[:0]
+	for _, sf := range list {
+		if !seen[sf.slot] {
+			seen[sf.slot] = true
+			out = append(out, sf)
+		}
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"slices"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -28,56 +27,6 @@ import (
 //
 // No item takes a line another item of the answer holds, and an item's
 // range is always exactly the lines its text holds.
-
-// fileLines indexes the lines of a file's text.
-type fileLines struct {
-	src    []byte
-	starts []int // the byte offset of each line's first byte
-}
-
-// newFileLines indexes src; the empty "line" after a final newline is
-// none.
-func newFileLines(src []byte) *fileLines {
-	l := &fileLines{src: src, starts: make([]int, 1, bytes.Count(src, []byte{'\n'})+1)}
-	for i, b := range src {
-		if b == '\n' && i+1 < len(src) {
-			l.starts = append(l.starts, i+1)
-		}
-	}
-	return l
-}
-
-func (l *fileLines) n() uint32 { return uint32(len(l.starts)) }
-
-// next is the offset where line i+1 starts (the end of the text after the
-// last line).
-func (l *fileLines) next(i uint32) int {
-	if int(i)+1 < len(l.starts) {
-		return l.starts[i+1]
-	}
-	return len(l.src)
-}
-
-// end is the offset just past line i's last character, its newline left out.
-func (l *fileLines) end(i uint32) int {
-	e := l.next(i)
-	if e > l.starts[i] && l.src[e-1] == '\n' {
-		e--
-	}
-	return e
-}
-
-// size is the length of line i with its newline.
-func (l *fileLines) size(i uint32) int { return l.next(i) - l.starts[i] }
-
-func (l *fileLines) blank(i uint32) bool {
-	return len(bytes.TrimSpace(l.src[l.starts[i]:l.end(i)])) == 0
-}
-
-// text is lines a..b, whole, and their range.
-func (l *fileLines) text(a, b uint32) (string, parse.Range) {
-	return string(l.src[l.starts[a]:l.end(b)]), parse.Range{StartLine: a, EndLine: b, EndCol: uint32(l.end(b) - l.starts[b])}
-}
 
 // heldSpan is lines first..last of a file that entry owner holds.
 type heldSpan struct {

@@ -15,15 +15,8 @@ import (
 	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
-// This file picks the context items of a request (items.go) and scores
+// This file picks the context items of a request (workspace/items) and scores
 // them against its query.
-
-// itemPick is the context items a request gets: the required ones (always,
-// named), first, and the ones that came in on their score, to be fused with
-// the code.
-type itemPick struct {
-	required, scored []*contextItem
-}
 
 // atName is an item named in the query: "@db-migrations".
 var atName = regexp.MustCompile(`(?:^|[\s(\[,;])@([A-Za-z0-9_][A-Za-z0-9_.~/-]*)`)
@@ -188,12 +181,6 @@ func noteMentions(n *items.Note, p *plan, codePaths map[string][]string) bool {
 	return false
 }
 
-// itemKind reports whether the request takes items of a kind.
-func (p *plan) itemKind(kind string) bool {
-	on, set := p.req.IncludeItems[kind]
-	return on || !set
-}
-
 // leadingPaths are the paths of the pinned code and of the code ranked
 // first (heuristics.ItemScopeTopK of them, if the query's words or names
 // found them: a neighbour of nothing in particular scopes nothing), by
@@ -216,3 +203,61 @@ func leadingPaths(p *plan, pinned, ranked []*cand) map[string][]string {
 	}
 	return out
 }
+
+// toolItems are the tools the configuration registers.
+func (s *snap) toolItems() []*contextItem {
+	out := make([]*contextItem, 0, len(s.Config.Tools))
+	for _, t := range s.Config.Tools {
+		inc := t.Include
+		if inc == "" {
+			inc = items.IncludeAgent
+		}
+		out = append(out, &contextItem{Item: items.Item{Kind: items.ItemTool, Name: t.Name, Include: inc, Description: t.Description,
+			Text: t.Description, Match: t.Name + "\n" + t.Description}})
+	}
+	return out
+}
+
+// memoryItems are the remembered notes.
+func (s *snap) memoryItems() []*contextItem {
+	out := make([]*contextItem, 0, len(s.Notes))
+	for i := range s.Notes {
+		n := &s.Notes[i]
+		out = append(out, &contextItem{Item: items.Item{Kind: items.ItemMemory, Name: n.ID, Include: items.IncludeAgent, Text: n.Text,
+			Match: n.Text + "\n" + strings.Join(n.Tags, " "), Root: n.Root, Paths: n.Paths, Note: n}})
+	}
+	return out
+}
+
+// rules are the parsed rules of every folder of the snapshot, each a copy
+// the request may change, named apart across folders; and the rule files
+// by folder root, which the code ranking leaves out: their text comes as
+// rules.
+func (s *snap) rules() ([]*contextItem, map[string]map[string]bool) {
+	var out []*contextItem
+	files := map[string]map[string]bool{}
+	names := map[string]int{}
+	for _, fv := range s.Folders {
+		if fv.RuleFiles == nil {
+			continue
+		}
+		files[fv.Root] = fv.RuleFiles
+		for _, it := range fv.Rules {
+			c := &contextItem{Item: *it}
+			c.Paths = slices.Clone(it.Paths)
+			// Names are ids: a second rule of the same name (another
+			// folder's AGENTS.md) gets a number.
+			name := strings.ToLower(c.Name)
+			if n := names[name]; n > 0 {
+				c.Name = fmt.Sprintf("%s~%d", c.Name, n+1)
+			}
+			names[name]++
+			out = append(out, c)
+		}
+	}
+	return out, files
+}
+
+// itemVec is the vector of an item's words, from the workspace's cache of
+// them; nil if they do not embed.
+func (s *snap) itemVec(text string) []float32 { return s.ItemVecs.Get(s.Embedder, text) }

@@ -1,0 +1,291 @@
+package pipeline
+
+import (
+	"math"
+	"sort"
+
+	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/workspace/items"
+	"github.com/ctxls/ctxls/workspace/snapshot"
+)
+
+// pinnedItems resolves the request's pinned files and ids to items. A
+// pinned file is one file item; a pinned id names a symbol or a file, in
+// the first folder that has it.
+func (s *snap) pinnedItems(p *plan) []*cand {
+	var out []*cand
+	for _, ref := range p.pinned {
+		for _, fv := range s.Folders {
+			if ref.root != "" && fv.Root != ref.root {
+				continue
+			}
+			if c := pinnedCand(fv, ref.rel, ref.qualified); c != nil {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func pinnedCand(f *snapshot.Folder, rel, qualified string) *cand {
+	fs, ok := f.Index.FileSlot(rel)
+	if !ok {
+		return nil
+	}
+	c := &cand{folder: f, fileSlot: fs, path: rel, lang: f.Index.FileLanguage(fs), cat: f.Index.FileCategory(fs), reason: ReasonPinned, fused: 1}
+	if qualified == "" {
+		st, _ := f.Index.State(rel)
+		c.sym = parse.Symbol{Name: "", Kind: parse.KindFile, EndByte: uint32(st.Size)}
+		c.slot = noSlot
+		return c
+	}
+	for _, s := range f.Index.FileSymbols(fs) {
+		ref, _ := f.Index.Symbol(s)
+		if ref.Qualified == qualified {
+			c.slot, c.sym, c.hash = s, ref.Symbol, f.Index.LeafHash(s)
+			return c
+		}
+	}
+	return nil
+}
+
+// collect runs every source over the scope's folder and fuses their lists
+// into scored candidates.
+func (s *scope) collect() []*cand {
+	cands := map[uint32]*cand{}
+	var fileLists [heuristics.NumSources][]scoredFile
+	for _, src := range sources {
+		r := src.run(s)
+		fileLists[src.src] = r.files
+		for _, h := range r.syms {
+			if c := s.cand(cands, h.slot); c != nil {
+				c.ranks[src.src], c.scores[src.src] = h.rank, h.score
+				if src.src == heuristics.SrcActive {
+					c.reason = ReasonActive
+				}
+			}
+		}
+	}
+	fileScore := s.fuseFiles(&fileLists)
+	files := make([]uint32, 0, len(fileScore))
+	for fs := range fileScore {
+		files = append(files, fs)
+	}
+	sort.Slice(files, func(i, j int) bool {
+		a, b := fileScore[files[i]], fileScore[files[j]]
+		return a > b || a == b && files[i] < files[j]
+	})
+	fileRank := make(map[uint32]int32, len(files))
+	for i, fs := range files {
+		fileRank[fs] = int32(i + 1)
+		if i < heuristics.TopFiles {
+			for _, slot := range s.idx.FileSymbols(fs) {
+				s.cand(cands, slot)
+			}
+		}
+	}
+	onlyRanks := fileOnlyRanks(&fileLists)
+	evident := evidentFiles(&fileLists)
+	out := make([]*cand, 0, len(cands))
+	for _, c := range cands {
+		c.evident = evident[c.fileSlot] || c.hasEvidence()
+		if r, ok := fileRank[c.fileSlot]; ok {
+			c.ranks[heuristics.SrcFile] = r
+			c.scores[heuristics.SrcFile] = float32(fileScore[c.fileSlot])
+		}
+		for src, ranks := range onlyRanks {
+			if r, ok := ranks[c.fileSlot]; ok {
+				c.ranks[src], c.scores[src] = r.rank, r.score
+			}
+		}
+		if s.activeRel != "" {
+			c.scores[heuristics.SrcLocality] = float32(locality(s.activeRel, c.path))
+		}
+		out = append(out, c)
+	}
+	if s.activeRel != "" {
+		rankLocality(out)
+	}
+	s.fuse(out, fileLists[heuristics.SrcGraph])
+	return out
+}
+
+// evidentFiles are the files some source other than the embedder found:
+// the words, names, history or graph of the request point at them.
+func evidentFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32]bool {
+	out := map[uint32]bool{}
+	for src := range heuristics.NumSources {
+		if src == heuristics.SrcSemantic {
+			continue
+		}
+		for _, sf := range lists[src] {
+			out[sf.slot] = true
+		}
+	}
+	return out
+}
+
+// fileOnlyRanks gives the files of the file-only sources their ranks, for
+// the signals of their symbols (their evidence is already in the file
+// ranking).
+func fileOnlyRanks(lists *[heuristics.NumSources][]scoredFile) map[heuristics.Source]map[uint32]symRank {
+	out := map[heuristics.Source]map[uint32]symRank{}
+	for src := range heuristics.NumSources {
+		if !heuristics.FileOnly(src) || len(lists[src]) == 0 {
+			continue
+		}
+		ranks := make(map[uint32]symRank, len(lists[src]))
+		for i, r := range heuristics.CompetitionRanks(lists[src], fileScoreOf) {
+			ranks[lists[src][i].slot] = symRank{rank: int32(r), score: float32(lists[src][i].score)}
+		}
+		out[src] = ranks
+	}
+	return out
+}
+
+// cand returns the candidate for a symbol slot, making it on first sight;
+// nil when the request's filters reject the symbol.
+func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
+	if c, ok := cands[slot]; ok {
+		return c
+	}
+	ref, ok := s.idx.Symbol(slot)
+	if !ok || !s.p.accepts(ref.Path, ref.Kind) || s.ruleFiles[ref.Path] || ref.Category.Has(heuristics.Docs) && !s.p.itemKind(items.ItemDoc) {
+		return nil
+	}
+	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot)}
+	cands[slot] = c
+	return c
+}
+
+// fuseFiles fuses the file-level lists into one score per file: each
+// source's ranks, then nearness to the active file as a prior, then the
+// reference graph.
+func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32]float64 {
+	fileScore := map[uint32]float64{}
+	add := func(src heuristics.Source) {
+		list := lists[src]
+		for i, r := range heuristics.CompetitionRanks(list, fileScoreOf) {
+			fileScore[list[i].slot] += heuristics.RRF(heuristics.Weights[src], r)
+		}
+	}
+	for src := heuristics.Source(0); src < heuristics.NumSources; src++ {
+		if src != heuristics.SrcGraph {
+			add(src)
+		}
+	}
+	if s.activeRel != "" {
+		near := make([]uint32, 0, len(fileScore)+1)
+		for fs := range fileScore {
+			near = append(near, fs)
+		}
+		if fs, ok := s.idx.FileSlot(s.activeRel); ok {
+			if _, in := fileScore[fs]; !in {
+				near = append(near, fs)
+			}
+		}
+		for _, fs := range near {
+			fileScore[fs] += heuristics.LocalityPrior(locality(s.activeRel, s.idx.FilePath(fs)))
+		}
+	}
+	add(heuristics.SrcGraph)
+	return fileScore
+}
+
+// fuse gives each candidate its fused score and its reason. The tests of
+// the active file (or the code it tests) are not discounted as tests:
+// they change together.
+func (s *scope) fuse(cs []*cand, graph []scoredFile) {
+	partners := map[uint32]bool{}
+	if s.activeRel != "" {
+		for _, fs := range testPartners(s.idx, s.activeRel) {
+			partners[fs] = true
+		}
+	}
+	inGraph := make(map[uint32]bool, len(graph))
+	for _, sf := range graph {
+		inGraph[sf.slot] = true
+	}
+	deictic := s.deictic()
+	var here *cand
+	best := 0.0
+	for _, c := range cs {
+		c.fused = heuristics.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality]))
+		if deictic {
+			c.fused += (heuristics.DeicticBoost - 1) * heuristics.RRF(heuristics.Weights[heuristics.SrcGraph], int(c.ranks[heuristics.SrcGraph]))
+			if c.ranks[heuristics.SrcActive] == 1 {
+				here = c
+			}
+		}
+		if !partners[c.fileSlot] {
+			c.fused *= s.p.asks.Prior(c.cat)
+		}
+		if c.reason == "" {
+			c.reason = ReasonRetrieved
+			if inGraph[c.fileSlot] && !c.hasOwnEvidence() || deictic && c.ranks[heuristics.SrcGraph] > 0 {
+				c.reason = ReasonExpanded
+			}
+		}
+		if c != here {
+			best = max(best, c.fused)
+		}
+	}
+	if here != nil {
+		// A query pointing at the symbol under the cursor gets it first.
+		here.fused = max(here.fused, best+heuristics.RRF(heuristics.Weights[heuristics.SrcActive], 1))
+	}
+}
+
+// rankLocality ranks candidates by their locality score (nearest to the
+// active file first); equal localities share a rank, so that locality
+// breaks ties between otherwise equal candidates without ordering them
+// arbitrarily.
+func rankLocality(cs []*cand) {
+	byLoc := make([]*cand, 0, len(cs))
+	for _, c := range cs {
+		if c.scores[heuristics.SrcLocality] > 0 {
+			byLoc = append(byLoc, c)
+		}
+	}
+	sort.Slice(byLoc, func(i, j int) bool {
+		return byLoc[i].scores[heuristics.SrcLocality] > byLoc[j].scores[heuristics.SrcLocality]
+	})
+	for i, r := range heuristics.CompetitionRanks(byLoc, localityOf) {
+		byLoc[i].ranks[heuristics.SrcLocality] = int32(r)
+	}
+}
+
+// diversify orders candidates by fused score, lowering each further item
+// from a file that already has one (the j-th best item of a file is scaled
+// by heuristics.SameFileDecay^j), so that the first items span files. Because each
+// file's scaled scores still fall with j, sorting by the scaled score is the
+// same as greedily taking the best remaining item each time.
+func diversify(all []*cand) []*cand {
+	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
+	type fileKey struct {
+		f  *snapshot.Folder
+		fs uint32
+	}
+	taken := map[fileKey]int{}
+	for _, c := range all {
+		k := fileKey{c.folder, c.fileSlot}
+		c.fused *= math.Pow(heuristics.SameFileDecay, float64(taken[k]))
+		taken[k]++
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].fused > all[j].fused })
+	return all
+}
+
+// better orders candidates by fused score, then path and position, so that
+// results are deterministic.
+func better(a, b *cand) bool {
+	if a.fused != b.fused {
+		return a.fused > b.fused
+	}
+	if a.path != b.path {
+		return a.path < b.path
+	}
+	return a.sym.StartByte < b.sym.StartByte
+}

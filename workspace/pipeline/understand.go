@@ -1,0 +1,273 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
+	"github.com/ctxls/ctxls/workspace/config"
+	"github.com/ctxls/ctxls/workspace/glob"
+	"github.com/ctxls/ctxls/workspace/history"
+	"github.com/ctxls/ctxls/workspace/items"
+	"github.com/ctxls/ctxls/workspace/snapshot"
+)
+
+// validate checks a request against the snapshot s and fills in its
+// defaults.
+func validate(s *snapshot.Snapshot, req *SelectRequest) (*plan, error) {
+	if strings.TrimSpace(req.Query) == "" {
+		return nil, ParamErr("query", "must not be empty")
+	}
+	p := &plan{req: req, limit: req.Limit, maxChars: req.MaxChars, perItem: req.MaxCharsPerItem}
+	if err := p.validateBudget(req, s.Config); err != nil {
+		return nil, err
+	}
+	if err := p.validateTokens(req); err != nil {
+		return nil, err
+	}
+	if req.MinScore < 0 || math.IsNaN(req.MinScore) {
+		return nil, ParamErr("minScore", "must not be negative")
+	}
+	var err error
+	if p.paths, err = compileField("paths", req.Paths); err != nil {
+		return nil, err
+	}
+	if p.excludes, err = compileField("excludePaths", req.ExcludePaths); err != nil {
+		return nil, err
+	}
+	if p.kinds, err = kindSet(req.Kinds); err != nil {
+		return nil, err
+	}
+	if req.Active != "" {
+		_, _, abs, err := s.Resolve(req.Active)
+		if err != nil {
+			return nil, ParamErr("active", "%v", err)
+		}
+		p.activeAbs, p.cursor = abs, req.Cursor
+	} else if s.Active != "" {
+		p.activeAbs, p.cursor = s.Active, s.Cursor
+		if req.Cursor != nil {
+			p.cursor = req.Cursor
+		}
+	}
+	for i, ref := range req.Pinned {
+		if rel, qualified, ok := ParseItemID(ref); ok {
+			p.pinned = append(p.pinned, pinRef{rel: rel, qualified: qualified})
+			continue
+		} else if IsItemID(ref) {
+			continue // "sym:" without "::" names nothing
+		}
+		root, rel, _, err := s.Resolve(ref)
+		if err != nil {
+			return nil, ParamErr(fmt.Sprintf("pinned[%d]", i), "%v", err)
+		}
+		p.pinned = append(p.pinned, pinRef{root: root, rel: rel})
+	}
+	if err := p.validateItems(req); err != nil {
+		return nil, err
+	}
+	p.query = heuristics.Analyze(req.Query)
+	p.asks = heuristics.AsksFor(req.Query)
+	p.deixis = heuristics.DeixisOf(p.query)
+	if p.deixis == heuristics.DeicticSelf && len(req.History) > 0 {
+		p.deixis = heuristics.NotDeictic // "fix it" after a conversation points at the conversation
+	}
+	return p, nil
+}
+
+// validateBudget fills in the limit and the character budgets from cfg
+// where the request leaves them at 0, and checks them.
+func (p *plan) validateBudget(req *SelectRequest, cfg config.Config) error {
+	if p.limit == 0 {
+		p.limit = cfg.Limit
+	}
+	if p.limit < 0 || p.limit > config.MaxLimit {
+		return ParamErr("limit", "must be between 1 and %d, got %d", config.MaxLimit, req.Limit)
+	}
+	if p.maxChars == 0 {
+		p.maxChars = cfg.MaxChars
+	}
+	if p.maxChars < 0 {
+		return ParamErr("maxChars", "must not be negative, got %d", req.MaxChars)
+	}
+	if p.perItem == 0 {
+		p.perItem = cfg.MaxCharsPerItem
+	}
+	if p.perItem < 0 {
+		return ParamErr("maxCharsPerItem", "must not be negative, got %d", req.MaxCharsPerItem)
+	}
+	return nil
+}
+
+// kindSet reads the request's kinds; nil when it names none.
+func kindSet(kinds []string) (map[parse.Kind]bool, error) {
+	if len(kinds) == 0 {
+		return nil, nil
+	}
+	set := make(map[parse.Kind]bool, len(kinds))
+	for i, k := range kinds {
+		kind, ok := parse.ParseKind(k)
+		if !ok {
+			return nil, ParamErr(fmt.Sprintf("kinds[%d]", i), "unknown kind %q (want function, method, class, struct, interface, type, enum, const, var, module or file)", k)
+		}
+		set[kind] = true
+	}
+	return set, nil
+}
+
+// validateItems checks the request's context-item fields and fills in the
+// item share's default.
+func (p *plan) validateItems(req *SelectRequest) error {
+	p.itemShare = req.ItemShare
+	if p.itemShare == 0 {
+		p.itemShare = heuristics.ItemShare
+	}
+	if !(p.itemShare > 0 && p.itemShare <= 1) {
+		return ParamErr("itemShare", "must be more than 0 and at most 1, got %v", req.ItemShare)
+	}
+	for k := range req.IncludeItems {
+		if !slices.Contains(items.ItemKinds, k) {
+			return ParamErr("includeItems", "unknown item kind %q (want %s)", k, strings.Join(items.ItemKinds, ", "))
+		}
+	}
+	for i, name := range req.Items {
+		if strings.TrimSpace(name) == "" {
+			return ParamErr(fmt.Sprintf("items[%d]", i), "must not be empty")
+		}
+	}
+	return nil
+}
+
+func compileField(field string, globs []string) (*glob.Set, error) {
+	if len(globs) == 0 {
+		return nil, nil
+	}
+	set, err := glob.CompileSet(globs)
+	if err != nil {
+		return nil, ParamErr(field, "%v", err)
+	}
+	return set, nil
+}
+
+// analyse tokenizes the query once into its terms, its sentences'
+// terms, and the names and paths it mentions.
+func analyse(p *plan) *query {
+	q := &query{raw: tokenize.QueryTerms(p.req.Query), seen: map[string]bool{}, release: history.NamesVersion(p.req.Query)}
+	if p.pointsAtCursor() {
+		// "who calls this", "explain this code": the words say what to
+		// do with the code under the cursor, not what to look for.
+		q.raw, q.deictic = nil, true
+	}
+	for _, t := range q.raw {
+		if !q.seen[t] {
+			q.seen[t] = true
+			q.own = append(q.own, symbolindex.QueryTerm{Term: t, Weight: 1})
+		}
+	}
+	q.terms = append(q.terms, q.own...)
+	if sents := p.query.Sentences; len(sents) > 1 && !q.deictic {
+		for _, sent := range sents[:min(len(sents), heuristics.MaxSentences)] {
+			var st []symbolindex.QueryTerm
+			for _, t := range tokenize.QueryTerms(sent) {
+				st = append(st, symbolindex.QueryTerm{Term: t, Weight: 1})
+			}
+			if len(st) > 0 {
+				q.sentences = append(q.sentences, st)
+			}
+		}
+	}
+	for _, id := range p.query.Identifiers {
+		q.idents = append(q.idents, mention{id, 1})
+	}
+	for _, pth := range p.query.Paths {
+		q.paths = append(q.paths, mention{pth, 1})
+	}
+	return q
+}
+
+// addHistory adds the conversation history and embeds the query. History
+// counts in proportion to how vague the query is and how weakly it matches
+// on its own (bestMatch), newest turns most; names and paths mentioned
+// anywhere in the history count as mentions regardless.
+func (q *query) addHistory(p *plan, emb embed.Embedder, bestMatch float64) {
+	texts := []string{p.req.Query}
+	hist := p.req.History
+	weights := heuristics.HistoryWeights(len(hist), heuristics.DefaultHistoryDecay)
+	ctxWeight := 0.0
+	if len(hist) > 0 {
+		ctxWeight = heuristics.ContextWeight(p.query.Vagueness, bestMatch)
+	}
+	for i, h := range hist {
+		hq := heuristics.Analyze(h)
+		for _, id := range hq.Identifiers {
+			q.idents = append(q.idents, mention{id, weights[i]})
+		}
+		for _, pth := range hq.Paths {
+			q.paths = append(q.paths, mention{pth, weights[i]})
+		}
+		if ctxWeight <= 0 {
+			continue
+		}
+		hw := float32(ctxWeight * weights[i])
+		q.release = q.release || history.NamesVersion(h)
+		for _, t := range tokenize.QueryTerms(h) {
+			if !q.seen[t] {
+				q.seen[t] = true
+				q.terms = append(q.terms, symbolindex.QueryTerm{Term: t, Weight: hw})
+			}
+		}
+		texts = append(texts, h)
+	}
+	if q.deictic {
+		texts = texts[1:]
+	}
+	if len(texts) == 0 {
+		return
+	}
+	vecs, err := emb.Embed(texts)
+	if err != nil || len(vecs) == 0 {
+		return
+	}
+	first, off := 1, 1
+	if q.deictic {
+		first, off = 0, 0
+		q.vec = make([]float32, len(vecs[0]))
+	} else {
+		q.vec = append([]float32(nil), vecs[0]...)
+	}
+	for i := first; i < len(vecs); i++ {
+		hw := float32(ctxWeight * weights[i-off])
+		for j, x := range vecs[i] {
+			q.vec[j] += hw * x
+		}
+	}
+	embed.Normalize(q.vec)
+}
+
+// ownBestMatch is how well the query alone matches: the share of its own
+// terms that its best lexical hit contains, over all folders. It gates how
+// much the conversation history may add.
+func (s *snap) ownBestMatch(q *query) float64 {
+	if len(q.raw) == 0 {
+		return 0
+	}
+	own := make([]symbolindex.QueryTerm, len(q.raw))
+	for i, t := range q.raw {
+		own[i] = symbolindex.QueryTerm{Term: t, Weight: 1}
+	}
+	best := 0
+	buf := searchBufs.Get().(*symbolindex.SearchBuffer)
+	defer searchBufs.Put(buf)
+	for _, fv := range s.Folders {
+		for _, h := range fv.Index.SearchSymbols(own, heuristics.BestMatchK, nil, buf) {
+			best = max(best, int(h.Matched))
+		}
+	}
+	return math.Min(1, float64(best)/float64(len(own)))
+}
