@@ -62,26 +62,6 @@ type FileInfo struct {
 	Hash uint64
 }
 
-// SkipReason says why Discover left a file or directory out. Files that
-// .gitignore, the default excludes or the exclude globs leave out are not
-// reported at all.
-type SkipReason string
-
-// Reasons a file or directory is skipped.
-const (
-	SkipTooLarge           SkipReason = "too large"
-	SkipBinary             SkipReason = "binary"
-	SkipGenerated          SkipReason = "generated"
-	SkipMinified           SkipReason = "minified"
-	SkipUnreadable         SkipReason = "unreadable"
-	SkipSymlinkOutsideRoot SkipReason = "symlink outside root"
-	SkipSymlinkLoop        SkipReason = "symlink loop"
-	SkipNotRegular         SkipReason = "not regular"
-	// SkipUnsupported is a file of a type ctxls does not index (lock
-	// files, go.sum and the like); the indexer reports it, not Discover.
-	SkipUnsupported SkipReason = "unsupported type"
-)
-
 // Skip is a file or directory Discover saw but did not index, for the
 // statistics and logs.
 type Skip struct {

@@ -193,26 +193,22 @@ func skipFor(rel string, err error) *Skip {
 	return &Skip{Path: rel, Reason: SkipUnreadable, Err: err}
 }
 
-// refusals counts what the gate refused, by reason: in each folder's last
-// build and since start on every other path. Nil when nothing was. Caller
-// holds w.mu.
-func (w *Workspace) refusals() map[string]int {
-	var out map[string]int
-	add := func(counts map[SkipReason]int) {
-		for r, n := range counts {
-			if out == nil {
-				out = make(map[string]int)
-			}
-			out[string(r)] += n
-		}
-	}
-	w.refusedMu.Lock()
-	add(w.refused)
-	w.refusedMu.Unlock()
-	for _, f := range w.folders {
-		f.mu.RLock()
-		add(f.refused)
-		f.mu.RUnlock()
-	}
-	return out
-}
+// SkipReason says why Discover left a file or directory out. Files that
+// .gitignore, the default excludes or the exclude globs leave out are not
+// reported at all.
+type SkipReason string
+
+// Reasons a file or directory is skipped.
+const (
+	SkipTooLarge           SkipReason = "too large"
+	SkipBinary             SkipReason = "binary"
+	SkipGenerated          SkipReason = "generated"
+	SkipMinified           SkipReason = "minified"
+	SkipUnreadable         SkipReason = "unreadable"
+	SkipSymlinkOutsideRoot SkipReason = "symlink outside root"
+	SkipSymlinkLoop        SkipReason = "symlink loop"
+	SkipNotRegular         SkipReason = "not regular"
+	// SkipUnsupported is a file of a type ctxls does not index (lock
+	// files, go.sum and the like); the indexer reports it, not Discover.
+	SkipUnsupported SkipReason = "unsupported type"
+)

@@ -1,30 +1,11 @@
 package workspace
 
 import (
-	"context"
-	"time"
-
 	"github.com/ctxls/ctxls/workspace/config"
 	"github.com/ctxls/ctxls/workspace/items"
 	"github.com/ctxls/ctxls/workspace/pipeline"
 	"github.com/ctxls/ctxls/workspace/snapshot"
 )
-
-// Select answers a contextSelect request: it takes a snapshot of the
-// workspace and runs the select pipeline (workspace/pipeline) over it.
-func (w *Workspace) Select(ctx context.Context, req *SelectRequest) (*Selection, error) {
-	start := time.Now()
-	w.mu.Lock()
-	s := w.snapshotLocked()
-	w.mu.Unlock()
-	defer s.Release()
-	res, err := pipeline.Run(ctx, s, req)
-	if err != nil {
-		return nil, err
-	}
-	res.Stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
-	return res, nil
-}
 
 // The names callers of the workspace know the pipeline's request and
 // answer, the configuration and the context items by.

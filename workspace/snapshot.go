@@ -2,9 +2,12 @@ package workspace
 
 import (
 	"bytes"
+	"context"
 	"maps"
 	"slices"
+	"time"
 
+	"github.com/ctxls/ctxls/workspace/pipeline"
 	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
@@ -121,4 +124,20 @@ func (w *Workspace) SymbolLines(relPath, qualified string) (start, end uint32, o
 		}
 	}
 	return 0, 0, false
+}
+
+// Select answers a contextSelect request: it takes a snapshot of the
+// workspace and runs the select pipeline (workspace/pipeline) over it.
+func (w *Workspace) Select(ctx context.Context, req *SelectRequest) (*Selection, error) {
+	start := time.Now()
+	w.mu.Lock()
+	s := w.snapshotLocked()
+	w.mu.Unlock()
+	defer s.Release()
+	res, err := pipeline.Run(ctx, s, req)
+	if err != nil {
+		return nil, err
+	}
+	res.Stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+	return res, nil
 }

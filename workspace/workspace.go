@@ -385,3 +385,27 @@ func (w *Workspace) SetHistory(root string, h *history.History) error {
 	}
 	return fmt.Errorf("%s: %w", root, ErrOutside)
 }
+
+// refusals counts what the gate refused, by reason: in each folder's last
+// build and since start on every other path. Nil when nothing was. Caller
+// holds w.mu.
+func (w *Workspace) refusals() map[string]int {
+	var out map[string]int
+	add := func(counts map[SkipReason]int) {
+		for r, n := range counts {
+			if out == nil {
+				out = make(map[string]int)
+			}
+			out[string(r)] += n
+		}
+	}
+	w.refusedMu.Lock()
+	add(w.refused)
+	w.refusedMu.Unlock()
+	for _, f := range w.folders {
+		f.mu.RLock()
+		add(f.refused)
+		f.mu.RUnlock()
+	}
+	return out
+}
