@@ -9,10 +9,14 @@
 //   CTXLS_BIN         the server; CTXLS_VSIX and PROBE_VSIX the extensions
 //
 // Cases: the status bar shows the index; "ctxls: Select Context…" from the
-// command palette lists ranked items; a second extension gets the same
+// command palette lists ranked items; the context view shows them by file
+// with why each is there, and opening one puts the cursor on the symbol's
+// first line, selects nothing and highlights the lines the list names; a
+// second extension gets the same
 // through the exported API and the #ctxls language-model tool; VS Code
 // lists and starts `ctxls mcp` from the extension's MCP server definition;
-// a restricted (untrusted) workspace says why ctxls is off.
+// a restricted (untrusted) workspace says why ctxls is off. Screenshots go
+// to CTXLS_SCREENSHOTS (default: host-test/screenshots).
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -34,6 +38,13 @@ const ENTRY = env('CODE_SERVER');
 const CHROMIUM = env('CHROMIUM');
 const BIN = env('CTXLS_BIN');
 const QUERY = 'expired coupon codes are still accepted at checkout';
+const SHOTS = process.env.CTXLS_SCREENSHOTS || path.join(here, 'screenshots');
+fs.mkdirSync(SHOTS, { recursive: true });
+async function screenshot(page, name) {
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  console.log(`     screenshot: ${path.relative(process.cwd(), file)}`);
+}
 
 let failures = 0;
 function ok(cond, what, detail = '') {
@@ -152,9 +163,16 @@ try {
   const page = await openWorkbench(server.port);
   const status = await waitFor('the status bar to show the index', async () => {
     const t = await statusText(page);
-    return /symbols? indexed/.test(t) ? t : `not yet: ${JSON.stringify(t)}; status bar: ${await page.evaluate(() => [...document.querySelectorAll('.statusbar-item')].map((e) => e.id).join(', '))}`;
+    return /Index up to date/.test(t) ? t : `not yet: ${JSON.stringify(t)}; status bar: ${await page.evaluate(() => [...document.querySelectorAll('.statusbar-item')].map((e) => e.id).join(', '))}`;
   }, 90_000);
   ok(true, `the status bar shows the index (${status.split(' | ')[0].trim()})`);
+  ok(!/Merkle|hash-\d/.test(status) && /embedder: built-in/.test(status), 'the status tooltip is in user words', status);
+  // One indexing indicator: the language client's own window progress
+  // ("indexing: 7/65 files") is never shown beside the ctxls item.
+  const others = await page.evaluate(() =>
+    [...document.querySelectorAll('.statusbar-item')].map((e) => e.textContent ?? '').filter((t) => /indexing|files/i.test(t) && !/ctxls/.test(t)),
+  );
+  ok(others.length === 0, 'no second indexing indicator in the status bar', others.join(' | '));
 
   // 2. "ctxls: Select Context…" from the command palette.
   // Under load the palette may still hold the command's title when the
@@ -182,8 +200,68 @@ try {
   if (Array.isArray(rows)) {
     ok(rows.some((x) => /Copy all as Markdown/.test(x)), 'the list offers "Copy all as Markdown"', rows.join('\n     '));
     console.log(`     rows: ${rows.slice(0, 4).join(' / ')}`);
+    await screenshot(page, '1-select-context-quick-pick');
   }
   await page.keyboard.press('Escape');
+
+  // 2b. The context view holds the same selection, by file, with reasons.
+  await runCommand(page, 'ctxls: Show Context View');
+  const viewRows = await waitFor('the context view\'s items', async () => {
+    const r = await page.evaluate(() =>
+      [...document.querySelectorAll('.part.sidebar .monaco-list-row')].map((e) => ({
+        aria: e.getAttribute('aria-label') ?? '',
+        label: e.querySelector('.label-name')?.textContent ?? '',
+        description: e.querySelector('.label-description')?.textContent ?? '',
+      })),
+    );
+    return r.some((x) => /internal\/cart\/pricing\.go lines \d+-\d+: ./.test(x.aria)) ? r : `not yet: ${JSON.stringify(r.slice(0, 4))}`;
+  }, 30_000).catch((err) => ({ err }));
+  ok(Array.isArray(viewRows), 'the context view lists the selection', viewRows.err ?? '');
+  if (Array.isArray(viewRows)) {
+    const items = viewRows.filter((x) => / lines? \d+(-\d+)?: ./.test(x.aria));
+    const files = viewRows.filter((x) => x.label === 'pricing.go');
+    ok(files.length === 1 && files[0].description === 'internal/cart', 'items are grouped under their file', JSON.stringify(viewRows.slice(0, 6)));
+    ok(items.length > 0 && items.every((x) => /^lines? \d+(-\d+)? · \S/.test(x.description)), 'every item shows its lines and why it is there',
+      items.map((x) => `${x.label} | ${x.description}`).join('\n     '));
+    console.log(`     view: ${items.slice(0, 3).map((x) => `${x.label} — ${x.description}`).join(' / ')}`);
+    await screenshot(page, '2-context-view');
+
+    // Open the pricing.go item: the cursor on the symbol's first line (its
+    // doc comment), nothing selected, the item's lines highlighted.
+    const target = items.find((x) => /internal\/cart\/pricing\.go/.test(x.aria) && !x.label.includes('/'));
+    const [, first, last] = /lines? (\d+)(?:-(\d+))?/.exec(target.description).map(Number);
+    const handles = await page.$$('.part.sidebar .monaco-list-row');
+    for (const h of handles) {
+      if ((await h.evaluate((e) => e.getAttribute('aria-label'))) === target.aria) {
+        await h.click();
+        break;
+      }
+    }
+    const cursor = await waitFor('the editor cursor', async () => {
+      const t = await page.evaluate(() => document.getElementById('status.editor.selection')?.textContent ?? '');
+      return /Ln \d+/.test(t) && (await page.evaluate(() => !!document.querySelector('.editor-instance .monaco-editor'))) ? t : `not yet: ${t}`;
+    }, 20_000).catch((err) => ({ err }));
+    ok(typeof cursor === 'string', 'opening an item opens its file', cursor.err ?? '');
+    if (typeof cursor === 'string') {
+      const line = Number(/Ln (\d+)/.exec(cursor)[1]);
+      const src = fs.readFileSync(path.join(ws, 'internal/cart/pricing.go'), 'utf8').split('\n');
+      const name = target.label.replace(/ \(part \d+ of \d+\)$/, '').split('.').pop();
+      // From the cursor, past the doc comment, comes the declaration.
+      let decl = line - 1;
+      while (decl < src.length && /^\s*\/\//.test(src[decl])) decl++;
+      ok(line >= first && line <= (last || first) && new RegExp(`\\b${name}\\b`).test(src[decl] ?? ''),
+        `the cursor is on the first line of ${target.label} (line ${line}, inside the lines ${first}-${last || first} the list shows)`,
+        `${cursor}; line ${decl + 1}: ${src[decl]}`);
+      ok(!/selected/.test(cursor), 'nothing is selected', cursor);
+      // The highlight arrives just after the editor opens.
+      const highlighted = await waitFor('the highlight', () =>
+        page.evaluate(() => document.querySelectorAll('.editor-instance .view-overlays [class*="ced-"]').length), 10_000).catch(() => 0);
+      const classes = highlighted > 0 ? '' : await page.evaluate(() =>
+        [...new Set([...document.querySelectorAll('.editor-instance .view-overlays div')].map((e) => e.className))].join(' | '));
+      ok(highlighted > 0, `the item's lines are highlighted (${highlighted} decorated lines in view)`, classes);
+      await screenshot(page, '3-item-opened');
+    }
+  }
 
   // 3. Another extension: the exported API and the language-model tool.
   fs.rmSync(probeOut, { force: true });
@@ -195,6 +273,9 @@ try {
   ok(probe.tools.includes('ctxls_selectContext'), 'vscode.lm.tools lists ctxls_selectContext', probe.tools.join(', '));
   ok(typeof probe.tool === 'string' && /internal\/cart\/pricing\.go/.test(probe.tool) && /```go/.test(probe.tool),
     'vscode.lm.invokeTool("ctxls_selectContext") answers with the selection as Markdown', String(probe.tool ?? probe.toolError));
+  const headings = (String(probe.tool).match(/^### /gm) ?? []).length;
+  const whys = (String(probe.tool).match(/^Why: \S/gm) ?? []).length;
+  ok(headings > 0 && whys === headings, `the #ctxls tool says why for each item (${whys} of ${headings})`, String(probe.tool).slice(0, 600));
   // 4. The MCP server definition: VS Code lists `ctxls mcp` among its MCP
   // servers with no .vscode/mcp.json.
   await runCommand(page, 'MCP: List Servers');
