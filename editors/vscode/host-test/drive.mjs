@@ -81,6 +81,14 @@ async function waitFor(what, fn, ms = 60_000, every = 250) {
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxls-codeserver-')));
 const ws = path.join(tmp, 'shop');
 writeTxtar(path.join(repo, 'testdata/workspaces/shop.txtar'), ws);
+// A server that sends why also promises that range is exactly the lines
+// the text holds (docs/protocol.md); an older one may put a class header
+// before a method, so the copied line counts are checked only with it.
+const serverSaysWhy = (() => {
+  const out = execFileSync(BIN, ['select', '--root', ws, '--cache-dir', 'off', '--json', QUERY], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return JSON.parse(out).items.some((it) => typeof it.why === 'string' && it.why !== '');
+})();
+console.log(`     the server ${serverSaysWhy ? 'sends' : 'does not send'} why`);
 const userData = path.join(tmp, 'user');
 const extDir = path.join(tmp, 'extensions');
 const probeOut = path.join(tmp, 'probe.json');
@@ -261,6 +269,78 @@ try {
       ok(highlighted > 0, `the item's lines are highlighted (${highlighted} decorated lines in view)`, classes);
       await screenshot(page, '3-item-opened');
     }
+
+    // Every item: the line opened lies in the lines the list shows, and
+    // nothing is selected.
+    const clickRow = async (aria) => {
+      for (const h of await page.$$('.part.sidebar .monaco-list-row')) {
+        if ((await h.evaluate((e) => e.getAttribute('aria-label'))) === aria) {
+          await h.click();
+          return h;
+        }
+      }
+      throw new Error(`no row ${aria}`);
+    };
+    const bad = [];
+    for (const it of items) {
+      const [, f, l] = /lines? (\d+)(?:-(\d+))?/.exec(it.description).map(Number);
+      const file = /, (\S+) lines? /.exec(it.aria)?.[1];
+      await clickRow(it.aria);
+      // Waits for the editor of the item's file with the cursor in its lines.
+      const at = await waitFor(`${it.label} opened`, async () => {
+        const tab = await page.evaluate(() => document.querySelector('.tab.active')?.getAttribute('aria-label') ?? '');
+        const t = await page.evaluate(() => document.getElementById('status.editor.selection')?.textContent ?? '');
+        const ln = Number(/Ln (\d+)/.exec(t)?.[1]);
+        return file && tab.includes(file.split('/').pop()) && ln >= f && ln <= (l || f) ? t : `not yet: ${tab} ${t}`;
+      }, 10_000).catch((err) => String(err));
+      if (!/^Ln/.test(at) || /selected/.test(at)) bad.push(`${it.label} (${it.description.split(' · ')[0]}): ${at}`);
+    }
+    ok(bad.length === 0, `every item opens inside the lines the list shows, nothing selected (${items.length} items)`, bad.join('\n     '));
+
+    // Remove the last item, then copy: the Markdown labels the lines the
+    // list shows, with the why, holds exactly those lines, and leaves the
+    // removed item out.
+    const removed = items[items.length - 1];
+    const row = await clickRow(removed.aria);
+    await row.hover();
+    const removeButton = await row.$('.action-label[aria-label="Remove from Context"]');
+    ok(removeButton !== null, 'an item offers "Remove from Context"');
+    if (removeButton) await removeButton.click();
+    const left = await waitFor('the item removed', async () => {
+      const r = await page.evaluate(() => [...document.querySelectorAll('.part.sidebar .monaco-list-row')].map((e) => e.getAttribute('aria-label') ?? ''));
+      return r.includes(removed.aria) ? `not yet: ${removed.aria} is still listed` : r;
+    }, 10_000).catch((err) => ({ err }));
+    ok(Array.isArray(left), `removing ${removed.label} drops it from the view`, left.err ?? '');
+    await browser.defaultBrowserContext().overridePermissions(`http://127.0.0.1:${server.port}`, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await runCommand(page, 'ctxls: Copy All as Markdown');
+    const md = await waitFor('the Markdown on the clipboard', async () => {
+      const t = await page.evaluate(() => navigator.clipboard.readText());
+      return t.startsWith('## Context for:') ? t : 'not yet: ' + t.slice(0, 40);
+    }, 10_000).catch((err) => ({ err }));
+    ok(typeof md === 'string', '"Copy All as Markdown" puts the selection on the clipboard', md.err ?? '');
+    if (typeof md === 'string') {
+      const kept = items.filter((x) => x !== removed);
+      const sections = md.split(/^### /m).slice(1);
+      const mismatch = [];
+      kept.forEach((it) => {
+        const file = /, (\S+) lines? /.exec(it.aria)?.[1];
+        const lines = it.description.split(' · ')[0];
+        const sec = sections.find((x) => x.startsWith(`\`${file}\` (${lines})`)) ?? '';
+        const why = it.aria.slice(it.aria.indexOf(': ') + 2);
+        const [, f, l] = /lines? (\d+)(?:-(\d+))?/.exec(lines).map(Number);
+        const code = /\n(`{3,})[^\n]*\n([\s\S]*?)\1/.exec(sec)?.[2] ?? '';
+        const n = code.replace(/\n$/, '').split('\n').length;
+        const exact = serverSaysWhy && !/_\(truncated\)_/.test(sec);
+        if (!sec.startsWith(`\`${file}\` (${lines})`) || !sec.includes(`\nWhy: ${why}\n`) || (exact && n !== (l || f) - f + 1)) {
+          mismatch.push(`${it.label} ${lines} (${why}) vs ${sec.split('\n')[0]} / ${n} lines`);
+        }
+      });
+      ok(sections.length === kept.length && mismatch.length === 0,
+        `the copied Markdown names the lines the list shows, says why, ${serverSaysWhy ? 'and holds those lines' : '(a server without why: line counts not checked)'} (${sections.length} items, the removed one left out)`,
+        mismatch.join('\n     '));
+    }
+    await screenshot(page, '4-item-removed');
   }
 
   // 3. Another extension: the exported API and the language-model tool.
