@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 
 import type { ContextItem, ContextSelectParams, ContextSelectResult } from './protocol';
-import { ContextSelection, itemAt, itemKey, itemRow, openTarget, type FileGroup } from './selection';
+import { addFileParams, addSymbolParams, ContextSelection, itemAt, itemKey, itemRow, openTarget, type FileGroup } from './selection';
 
 /** The view's id (package.json views). */
 export const VIEW_ID = 'ctxls.context';
@@ -247,20 +247,14 @@ export class ContextView implements vscode.Disposable, vscode.TreeDataProvider<N
     let item: ContextItem | undefined;
     try {
       if (what === 'file') {
-        const res = await this.host.select({ query: rel, pinned: [uri.toString()], retrieval: false, limit: 1 });
+        const res = await this.host.select(addFileParams(rel, uri.toString()));
         item = normalized(res.items).find((it) => it.uri === uri.toString());
       } else {
         if (editor === undefined || editor.document.uri.toString() !== uri.toString()) return;
         const pos = editor.selection.active;
         const word = editor.document.getWordRangeAtPosition(pos);
-        const res = await this.host.select({
-          query: word !== undefined ? editor.document.getText(word) : rel,
-          activeUri: uri.toString(),
-          position: { line: pos.line, character: pos.character },
-          paths: [rel.replace(/[[\]{}*?]/g, '\\$&')],
-          limit: 50,
-          maxChars: 1_000_000,
-        });
+        const text = word !== undefined ? editor.document.getText(word) : '';
+        const res = await this.host.select(addSymbolParams(rel, uri.toString(), text, { line: pos.line, character: pos.character }));
         item = itemAt(normalized(res.items), uri.toString(), { line: pos.line, character: pos.character });
         if (item === undefined) {
           this.host.error(`ctxls: the index has no symbol at line ${pos.line + 1} of ${rel}; use "Add File to Context" for the whole file.`);

@@ -239,6 +239,30 @@ export function itemTooltip(item: ContextItem, pinned: boolean): string {
 }
 
 /**
+ * The request of "Add File to Context": the file pinned, nothing
+ * retrieved beside it.
+ */
+export function addFileParams(rel: string, uri: string): ContextSelectParams {
+  return { query: rel, pinned: [uri], retrieval: false, limit: 1 };
+}
+
+/**
+ * The request of "Add Symbol to Context": the symbols of that one file,
+ * the cursor's first (the active signal), with room for all of them;
+ * itemAt then picks the one under the cursor.
+ */
+export function addSymbolParams(rel: string, uri: string, word: string, pos: Position): ContextSelectParams {
+  return {
+    query: word.trim() !== '' ? word : rel,
+    activeUri: uri,
+    position: { line: pos.line, character: pos.character },
+    paths: [rel.replace(/[[\]{}*?\\]/g, '\\$&')],
+    limit: 50,
+    maxChars: 1_000_000,
+  };
+}
+
+/**
  * The item at a position of a file in an answer: the one whose symbol
  * (else whose range) holds the position and is the narrowest. For "Add
  * Symbol to Context".

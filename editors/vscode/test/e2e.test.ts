@@ -22,7 +22,7 @@ import {
 import { TOOL_TOKEN_SHARE, tokenBudget } from '../src/agent';
 import { DID_FOCUS, type ContextSelectResult } from '../src/protocol';
 import { lineSpan, pickRows, toMarkdown, whyOf } from '../src/render';
-import { itemRow, openTarget } from '../src/selection';
+import { addFileParams, addSymbolParams, itemAt, itemRow, openTarget } from '../src/selection';
 import { selectContext, sendConfiguration, sendFocus, waitUntilReady, type Rpc } from '../src/session';
 import { buildSelectParams, initializationOptions, readSettings } from '../src/settings';
 import { onProgress, onStats, statusView, type Status, type WorkDoneProgressValue } from '../src/status';
@@ -299,6 +299,20 @@ describe('ctxls serve, end to end', { timeout: 120_000 }, () => {
       active.map((it) => `${it.path} ${it.symbol}`),
       ['web/router.ts Router.addRoute'],
       summary(res),
+    );
+  });
+
+  test('"Add Symbol to Context" finds the symbol under the cursor, "Add File" the file', async () => {
+    const file = 'web/router.ts';
+    const at = { line: 6, character: 4 }; // in the body of Router.addRoute
+    const res = await selectContext(s.rpc, buildSelectParams(addSymbolParams(file, uri(file), 'routes', at), settings));
+    assert.ok(res.items.every((it) => it.path === file), summary(res));
+    assert.equal(itemAt(res.items, uri(file), at)?.symbol, 'Router.addRoute', summary(res));
+    const f = await selectContext(s.rpc, buildSelectParams(addFileParams('billing/refund.go', uri('billing/refund.go')), settings));
+    assert.deepEqual(
+      f.items.map((it) => [it.path, it.symbol, it.reason]),
+      [['billing/refund.go', '', 'pinned']],
+      summary(f),
     );
   });
 
