@@ -9,10 +9,14 @@
 //   CTXLS_BIN         the server; CTXLS_VSIX and PROBE_VSIX the extensions
 //
 // Cases: the status bar shows the index; "ctxls: Select Context…" from the
-// command palette lists ranked items; a second extension gets the same
+// command palette lists ranked items; the context view shows them by file
+// with why each is there, and opening one puts the cursor on the symbol's
+// first line, selects nothing and highlights the lines the list names; a
+// second extension gets the same
 // through the exported API and the #ctxls language-model tool; VS Code
 // lists and starts `ctxls mcp` from the extension's MCP server definition;
-// a restricted (untrusted) workspace says why ctxls is off.
+// a restricted (untrusted) workspace says why ctxls is off. Screenshots go
+// to CTXLS_SCREENSHOTS (default: host-test/screenshots).
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -34,6 +38,13 @@ const ENTRY = env('CODE_SERVER');
 const CHROMIUM = env('CHROMIUM');
 const BIN = env('CTXLS_BIN');
 const QUERY = 'expired coupon codes are still accepted at checkout';
+const SHOTS = process.env.CTXLS_SCREENSHOTS || path.join(here, 'screenshots');
+fs.mkdirSync(SHOTS, { recursive: true });
+async function screenshot(page, name) {
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  console.log(`     screenshot: ${path.relative(process.cwd(), file)}`);
+}
 
 let failures = 0;
 function ok(cond, what, detail = '') {
@@ -70,6 +81,14 @@ async function waitFor(what, fn, ms = 60_000, every = 250) {
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxls-codeserver-')));
 const ws = path.join(tmp, 'shop');
 writeTxtar(path.join(repo, 'testdata/workspaces/shop.txtar'), ws);
+// A server that sends why also promises that range is exactly the lines
+// the text holds (docs/protocol.md); an older one may put a class header
+// before a method, so the copied line counts are checked only with it.
+const serverSaysWhy = (() => {
+  const out = execFileSync(BIN, ['select', '--root', ws, '--cache-dir', 'off', '--json', QUERY], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return JSON.parse(out).items.some((it) => typeof it.why === 'string' && it.why !== '');
+})();
+console.log(`     the server ${serverSaysWhy ? 'sends' : 'does not send'} why`);
 const userData = path.join(tmp, 'user');
 const extDir = path.join(tmp, 'extensions');
 const probeOut = path.join(tmp, 'probe.json');
@@ -152,9 +171,16 @@ try {
   const page = await openWorkbench(server.port);
   const status = await waitFor('the status bar to show the index', async () => {
     const t = await statusText(page);
-    return /symbols? indexed/.test(t) ? t : `not yet: ${JSON.stringify(t)}; status bar: ${await page.evaluate(() => [...document.querySelectorAll('.statusbar-item')].map((e) => e.id).join(', '))}`;
+    return /Index up to date/.test(t) ? t : `not yet: ${JSON.stringify(t)}; status bar: ${await page.evaluate(() => [...document.querySelectorAll('.statusbar-item')].map((e) => e.id).join(', '))}`;
   }, 90_000);
   ok(true, `the status bar shows the index (${status.split(' | ')[0].trim()})`);
+  ok(!/Merkle|hash-\d/.test(status) && /embedder: built-in/.test(status), 'the status tooltip is in user words', status);
+  // One indexing indicator: the language client's own window progress
+  // ("indexing: 7/65 files") is never shown beside the ctxls item.
+  const others = await page.evaluate(() =>
+    [...document.querySelectorAll('.statusbar-item')].map((e) => e.textContent ?? '').filter((t) => /indexing|files/i.test(t) && !/ctxls/.test(t)),
+  );
+  ok(others.length === 0, 'no second indexing indicator in the status bar', others.join(' | '));
 
   // 2. "ctxls: Select Context…" from the command palette.
   // Under load the palette may still hold the command's title when the
@@ -182,8 +208,140 @@ try {
   if (Array.isArray(rows)) {
     ok(rows.some((x) => /Copy all as Markdown/.test(x)), 'the list offers "Copy all as Markdown"', rows.join('\n     '));
     console.log(`     rows: ${rows.slice(0, 4).join(' / ')}`);
+    await screenshot(page, '1-select-context-quick-pick');
   }
   await page.keyboard.press('Escape');
+
+  // 2b. The context view holds the same selection, by file, with reasons.
+  await runCommand(page, 'ctxls: Show Context View');
+  const viewRows = await waitFor('the context view\'s items', async () => {
+    const r = await page.evaluate(() =>
+      [...document.querySelectorAll('.part.sidebar .monaco-list-row')].map((e) => ({
+        aria: e.getAttribute('aria-label') ?? '',
+        label: e.querySelector('.label-name')?.textContent ?? '',
+        description: e.querySelector('.label-description')?.textContent ?? '',
+      })),
+    );
+    return r.some((x) => /internal\/cart\/pricing\.go lines \d+-\d+: ./.test(x.aria)) ? r : `not yet: ${JSON.stringify(r.slice(0, 4))}`;
+  }, 30_000).catch((err) => ({ err }));
+  ok(Array.isArray(viewRows), 'the context view lists the selection', viewRows.err ?? '');
+  if (Array.isArray(viewRows)) {
+    const items = viewRows.filter((x) => / lines? \d+(-\d+)?: ./.test(x.aria));
+    const files = viewRows.filter((x) => x.label === 'pricing.go');
+    ok(files.length === 1 && files[0].description === 'internal/cart', 'items are grouped under their file', JSON.stringify(viewRows.slice(0, 6)));
+    ok(items.length > 0 && items.every((x) => /^lines? \d+(-\d+)? · \S/.test(x.description)), 'every item shows its lines and why it is there',
+      items.map((x) => `${x.label} | ${x.description}`).join('\n     '));
+    console.log(`     view: ${items.slice(0, 3).map((x) => `${x.label} — ${x.description}`).join(' / ')}`);
+    await screenshot(page, '2-context-view');
+
+    // Open the pricing.go item: the cursor on the symbol's first line (its
+    // doc comment), nothing selected, the item's lines highlighted.
+    const target = items.find((x) => /internal\/cart\/pricing\.go/.test(x.aria) && !x.label.includes('/'));
+    const [, first, last] = /lines? (\d+)(?:-(\d+))?/.exec(target.description).map(Number);
+    const handles = await page.$$('.part.sidebar .monaco-list-row');
+    for (const h of handles) {
+      if ((await h.evaluate((e) => e.getAttribute('aria-label'))) === target.aria) {
+        await h.click();
+        break;
+      }
+    }
+    const cursor = await waitFor('the editor cursor', async () => {
+      const t = await page.evaluate(() => document.getElementById('status.editor.selection')?.textContent ?? '');
+      return /Ln \d+/.test(t) && (await page.evaluate(() => !!document.querySelector('.editor-instance .monaco-editor'))) ? t : `not yet: ${t}`;
+    }, 20_000).catch((err) => ({ err }));
+    ok(typeof cursor === 'string', 'opening an item opens its file', cursor.err ?? '');
+    if (typeof cursor === 'string') {
+      const line = Number(/Ln (\d+)/.exec(cursor)[1]);
+      const src = fs.readFileSync(path.join(ws, 'internal/cart/pricing.go'), 'utf8').split('\n');
+      const name = target.label.replace(/ \(part \d+ of \d+\)$/, '').split('.').pop();
+      // From the cursor, past the doc comment, comes the declaration.
+      let decl = line - 1;
+      while (decl < src.length && /^\s*\/\//.test(src[decl])) decl++;
+      ok(line >= first && line <= (last || first) && new RegExp(`\\b${name}\\b`).test(src[decl] ?? ''),
+        `the cursor is on the first line of ${target.label} (line ${line}, inside the lines ${first}-${last || first} the list shows)`,
+        `${cursor}; line ${decl + 1}: ${src[decl]}`);
+      ok(!/selected/.test(cursor), 'nothing is selected', cursor);
+      // The highlight arrives just after the editor opens.
+      const highlighted = await waitFor('the highlight', () =>
+        page.evaluate(() => document.querySelectorAll('.editor-instance .view-overlays [class*="ced-"]').length), 10_000).catch(() => 0);
+      const classes = highlighted > 0 ? '' : await page.evaluate(() =>
+        [...new Set([...document.querySelectorAll('.editor-instance .view-overlays div')].map((e) => e.className))].join(' | '));
+      ok(highlighted > 0, `the item's lines are highlighted (${highlighted} decorated lines in view)`, classes);
+      await screenshot(page, '3-item-opened');
+    }
+
+    // Every item: the line opened lies in the lines the list shows, and
+    // nothing is selected.
+    const clickRow = async (aria) => {
+      for (const h of await page.$$('.part.sidebar .monaco-list-row')) {
+        if ((await h.evaluate((e) => e.getAttribute('aria-label'))) === aria) {
+          await h.click();
+          return h;
+        }
+      }
+      throw new Error(`no row ${aria}`);
+    };
+    const bad = [];
+    for (const it of items) {
+      const [, f, l] = /lines? (\d+)(?:-(\d+))?/.exec(it.description).map(Number);
+      const file = /, (\S+) lines? /.exec(it.aria)?.[1];
+      await clickRow(it.aria);
+      // Waits for the editor of the item's file with the cursor in its lines.
+      const at = await waitFor(`${it.label} opened`, async () => {
+        const tab = await page.evaluate(() => document.querySelector('.tab.active')?.getAttribute('aria-label') ?? '');
+        const t = await page.evaluate(() => document.getElementById('status.editor.selection')?.textContent ?? '');
+        const ln = Number(/Ln (\d+)/.exec(t)?.[1]);
+        return file && tab.includes(file.split('/').pop()) && ln >= f && ln <= (l || f) ? t : `not yet: ${tab} ${t}`;
+      }, 10_000).catch((err) => String(err));
+      if (!/^Ln/.test(at) || /selected/.test(at)) bad.push(`${it.label} (${it.description.split(' · ')[0]}): ${at}`);
+    }
+    ok(bad.length === 0, `every item opens inside the lines the list shows, nothing selected (${items.length} items)`, bad.join('\n     '));
+
+    // Remove the last item, then copy: the Markdown labels the lines the
+    // list shows, with the why, holds exactly those lines, and leaves the
+    // removed item out.
+    const removed = items[items.length - 1];
+    const row = await clickRow(removed.aria);
+    await row.hover();
+    const removeButton = await row.$('.action-label[aria-label="Remove from Context"]');
+    ok(removeButton !== null, 'an item offers "Remove from Context"');
+    if (removeButton) await removeButton.click();
+    const left = await waitFor('the item removed', async () => {
+      const r = await page.evaluate(() => [...document.querySelectorAll('.part.sidebar .monaco-list-row')].map((e) => e.getAttribute('aria-label') ?? ''));
+      return r.includes(removed.aria) ? `not yet: ${removed.aria} is still listed` : r;
+    }, 10_000).catch((err) => ({ err }));
+    ok(Array.isArray(left), `removing ${removed.label} drops it from the view`, left.err ?? '');
+    await browser.defaultBrowserContext().overridePermissions(`http://127.0.0.1:${server.port}`, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await runCommand(page, 'ctxls: Copy All as Markdown');
+    const md = await waitFor('the Markdown on the clipboard', async () => {
+      const t = await page.evaluate(() => navigator.clipboard.readText());
+      return t.startsWith('## Context for:') ? t : 'not yet: ' + t.slice(0, 40);
+    }, 10_000).catch((err) => ({ err }));
+    ok(typeof md === 'string', '"Copy All as Markdown" puts the selection on the clipboard', md.err ?? '');
+    if (typeof md === 'string') {
+      const kept = items.filter((x) => x !== removed);
+      const sections = md.split(/^### /m).slice(1);
+      const mismatch = [];
+      kept.forEach((it) => {
+        const file = /, (\S+) lines? /.exec(it.aria)?.[1];
+        const lines = it.description.split(' · ')[0];
+        const sec = sections.find((x) => x.startsWith(`\`${file}\` (${lines})`)) ?? '';
+        const why = it.aria.slice(it.aria.indexOf(': ') + 2);
+        const [, f, l] = /lines? (\d+)(?:-(\d+))?/.exec(lines).map(Number);
+        const code = /\n(`{3,})[^\n]*\n([\s\S]*?)\1/.exec(sec)?.[2] ?? '';
+        const n = code.replace(/\n$/, '').split('\n').length;
+        const exact = serverSaysWhy && !/_\(truncated\)_/.test(sec);
+        if (!sec.startsWith(`\`${file}\` (${lines})`) || !sec.includes(`\nWhy: ${why}\n`) || (exact && n !== (l || f) - f + 1)) {
+          mismatch.push(`${it.label} ${lines} (${why}) vs ${sec.split('\n')[0]} / ${n} lines`);
+        }
+      });
+      ok(sections.length === kept.length && mismatch.length === 0,
+        `the copied Markdown names the lines the list shows, says why, ${serverSaysWhy ? 'and holds those lines' : '(a server without why: line counts not checked)'} (${sections.length} items, the removed one left out)`,
+        mismatch.join('\n     '));
+    }
+    await screenshot(page, '4-item-removed');
+  }
 
   // 3. Another extension: the exported API and the language-model tool.
   fs.rmSync(probeOut, { force: true });
@@ -195,6 +353,9 @@ try {
   ok(probe.tools.includes('ctxls_selectContext'), 'vscode.lm.tools lists ctxls_selectContext', probe.tools.join(', '));
   ok(typeof probe.tool === 'string' && /internal\/cart\/pricing\.go/.test(probe.tool) && /```go/.test(probe.tool),
     'vscode.lm.invokeTool("ctxls_selectContext") answers with the selection as Markdown', String(probe.tool ?? probe.toolError));
+  const headings = (String(probe.tool).match(/^### /gm) ?? []).length;
+  const whys = (String(probe.tool).match(/^Why: \S/gm) ?? []).length;
+  ok(headings > 0 && whys === headings, `the #ctxls tool says why for each item (${whys} of ${headings})`, String(probe.tool).slice(0, 600));
   // 4. The MCP server definition: VS Code lists `ctxls mcp` among its MCP
   // servers with no .vscode/mcp.json.
   await runCommand(page, 'MCP: List Servers');

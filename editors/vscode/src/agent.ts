@@ -4,7 +4,7 @@
 // the command line of `ctxls mcp`.
 
 import type { ContextItem, ContextSelectParams, ContextSelectResult } from './protocol';
-import { formatScore, lineSpan } from './render';
+import { formatScore, linesWord, partSuffix, whyOf } from './render';
 import { describe } from './settings';
 
 /** The id of the language-model tool (package.json languageModelTools). */
@@ -68,10 +68,8 @@ export function tokenBudget(hostTokens: unknown, share: number): number | undefi
 
 /** One item's place: `path` (lines a-b): kind `symbol`. */
 function place(item: ContextItem): string {
-  const { first, last } = lineSpan(item.range);
-  const lines = first === last ? `line ${first}` : `lines ${first}-${last}`;
   const what = item.symbol !== '' ? `: ${item.kind} \`${item.symbol}\`` : '';
-  return `\`${item.path}\` (${lines})${what}`;
+  return `\`${item.path}\` (${linesWord(item.range)})${what}${partSuffix(item)}`;
 }
 
 /** An item's per-source ranks, best first: "lexical #1 (0.35), file #2 (0.1)". */
@@ -83,8 +81,9 @@ export function signalList(item: ContextItem): string {
 }
 
 /**
- * The answer of `@ctxls /explain`: for each item, where it is, its score
- * and reason, and its rank in every source that ranked it.
+ * The answer of `@ctxls /explain`: for each item, where it is, why it is
+ * there in words, its score and reason, and its rank in every source that
+ * ranked it.
  */
 export function explainMarkdown(query: string, result: ContextSelectResult): string {
   const lines = [`**Why these items for:** ${query.trim().replace(/\s+/g, ' ')}`, ''];
@@ -93,8 +92,8 @@ export function explainMarkdown(query: string, result: ContextSelectResult): str
     return lines.join('\n');
   }
   result.items.forEach((item, i) => {
-    lines.push(`${i + 1}. ${place(item)}, score ${formatScore(item.score)}, ${item.reason}`);
-    lines.push(`   - ${signalList(item)}`);
+    lines.push(`${i + 1}. ${place(item)}: ${whyOf(item)}`);
+    lines.push(`   - score ${formatScore(item.score)} (${item.reason}): ${signalList(item)}`);
   });
   if (result.lowConfidence) lines.push('', '_Low confidence: nothing matched the request well._');
   if (!result.stats.ready) lines.push('', '_The workspace is still being indexed; the answer may be incomplete._');

@@ -30,10 +30,12 @@ import {
   type ToolInput,
 } from './agent';
 import { findServer, INSTALL_COMMAND } from './binary';
+import { ContextView } from './contextView';
 import { FocusReporter } from './focus';
 import { serverLogLine } from './logs';
 import type { ContextItem, ContextSelectParams, ContextSelectResult } from './protocol';
 import { pickRows, resultTitle, toMarkdown } from './render';
+import { ContextSelection } from './selection';
 import { fetchStats, selectContext, sendConfiguration, sendFocus, waitUntilReady, type Rpc } from './session';
 import { buildSelectParams, initializationOptions, readSettings, type Settings } from './settings';
 import { onProgress, onStats, statusDetails, statusView, type Status } from './status';
@@ -81,6 +83,7 @@ class Extension implements vscode.Disposable {
   private readonly statusItem = vscode.window.createStatusBarItem('ctxls.status', vscode.StatusBarAlignment.Right, 100);
   private readonly disposables: vscode.Disposable[] = [];
   private readonly focus: FocusReporter;
+  private readonly view: ContextView;
   private client: LanguageClient | undefined;
   private starting: Promise<void> | undefined;
   private serverPath = '';
@@ -119,6 +122,16 @@ class Extension implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.mcpChanged.fire()),
       this.mcpChanged,
     );
+    this.view = new ContextView({
+      select: (params) => this.select(params),
+      askQuestion: () => this.askQuestion(),
+      error: (message) => {
+        void vscode.window
+          .showErrorMessage(message.startsWith('ctxls:') ? message : `ctxls: ${message}`, 'Show Log')
+          .then((c) => this.onChoice(c));
+      },
+    });
+    this.disposables.push(this.view);
     this.registerAgentFeatures();
   }
 
@@ -153,8 +166,8 @@ class Extension implements vscode.Disposable {
             const res = await this.select(params);
             const text =
               res.items.length === 0
-                ? `ctxls found no code for "${params.query}"${res.stats.ready ? '' : ' (the workspace is still being indexed)'}.`
-                : toMarkdown(res.items, { query: params.query });
+                ? `ctxls found no code for "${params.query}"${res.lowConfidence ? ': nothing in the workspace matched it well' : ''}${res.stats.ready ? '' : ' (the workspace is still being indexed)'}.`
+                : toMarkdown(res.items, { query: params.query, lowConfidence: res.lowConfidence });
             return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
           },
         }),
@@ -213,7 +226,7 @@ class Extension implements vscode.Disposable {
     } else if (res.items.length === 0) {
       stream.markdown(res.stats.ready ? 'Nothing in the workspace matched.' : 'Nothing matched yet: the workspace is still being indexed.');
     } else {
-      stream.markdown(toMarkdown(res.items, { query }));
+      stream.markdown(toMarkdown(res.items, { query, lowConfidence: res.lowConfidence }));
     }
     for (const item of res.items) {
       const r = item.range;
@@ -293,12 +306,15 @@ class Extension implements vscode.Disposable {
           }),
       },
       middleware: {
+        // The status bar item is the one indexing indicator: the client's
+        // own window progress is never begun (only its end is passed on,
+        // which just lets the client forget the token).
         handleWorkDoneProgress: (_token, params, next) => {
           if (gen === this.generation) {
             this.setStatus(onProgress(this.status, params));
             if (params.kind === 'end') void this.refreshStats();
           }
-          next(_token, params);
+          if (params.kind === 'end') next(_token, params);
         },
       },
     };
@@ -421,8 +437,8 @@ class Extension implements vscode.Disposable {
     return res;
   }
 
-  /** "ctxls: Select Context…": input box, then a quick pick of the results. */
-  private async selectCommand(): Promise<void> {
+  /** The palette's question box; undefined when cancelled. */
+  private async askQuestion(): Promise<string | undefined> {
     const query = await vscode.window.showInputBox({
       title: 'ctxls: Select Context',
       prompt: 'What are you about to ask? ctxls picks the code that answers it.',
@@ -431,16 +447,28 @@ class Extension implements vscode.Disposable {
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() === '' ? 'Type what you want context for.' : undefined),
     });
-    if (query === undefined || query.trim() === '') return;
-    const q = query.trim();
-    this.lastQuery = q;
+    if (query === undefined || query.trim() === '') return undefined;
+    this.lastQuery = query.trim();
+    return this.lastQuery;
+  }
 
-    const params: ContextSelectParams = { query };
+  /**
+   * "ctxls: Select Context…": input box, then a quick pick of the results,
+   * which the context view shows too. Works with no chat model: open an
+   * item or copy them all.
+   */
+  private async selectCommand(): Promise<void> {
+    const q = await this.askQuestion();
+    if (q === undefined) return;
+
+    const params: ContextSelectParams = { query: q };
     const editor = vscode.window.activeTextEditor;
     if (editor !== undefined && editor.document.uri.scheme === 'file') {
       params.activeUri = editor.document.uri.toString();
       params.position = { line: editor.selection.active.line, character: editor.selection.active.character };
     }
+    const prev = this.view.selection;
+    const pins = prev?.pinned ?? [];
 
     const pick = vscode.window.createQuickPick<Row>();
     pick.title = `ctxls: selecting context for "${q}"`;
@@ -457,7 +485,7 @@ class Extension implements vscode.Disposable {
 
     let result: ContextSelectResult;
     try {
-      result = await this.select(params);
+      result = await this.select(pins.length > 0 ? { ...params, pinned: [...pins] } : params);
     } catch (err) {
       pick.hide();
       const msg = errorMessage(err);
@@ -466,11 +494,13 @@ class Extension implements vscode.Disposable {
         .then((c) => this.onChoice(c));
       return;
     }
-    if (hidden) return; // closed while the request ran
+    const sel = prev !== undefined && prev.query === q ? prev.rerun(params, result) : new ContextSelection(params, result, pins);
+    this.view.show(sel);
+    if (hidden) return; // closed while the request ran: the view has it
     pick.busy = false;
-    if (result.items.length === 0) {
-      pick.placeholder = 'Nothing selected: try other words, or wait for indexing to finish.';
-      pick.title = resultTitle(q, result);
+    pick.title = resultTitle(q, result);
+    if (sel.items.length === 0) {
+      pick.placeholder = sel.message() ?? 'Nothing selected.';
       return;
     }
 
@@ -478,25 +508,30 @@ class Extension implements vscode.Disposable {
     const copyButton: vscode.QuickInputButton = { iconPath: copyIcon, tooltip: 'Copy all as Markdown' };
     const copyItemButton: vscode.QuickInputButton = { iconPath: copyIcon, tooltip: 'Copy this item as Markdown' };
     const copyAll: Row = {
-      label: '$(copy) Copy all as Markdown',
-      description: `${plural(result.items.length, 'item')}, ${result.usedChars.toLocaleString('en-US')} chars`,
-      detail: 'For pasting into a chat',
+      label: sel.lowConfidence ? '$(copy) Copy all as Markdown anyway' : '$(copy) Copy all as Markdown',
+      description: `${plural(sel.items.length, 'item')}, ${result.usedChars.toLocaleString('en-US')} chars`,
+      detail: sel.lowConfidence ? 'Low confidence: nothing matched your question well' : 'For pasting into a chat',
       alwaysShow: true,
     };
-    const rows: Row[] = pickRows(result).map((r) => ({
+    const rows: Row[] = pickRows({ ...result, items: [...sel.items] }).map((r) => ({
       label: `$(${r.icon}) ${r.label}`,
       description: r.description,
       detail: r.detail,
       buttons: [copyItemButton],
       item: r.item,
     }));
-    pick.title = resultTitle(q, result);
     pick.placeholder = 'Choose an item to open it, or copy the selection as Markdown';
-    pick.buttons = [copyButton];
-    pick.items = [copyAll, { label: 'results', kind: vscode.QuickPickItemKind.Separator }, ...rows];
+    const separator: Row = { label: 'results', kind: vscode.QuickPickItemKind.Separator };
+    // A weak answer is not offered first: its rows come before "copy".
+    if (sel.lowConfidence) {
+      pick.items = [...rows, { label: '', kind: vscode.QuickPickItemKind.Separator }, copyAll];
+    } else {
+      pick.buttons = [copyButton];
+      pick.items = [copyAll, separator, ...rows];
+    }
 
-    const copy = async (items: ContextItem[]): Promise<void> => {
-      const md = toMarkdown(items, { query: q });
+    const copy = async (items: readonly ContextItem[]): Promise<void> => {
+      const md = toMarkdown(items, { query: q, lowConfidence: sel.lowConfidence });
       await vscode.env.clipboard.writeText(md);
       void vscode.window.showInformationMessage(
         `ctxls: copied ${plural(items.length, 'item')} (${md.length.toLocaleString('en-US')} chars) as Markdown.`,
@@ -504,7 +539,7 @@ class Extension implements vscode.Disposable {
     };
     pick.onDidTriggerButton(() => {
       pick.hide();
-      void copy(result.items);
+      void copy(sel.items);
     });
     pick.onDidTriggerItemButton((e) => {
       if (e.item.item !== undefined) void copy([e.item.item]);
@@ -512,8 +547,8 @@ class Extension implements vscode.Disposable {
     pick.onDidAccept(() => {
       const chosen = pick.selectedItems[0];
       pick.hide();
-      if (chosen === copyAll) void copy(result.items);
-      else if (chosen?.item !== undefined) void openItem(chosen.item);
+      if (chosen === copyAll) void copy(sel.items);
+      else if (chosen?.item !== undefined) void this.view.open(chosen.item);
     });
   }
 
@@ -562,18 +597,6 @@ class Extension implements vscode.Disposable {
 /** A quick-pick row: an item of the result, or the "copy all" action. */
 interface Row extends vscode.QuickPickItem {
   item?: ContextItem;
-}
-
-/** Opens an item's document with its symbol (or, without one, its range) selected. */
-async function openItem(item: ContextItem): Promise<void> {
-  if (item.uri === '') {
-    // A memory note or a tool: it has no file to open.
-    return;
-  }
-  const r = item.symbolRange ?? item.range;
-  const range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
-  const editor = await vscode.window.showTextDocument(vscode.Uri.parse(item.uri), { selection: range, preview: true });
-  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
 /** The language client seen as the minimal Rpc the session helpers use. */

@@ -56,6 +56,11 @@ export interface ContextSelectParams {
   minScore?: number;
   /** Ask for each item's per-signal breakdown. */
   explain?: boolean;
+  /**
+   * False turns retrieval off: only pinned items (and rules that always
+   * apply) come back.
+   */
+  retrieval?: boolean;
 }
 
 /** One source's opinion of an item. */
@@ -64,8 +69,15 @@ export interface Signal {
   score: number;
 }
 
-/** Why an item was selected. */
+/** Why an item was selected, as a machine-readable word. */
 export type Reason = 'pinned' | 'active' | 'retrieved' | 'expanded';
+
+/** Which part of a symbol an item is, when a symbol was split into several. */
+export interface ItemPart {
+  /** 1-based. */
+  index: number;
+  of: number;
+}
 
 /** One selected slice of the workspace. */
 export interface ContextItem {
@@ -78,6 +90,7 @@ export interface ContextItem {
   symbol: string;
   kind: string;
   language: string;
+  /** Exactly the lines the text holds: what a client shows, highlights and copies. */
   range: Range;
   /**
    * Where the item's symbol (from its doc comment) lies within range, when
@@ -89,6 +102,14 @@ export interface ContextItem {
   truncated: boolean;
   score: number;
   reason: Reason | string;
+  /**
+   * One short sentence a person reads, saying why the item is there
+   * ("calls `Command.findSuggestions` at args.go:36"); servers before it
+   * leave it out, and clients fall back to reason.
+   */
+  why?: string;
+  /** Set when the item is one of several parts of one symbol. */
+  part?: ItemPart;
   signals?: Record<string, Signal>;
 }
 

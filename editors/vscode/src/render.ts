@@ -12,7 +12,7 @@ export interface PickRow {
   label: string;
   /** Where it is: "path:first-last". */
   description: string;
-  /** Score, reason, kind and size. */
+  /** Why it is there, kind and size. */
   detail: string;
   /** The item the row stands for. */
   item: ContextItem;
@@ -48,20 +48,62 @@ export function lineSpan(r: Range): { first: number; last: number } {
   return { first, last: Math.max(first, last) };
 }
 
-/** "path:12" or "path:12-40". */
+/** "path:12" or "path:12-40": the lines the item's text holds. */
 export function location(item: ContextItem): string {
-  const { first, last } = lineSpan(item.range);
-  return first === last ? `${item.path}:${first}` : `${item.path}:${first}-${last}`;
+  return `${item.path}:${lineNumbers(item.range)}`;
+}
+
+/** "12" or "12-40". */
+export function lineNumbers(r: Range): string {
+  const { first, last } = lineSpan(r);
+  return first === last ? String(first) : `${first}-${last}`;
+}
+
+/** "line 12" or "lines 12-40". */
+export function linesWord(r: Range): string {
+  const { first, last } = lineSpan(r);
+  return first === last ? `line ${first}` : `lines ${first}-${last}`;
+}
+
+/** What a reason word means to a person, for servers that send no why. */
+const reasonWords: Record<string, string> = {
+  pinned: 'pinned by you',
+  active: 'where your cursor is',
+  retrieved: 'matches words of your question',
+  expanded: 'connected by references to the items above',
+  always: 'a rule that always applies',
+};
+
+/**
+ * Why the item is there, in one short sentence: the server's why, or,
+ * from a server that sends none, its reason in words.
+ */
+export function whyOf(item: ContextItem): string {
+  const why = typeof item.why === 'string' ? item.why.trim() : '';
+  if (why !== '') return why;
+  return reasonWords[item.reason] ?? item.reason;
+}
+
+/** " (part 2 of 3)" for a part of a split symbol, "" otherwise. */
+export function partSuffix(item: ContextItem): string {
+  const p = item.part;
+  if (p === undefined || p === null || !(p.of > 1)) return '';
+  return ` (part ${p.index} of ${p.of})`;
+}
+
+/** The item's name for a list: the symbol (and part), or the path for file items. */
+export function itemName(item: ContextItem): string {
+  return (item.symbol !== '' ? item.symbol : item.path) + partSuffix(item);
 }
 
 /** The quick-pick rows for a result, in the result's order. */
 export function pickRows(result: ContextSelectResult): PickRow[] {
   return result.items.map((item) => {
-    const parts = [`score ${formatScore(item.score)}`, item.reason, item.kind];
+    const parts = [whyOf(item), item.kind];
     parts.push(`${item.text.length.toLocaleString('en-US')} chars${item.truncated ? ' (truncated)' : ''}`);
     return {
       icon: kindIcon(item.kind),
-      label: item.symbol !== '' ? item.symbol : item.path,
+      label: itemName(item),
       description: location(item),
       detail: parts.join(' · '),
       item,
@@ -87,24 +129,29 @@ export function formatScore(score: number): string {
 export interface MarkdownOptions {
   /** The query the items were selected for; shown as a heading when set. */
   query?: string;
+  /** Says, under the heading, that nothing matched the query well. */
+  lowConfidence?: boolean;
 }
 
 /**
  * The items as Markdown for pasting into a chat: one heading per item
- * (path, lines, symbol, kind) and its text in a fenced code block that no
- * backtick run in the text can close.
+ * (path, the lines its text holds, symbol, kind, part), the reason it is
+ * there, and its text in a fenced code block that no backtick run in the
+ * text can close.
  */
 export function toMarkdown(items: readonly ContextItem[], opts: MarkdownOptions = {}): string {
   const parts: string[] = [];
   if (opts.query !== undefined && opts.query.trim() !== '') {
     parts.push(`## Context for: ${opts.query.trim().replace(/\s+/g, ' ')}\n`);
   }
+  if (opts.lowConfidence) parts.push('_Low confidence: nothing matched the question well; these are guesses._\n');
   for (const item of items) {
-    const { first, last } = lineSpan(item.range);
-    const lines = first === last ? `line ${first}` : `lines ${first}-${last}`;
-    let heading = `### \`${item.path}\` (${lines})`;
+    let heading = `### \`${item.path}\` (${linesWord(item.range)})`;
     if (item.symbol !== '') heading += `: ${item.kind} \`${item.symbol}\``;
+    heading += partSuffix(item);
     parts.push(heading);
+    parts.push('');
+    parts.push(`Why: ${whyOf(item)}`);
     parts.push('');
     const text = item.text.endsWith('\n') ? item.text : item.text + '\n';
     const fence = markdownFence(text);

@@ -64,23 +64,41 @@ export interface StatusView {
 export function statusView(s: Status): StatusView {
   switch (s.kind) {
     case 'starting':
-      return { text: '$(sync~spin) ctxls', tooltip: 'ctxls: starting the server', warning: false };
+      return { text: '$(sync~spin) ctxls', tooltip: 'ctxls is starting.', warning: false };
     case 'indexing': {
       const pct = s.percentage !== undefined ? ` ${Math.round(s.percentage)}%` : '';
       const msg = s.message ? `: ${s.message}` : '';
-      return { text: `$(sync~spin) ctxls${pct}`, tooltip: `ctxls: indexing${msg}. Click for index status.`, warning: false };
-    }
-    case 'ready': {
-      const n = s.stats.symbols;
       return {
-        text: `$(symbol-misc) ctxls ${compactCount(n)}`,
-        tooltip: `ctxls: ${plural(s.stats.files, 'file')}, ${plural(n, 'symbol')} indexed. Click for index status.`,
+        text: `$(sync~spin) ctxls${pct}`,
+        tooltip: `Indexing this workspace${msg}. Answers meanwhile come from the files indexed so far. Click for details.`,
         warning: false,
       };
     }
+    case 'ready':
+      return {
+        text: `$(symbol-misc) ctxls ${compactCount(s.stats.symbols)}`,
+        tooltip: `${readyWords(s.stats)}. Click for details.`,
+        warning: false,
+      };
     case 'stopped':
-      return { text: '$(warning) ctxls', tooltip: `ctxls: ${s.reason}. Click for details.`, warning: true };
+      return { text: '$(warning) ctxls', tooltip: `ctxls is off: ${s.reason}. Click for details.`, warning: true };
   }
+}
+
+/** "Index up to date: 64 files, 812 symbols; embedder: built-in". */
+function readyWords(st: SelectStats): string {
+  const emb = st.embedder ? `; embedder: ${embedderWords(st.embedder)}` : '';
+  return `Index up to date: ${plural(st.files, 'file')}, ${plural(st.symbols, 'symbol')}${emb}`;
+}
+
+/**
+ * An embedder id in a person's words: "hash-384" is the one built in,
+ * "onnx-384-…" a model the user installed.
+ */
+export function embedderWords(id: string): string {
+  if (/^hash(-|$)/.test(id)) return 'built-in';
+  if (/^onnx(-|$)/.test(id)) return 'your ONNX model (ctxls.modelPath)';
+  return id;
 }
 
 /** The lines of the index status message. */
@@ -96,13 +114,9 @@ export function statusDetails(s: Status, server?: { path: string; version?: stri
       lines.push(`Indexing${pct}${msg}. Requests are answered meanwhile, from what is indexed so far.`);
       break;
     }
-    case 'ready': {
-      const st = s.stats;
-      lines.push(`Ready: ${plural(st.files, 'file')}, ${plural(st.symbols, 'symbol')}.`);
-      if (st.embedder) lines.push(`Embedder: ${st.embedder}.`);
-      if (st.merkleRoot) lines.push(`Merkle root: ${st.merkleRoot}.`);
+    case 'ready':
+      lines.push(`${readyWords(s.stats)}.`);
       break;
-    }
     case 'stopped':
       lines.push(`Stopped: ${s.reason}.`);
       break;

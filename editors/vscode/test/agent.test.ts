@@ -73,8 +73,12 @@ describe('explainMarkdown', () => {
   test('lists each item with its sources, best rank first', () => {
     const md = explainMarkdown('  expired   coupons ', result([item({})]));
     assert.match(md, /^\*\*Why these items for:\*\* expired coupons\n/);
-    assert.match(md, /1\. `internal\/cart\/pricing\.go` \(lines 41-62\): function `ApplyCoupon`, score 0\.04812, retrieved/);
-    assert.match(md, /- lexical #1 \(3\.5\), file #2 \(0\.12\)/);
+    assert.match(md, /1\. `internal\/cart\/pricing\.go` \(lines 41-62\): function `ApplyCoupon`: matches words of your question\n/);
+    assert.match(md, /- score 0\.04812 \(retrieved\): lexical #1 \(3\.5\), file #2 \(0\.12\)/);
+  });
+  test('says each item\'s why, and which part of a split symbol it is', () => {
+    const md = explainMarkdown('who calls this', result([item({ why: 'calls `Command.findSuggestions` at args.go:36', part: { index: 2, of: 3 } })]));
+    assert.match(md, /function `ApplyCoupon` \(part 2 of 3\): calls `Command\.findSuggestions` at args\.go:36\n/);
   });
   test('says when nothing matched, and why', () => {
     assert.match(explainMarkdown('q', result([])), /Nothing matched\./);

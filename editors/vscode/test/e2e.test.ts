@@ -21,7 +21,8 @@ import {
 
 import { TOOL_TOKEN_SHARE, tokenBudget } from '../src/agent';
 import { DID_FOCUS, type ContextSelectResult } from '../src/protocol';
-import { pickRows, toMarkdown } from '../src/render';
+import { lineSpan, pickRows, toMarkdown, whyOf } from '../src/render';
+import { addFileParams, addSymbolParams, itemAt, itemRow, openTarget } from '../src/selection';
 import { selectContext, sendConfiguration, sendFocus, waitUntilReady, type Rpc } from '../src/session';
 import { buildSelectParams, initializationOptions, readSettings } from '../src/settings';
 import { onProgress, onStats, statusView, type Status, type WorkDoneProgressValue } from '../src/status';
@@ -259,7 +260,18 @@ describe('ctxls serve, end to end', { timeout: 120_000 }, () => {
     assert.equal(rows[0].label, 'ComputeInvoiceTotal');
     assert.match(rows[0].description, new RegExp(`^billing/invoice\\.go:${top.range.start.line + 1}-\\d+$`));
     const md = toMarkdown(res.items.slice(0, 1), { query: params.query });
-    assert.match(md, /### `billing\/invoice\.go` \(lines \d+-\d+\): function `ComputeInvoiceTotal`\n\n```go\n[^`]*\/\/ ComputeInvoiceTotal adds up[^\n]*\nfunc ComputeInvoiceTotal/);
+    assert.match(md, /### `billing\/invoice\.go` \(lines \d+-\d+\): function `ComputeInvoiceTotal`\n\nWhy: [^\n]+\n\n```go\n[^`]*\/\/ ComputeInvoiceTotal adds up[^\n]*\nfunc ComputeInvoiceTotal/);
+    // One range per item: the lines the list and the Markdown name are the
+    // lines the text holds, and opening goes to the function's first line.
+    for (const it of res.items) {
+      const { first, last } = lineSpan(it.range);
+      const heading = toMarkdown([it]).split('\n')[0];
+      assert.ok(heading.includes(first === last ? `(line ${first})` : `(lines ${first}-${last})`), heading);
+      assert.equal(itemRow(it, false).description.split(' · ')[0], first === last ? `line ${first}` : `lines ${first}-${last}`);
+      if (!it.truncated) assert.equal(it.text.replace(/\n$/, '').split('\n').length, last - first + 1, `${it.id}: the text holds the lines of its range`);
+      assert.ok(whyOf(it).length > 0);
+    }
+    assert.deepEqual(openTarget(top).cursor, { line: 14, character: 0 }, 'opening puts the cursor on the function\'s first line');
   });
 
   test('budget settings limit the items and their text', async () => {
@@ -287,6 +299,20 @@ describe('ctxls serve, end to end', { timeout: 120_000 }, () => {
       active.map((it) => `${it.path} ${it.symbol}`),
       ['web/router.ts Router.addRoute'],
       summary(res),
+    );
+  });
+
+  test('"Add Symbol to Context" finds the symbol under the cursor, "Add File" the file', async () => {
+    const file = 'web/router.ts';
+    const at = { line: 6, character: 4 }; // in the body of Router.addRoute
+    const res = await selectContext(s.rpc, buildSelectParams(addSymbolParams(file, uri(file), 'routes', at), settings));
+    assert.ok(res.items.every((it) => it.path === file), summary(res));
+    assert.equal(itemAt(res.items, uri(file), at)?.symbol, 'Router.addRoute', summary(res));
+    const f = await selectContext(s.rpc, buildSelectParams(addFileParams('billing/refund.go', uri('billing/refund.go')), settings));
+    assert.deepEqual(
+      f.items.map((it) => [it.path, it.symbol, it.reason]),
+      [['billing/refund.go', '', 'pinned']],
+      summary(f),
     );
   });
 

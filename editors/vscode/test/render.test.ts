@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import type { ContextItem, ContextSelectResult } from '../src/protocol';
-import { fenceLanguage, formatScore, lineSpan, markdownFence, pickRows, resultTitle, toMarkdown } from '../src/render';
+import { fenceLanguage, formatScore, lineSpan, markdownFence, pickRows, resultTitle, toMarkdown, whyOf } from '../src/render';
 
 function item(over: Partial<ContextItem>): ContextItem {
   return {
@@ -44,7 +44,7 @@ describe('lineSpan', () => {
 });
 
 describe('pickRows', () => {
-  test('one row per item in order, with symbol, location, score and reason', () => {
+  test('one row per item in order, with symbol, the lines its text holds, and why', () => {
     const rows = pickRows(
       result([
         item({}),
@@ -55,12 +55,21 @@ describe('pickRows', () => {
     assert.deepEqual(
       rows.map((r) => [r.icon, r.label, r.description, r.detail]),
       [
-        ['symbol-function', 'MatchAll', 'args.go:121-141', 'score 0.04841 · retrieved · function · 18 chars'],
-        ['file', 'README.md', 'README.md:1', 'score 1 · pinned · file · 1,500 chars (truncated)'],
-        ['symbol-method', 'Server.Start', 'srv/server.go:121-141', 'score 0.04841 · active · method · 18 chars'],
+        ['symbol-function', 'MatchAll', 'args.go:121-141', 'matches words of your question · function · 18 chars'],
+        ['file', 'README.md', 'README.md:1', 'pinned by you · file · 1,500 chars (truncated)'],
+        ['symbol-method', 'Server.Start', 'srv/server.go:121-141', 'where your cursor is · method · 18 chars'],
       ],
     );
     assert.equal(rows[2].item.symbol, 'Server.Start');
+  });
+
+  test('the server\'s why wins over the reason word; parts say which', () => {
+    const [row] = pickRows(result([item({ reason: 'expanded', why: 'calls `MatchAll` at cmd.go:12', part: { index: 2, of: 3 } })]));
+    assert.equal(row.label, 'MatchAll (part 2 of 3)');
+    assert.equal(row.detail, 'calls `MatchAll` at cmd.go:12 · function · 18 chars');
+    assert.equal(whyOf(item({ reason: 'expanded', why: '  ' })), 'connected by references to the items above', 'a blank why falls back');
+    assert.equal(whyOf(item({ reason: 'always' })), 'a rule that always applies');
+    assert.equal(whyOf(item({ reason: 'novel' })), 'novel', 'an unknown reason is shown as it is');
   });
 
   test('unknown kinds get a generic icon', () => {
@@ -105,6 +114,8 @@ describe('toMarkdown', () => {
         '',
         '### `args.go` (lines 121-141): function `MatchAll`',
         '',
+        'Why: matches words of your question',
+        '',
         '```go',
         'func MatchAll() {',
         '\treturn nil',
@@ -113,12 +124,32 @@ describe('toMarkdown', () => {
         '',
         '### `docs/guide.md` (line 3)',
         '',
+        'Why: matches words of your question',
+        '',
         '```',
         'plain',
         '```',
         '',
       ].join('\n'),
     );
+  });
+
+  test('the heading labels the lines the text holds, not the symbol\'s; the why and part follow', () => {
+    const md = toMarkdown([
+      item({
+        range: { start: { line: 760, character: 0 }, end: { line: 819, character: 0 } },
+        symbolRange: { start: { line: 780, character: 0 }, end: { line: 795, character: 1 } },
+        symbol: 'Command.findSuggestions',
+        kind: 'method',
+        why: 'called by `legacyArgs` at args.go:36',
+        part: { index: 1, of: 2 },
+      }),
+    ]);
+    assert.ok(md.startsWith('### `args.go` (lines 761-819): method `Command.findSuggestions` (part 1 of 2)\n\nWhy: called by `legacyArgs` at args.go:36\n'), md);
+  });
+
+  test('a low-confidence answer says so at the top', () => {
+    assert.match(toMarkdown([item({})], { query: 'q', lowConfidence: true }), /^## Context for: q\n\n_Low confidence: nothing matched the question well; these are guesses\._\n/);
   });
 
   test('text containing a fence cannot close the block', () => {

@@ -22,13 +22,21 @@ describe('status', () => {
     s = onProgress(s, { kind: 'begin', title: 'ctxls: indexing', message: 'discovering files', percentage: 0 });
     assert.equal(statusView(s).text, '$(sync~spin) ctxls 0%');
     s = onProgress(s, { kind: 'report', message: '40/100 files', percentage: 40 });
-    assert.deepEqual(statusView(s), { text: '$(sync~spin) ctxls 40%', tooltip: 'ctxls: indexing: 40/100 files. Click for index status.', warning: false });
+    assert.deepEqual(statusView(s), {
+      text: '$(sync~spin) ctxls 40%',
+      tooltip: 'Indexing this workspace: 40/100 files. Answers meanwhile come from the files indexed so far. Click for details.',
+      warning: false,
+    });
     s = onProgress(s, { kind: 'report', message: '41/100 files' });
     assert.equal(statusView(s).text, '$(sync~spin) ctxls 40%', 'a report without a percentage keeps the last one');
     s = onProgress(s, { kind: 'end', message: 'indexed 100 files, 3190 symbols' });
     assert.equal(statusView(s).text, '$(sync~spin) ctxls 100%');
     s = onStats(s, stats());
-    assert.deepEqual(statusView(s), { text: '$(symbol-misc) ctxls 3.2k', tooltip: 'ctxls: 212 files, 3,190 symbols indexed. Click for index status.', warning: false });
+    assert.deepEqual(statusView(s), {
+      text: '$(symbol-misc) ctxls 3.2k',
+      tooltip: 'Index up to date: 212 files, 3,190 symbols; embedder: built-in. Click for details.',
+      warning: false,
+    });
   });
 
   test('stats of an index not yet built keep the status indexing', () => {
@@ -47,16 +55,19 @@ describe('status', () => {
     const stopped: Status = { kind: 'stopped', reason: 'the ctxls binary was not found' };
     assert.equal(onProgress(stopped, { kind: 'begin' }), stopped);
     assert.equal(onStats(stopped, stats()), stopped);
-    assert.deepEqual(statusView(stopped), { text: '$(warning) ctxls', tooltip: 'ctxls: the ctxls binary was not found. Click for details.', warning: true });
+    assert.deepEqual(statusView(stopped), { text: '$(warning) ctxls', tooltip: 'ctxls is off: the ctxls binary was not found. Click for details.', warning: true });
   });
 
-  test('details name the counts, the embedder, the root and the server', () => {
+  test('details name the counts, the embedder in words and the server, and no hashes', () => {
     assert.deepEqual(statusDetails({ kind: 'ready', stats: stats() }, { path: '/usr/local/bin/ctxls', version: '0.3.0' }), [
-      'Ready: 212 files, 3,190 symbols.',
-      'Embedder: hash-384.',
-      'Merkle root: 9f2c0e4b7a1d3355.',
+      'Index up to date: 212 files, 3,190 symbols; embedder: built-in.',
       'Server: /usr/local/bin/ctxls (0.3.0).',
     ]);
+    const onnx = statusDetails({ kind: 'ready', stats: stats({ embedder: 'onnx-384-1f2e3d4c5b6a7980' }) });
+    assert.equal(onnx[0], 'Index up to date: 212 files, 3,190 symbols; embedder: your ONNX model (ctxls.modelPath).');
+    for (const s of [statusView({ kind: 'ready', stats: stats() }).tooltip, ...statusDetails({ kind: 'ready', stats: stats() })]) {
+      assert.doesNotMatch(s, /Merkle|9f2c0e|hash-384/);
+    }
     assert.match(statusDetails({ kind: 'indexing', percentage: 42.4, message: '10/24 files' })[0], /^Indexing \(42%\): 10\/24 files\./);
   });
 
