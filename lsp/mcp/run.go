@@ -22,6 +22,13 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer cancel()
+	if s.shared() {
+		err := s.sdk.Run(ctx, t)
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil
+		}
+		return err
+	}
 	wg.Go(func() { s.index(ctx) })
 	wg.Go(func() {
 		err := s.ws.Watch(ctx, s.opts.Debounce, func(n int, err error) {
