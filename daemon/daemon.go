@@ -80,6 +80,10 @@ type shared struct {
 	ws      *workspace.Workspace
 	indexed chan struct{}  // closed when the first index ends
 	open    map[string]int // document path → sessions that have it open
+
+	// Set when the first index ends; guarded by Daemon.mu.
+	stats    []workspace.IndexStats
+	indexErr error
 }
 
 // session is one client connection.
@@ -311,6 +315,11 @@ func (d *Daemon) attach(s *session, p AttachParams, m *message, conn net.Conn, r
 			Version: d.opts.Version, Roots: sh.roots, Config: cfg, Log: d.log.With("session", s.id),
 			Workspace: sh.ws, Indexed: sh.indexed,
 			EditorState: func() (mcp.EditorState, bool) { return d.editorState(sh) },
+			IndexStatus: func() ([]workspace.IndexStats, error) {
+				d.mu.Lock()
+				defer d.mu.Unlock()
+				return sh.stats, sh.indexErr
+			},
 		})
 		if err != nil {
 			d.reply(conn, m, nil, err)
@@ -383,6 +392,9 @@ func (d *Daemon) space(roots []string, cfg workspace.Config) (*shared, error) {
 	go func() {
 		start := time.Now()
 		stats, err := ws.Index(d.bg, nil)
+		d.mu.Lock()
+		sh.stats, sh.indexErr = stats, err
+		d.mu.Unlock()
 		close(sh.indexed)
 		files := 0
 		for _, st := range stats {

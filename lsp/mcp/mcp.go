@@ -58,6 +58,9 @@ type Options struct {
 	// its first index ends.
 	Workspace *workspace.Workspace
 	Indexed   <-chan struct{}
+	// IndexStatus, with Workspace, reports its last complete index and
+	// why indexing failed, for index_status.
+	IndexStatus func() ([]workspace.IndexStats, error)
 	// EditorState, when set, is asked for an editor's state when a
 	// selection names no active file: the most recently active editor
 	// session on the same workspace, its active document and cursor.

@@ -117,6 +117,12 @@ func (s *Server) indexStatus(_ context.Context, _ *sdk.CallToolRequest, _ struct
 		out.Error = s.indexErr.Error()
 	}
 	s.mu.Unlock()
+	if s.shared() && s.opts.IndexStatus != nil {
+		var err error
+		if out.Folders, err = s.opts.IndexStatus(); err != nil {
+			out.Error = err.Error()
+		}
+	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: statusText(out)}}}, out, nil
 }
 
