@@ -88,11 +88,11 @@ type shared struct {
 
 // session is one client connection.
 type session struct {
-	id   int
-	kind string
-	sh   *shared // nil until an LSP session's initialize
+	id int
 
 	// Guarded by Daemon.mu.
+	kind       string
+	sh         *shared         // nil until attached (an LSP session: until initialize)
 	docs       map[string]bool // paths open in this session
 	activeURI  string
 	line       *uint32
@@ -270,7 +270,9 @@ func (d *Daemon) reply(w io.Writer, req *message, res any, err error) {
 
 // attach serves an LSP or MCP session on the rest of the stream.
 func (d *Daemon) attach(s *session, p AttachParams, m *message, conn net.Conn, r *bufio.Reader) {
+	d.mu.Lock()
 	s.kind = p.Kind
+	d.mu.Unlock()
 	d.log.Info("session attached", "session", s.id, "kind", p.Kind, "client", p.PID)
 	rw := struct {
 		io.Reader
@@ -453,7 +455,8 @@ func (d *Daemon) endSession(s *session) {
 	d.mu.Lock()
 	delete(d.sessions, s.id)
 	var closing []string
-	if s.sh != nil {
+	sh := s.sh
+	if sh != nil {
 		for path := range s.docs {
 			if s.sh.open[path]--; s.sh.open[path] <= 0 {
 				delete(s.sh.open, path)
@@ -464,7 +467,7 @@ func (d *Daemon) endSession(s *session) {
 	d.armIdle()
 	d.mu.Unlock()
 	for _, path := range closing {
-		if err := s.sh.ws.DidClose(path); err != nil {
+		if err := sh.ws.DidClose(path); err != nil {
 			d.log.Debug("closing a document of an ended session", "session", s.id, "path", path, "err", err)
 		}
 	}
