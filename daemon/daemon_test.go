@@ -100,6 +100,10 @@ func (e *env) startDaemon(t *testing.T, idle string) (exited <-chan struct{}, lo
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
 		}
+		// A daemon built with -race (CTXLS_BIN) reports its races here.
+		if strings.Contains(log.String(), "DATA RACE") {
+			t.Errorf("the daemon raced:\n%s", log.String())
+		}
 	})
 	e.waitServing(t)
 	return done, log
