@@ -18,14 +18,16 @@ if [ -z "$bin" ]; then
 fi
 export XDG_CACHE_HOME="$work/cache" CTXLS_REMOTE=
 
-# median runs a command 5 times and prints the median wall time in seconds.
+# median runs a command 5 times and prints the median wall time and the
+# median CPU time (user+sys) of the process, in seconds.
 median() {
 	for _ in 1 2 3 4 5; do
-		s=$(date +%s.%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s.%N)
-		echo "$e - $s" | bc
-	done | sort -n | sed -n 3p
+		/usr/bin/time -f "%e %U %S" -o "$work/time" "$@" >/dev/null 2>&1 || true
+		tail -n 1 "$work/time"
+	done >"$work/times"
+	wall=$(awk '{print $1}' "$work/times" | sort -n | sed -n 3p)
+	cpu=$(awk '{print $2 + $3}' "$work/times" | sort -n | sed -n 3p)
+	echo "${wall} s wall, ${cpu} s CPU"
 }
 
 files=$(git -C "$dir" ls-files 2>/dev/null | wc -l)
