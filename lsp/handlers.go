@@ -36,13 +36,19 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 		return nil, err
 	}
 	utf8 := slices.Contains(p.Capabilities.General.PositionEncodings, encodingUTF8)
-	ws, err := workspace.New(cfg, workspace.Options{Logger: s.log, Warn: s.warnUser})
-	if err != nil {
-		return nil, invalidParams("initializationOptions: %v", err)
-	}
-	for _, root := range initialRoots(&p) {
-		if _, err := ws.AddFolder(root); err != nil {
-			s.warnUser(fmt.Sprintf("ctxls: cannot use workspace folder %s: %v", root, err))
+	var ws *workspace.Workspace
+	if s.shared() {
+		if ws, err = s.opts.Workspace(initialRoots(&p), cfg); err != nil {
+			return nil, invalidParams("%v", err)
+		}
+	} else {
+		if ws, err = workspace.New(cfg, workspace.Options{Logger: s.log, Warn: s.warnUser}); err != nil {
+			return nil, invalidParams("initializationOptions: %v", err)
+		}
+		for _, root := range initialRoots(&p) {
+			if _, err := ws.AddFolder(root); err != nil {
+				s.warnUser(fmt.Sprintf("ctxls: cannot use workspace folder %s: %v", root, err))
+			}
 		}
 	}
 
@@ -134,7 +140,11 @@ func (s *Server) notification(method string, params json.RawMessage) {
 		var p didOpenParams
 		if err = decodeParams(params, &p); err == nil {
 			err = s.document(p.TextDocument.URI, func(path string) error {
-				return ws.DidOpen(path, p.TextDocument.Version, p.TextDocument.Text)
+				if err := ws.DidOpen(path, p.TextDocument.Version, p.TextDocument.Text); err != nil {
+					return err
+				}
+				s.observe("open", p.TextDocument.URI, path, nil)
+				return nil
 			})
 		}
 	case protocol.MethodTextDocumentDidChange:
@@ -143,7 +153,11 @@ func (s *Server) notification(method string, params json.RawMessage) {
 			utf8 := s.positionsUTF8()
 			edit := func(text []byte) ([]byte, error) { return wire.ApplyChanges(text, p.ContentChanges, utf8) }
 			err = s.document(p.TextDocument.URI, func(path string) error {
-				return ws.DidChange(path, p.TextDocument.Version, edit)
+				if err := ws.DidChange(path, p.TextDocument.Version, edit); err != nil {
+					return err
+				}
+				s.observe("change", p.TextDocument.URI, path, nil)
+				return nil
 			})
 		}
 	case protocol.MethodTextDocumentDidSave:
@@ -154,16 +168,29 @@ func (s *Server) notification(method string, params json.RawMessage) {
 	case protocol.MethodTextDocumentDidClose:
 		var p textDocumentParams
 		if err = decodeParams(params, &p); err == nil {
-			err = s.document(p.TextDocument.URI, ws.DidClose)
+			err = s.document(p.TextDocument.URI, func(path string) error {
+				if err := ws.DidClose(path); err != nil {
+					return err
+				}
+				s.observe("close", p.TextDocument.URI, path, nil)
+				return nil
+			})
 		}
 	case methodDidFocus:
 		var p didFocusParams
 		if err = decodeParams(params, &p); err == nil {
 			var cursor *workspace.Cursor
+			var line *uint32
 			if p.Position != nil {
-				cursor = &workspace.Cursor{Line: p.Position.Line}
+				cursor, line = &workspace.Cursor{Line: p.Position.Line}, &p.Position.Line
 			}
-			err = s.document(p.URI, func(path string) error { return ws.DidFocus(path, cursor) })
+			err = s.document(p.URI, func(path string) error {
+				if err := ws.DidFocus(path, cursor); err != nil {
+					return err
+				}
+				s.observe("focus", p.URI, path, line)
+				return nil
+			})
 		}
 	case protocol.MethodWorkspaceDidChangeWatchedFiles:
 		var p didChangeWatchedFilesParams
@@ -222,6 +249,9 @@ func (s *Server) didInitialize() {
 	if !first {
 		return
 	}
+	if s.shared() {
+		return // the daemon indexes and watches the shared workspace
+	}
 	if caps.Workspace.DidChangeWatchedFiles.DynamicRegistration {
 		s.spawn(s.registerWatchers)
 	}
@@ -271,6 +301,10 @@ func (s *Server) filesChanged(ws *workspace.Workspace, p *didChangeWatchedFilesP
 // foldersChanged applies workspace/didChangeWorkspaceFolders; added folders
 // are indexed in the background.
 func (s *Server) foldersChanged(ws *workspace.Workspace, p *didChangeWorkspaceFoldersParams) {
+	if s.shared() {
+		s.warnUser("ctxls: the shared daemon keeps the folders this session started with; restart ctxls (or use --remote=off) to change them")
+		return
+	}
 	for _, f := range p.Event.Removed {
 		path, err := wire.PathFromURI(f.URI)
 		if err != nil {
@@ -304,6 +338,10 @@ func (s *Server) foldersChanged(ws *workspace.Workspace, p *didChangeWorkspaceFo
 func (s *Server) configurationChanged(ws *workspace.Workspace, settings json.RawMessage) {
 	settings = bytes.TrimSpace(settings)
 	if len(settings) == 0 || bytes.Equal(settings, []byte("null")) {
+		return
+	}
+	if s.shared() {
+		s.warnUser("ctxls: the shared daemon's workspace keeps the settings it started with (initializationOptions); restart ctxls (or use --remote=off) to change them")
 		return
 	}
 	var outer map[string]json.RawMessage

@@ -45,7 +45,35 @@ type Options struct {
 	Log io.Writer
 	// LogLevel is the lowest level written to Log. The zero value is info.
 	LogLevel slog.Level
+	// Workspace, when set, supplies the session's workspace for the
+	// folders and configuration of initialize instead of a new one: the
+	// shared daemon's (package daemon), which its owner indexes and
+	// watches. The session then neither indexes it nor changes its
+	// folders or configuration.
+	Workspace func(roots []string, cfg workspace.Config) (*workspace.Workspace, error)
+	// OnDocument, when set, is told every document event the session
+	// applied, on the read loop: the daemon keeps each session's open
+	// documents, active file and cursor.
+	OnDocument func(DocumentEvent)
 }
+
+// DocumentEvent is a document notification the session applied.
+type DocumentEvent struct {
+	Kind string  // "open", "change", "close" or "focus"
+	Path string  // the document's path
+	URI  string  // its URI as the client sent it
+	Line *uint32 // focus: the cursor's 0-based line, when sent
+}
+
+// observe tells Options.OnDocument about an applied document event.
+func (s *Server) observe(kind, uri, path string, line *uint32) {
+	if s.opts.OnDocument != nil {
+		s.opts.OnDocument(DocumentEvent{Kind: kind, Path: path, URI: uri, Line: line})
+	}
+}
+
+// shared reports whether the workspace is supplied (Options.Workspace).
+func (s *Server) shared() bool { return s.opts.Workspace != nil }
 
 // lifecycle is where a session is in initialize → shutdown → exit.
 type lifecycle int

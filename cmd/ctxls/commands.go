@@ -131,23 +131,35 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	ws, stats, err := a.index.open(ctx, stderr)
-	if err != nil {
-		return err
-	}
 	req, missingActive := a.request()
 	if missingActive {
 		warnMissingActive(stderr, a.active)
 	}
-	res, err := wire.Select(ctx, ws, req, wire.Options{})
-	if pe, ok := errors.AsType[*workspace.ParamError](err); ok {
-		return usageError{flagOf(pe.Field) + ": " + pe.Msg}
+	var res *wire.Result
+	if c := connectRemote(a.remote, stderr); c != nil {
+		var answered bool
+		if res, answered, err = remoteSelect(c, a, req, a.remote, stderr); err != nil {
+			return err
+		}
+		if !answered {
+			res = nil
+		}
 	}
-	if err != nil {
-		return err
-	}
-	if a.active != "" && !missingActive {
-		warnActive(stderr, ws, stats, req.ActiveURI, a.active, a.line)
+	if res == nil {
+		ws, stats, err := a.index.open(ctx, stderr)
+		if err != nil {
+			return err
+		}
+		res, err = wire.Select(ctx, ws, req, wire.Options{})
+		if pe, ok := errors.AsType[*workspace.ParamError](err); ok {
+			return usageError{flagOf(pe.Field) + ": " + pe.Msg}
+		}
+		if err != nil {
+			return err
+		}
+		if a.active != "" && !missingActive {
+			warnActive(stderr, ws, stats, req.ActiveURI, a.active, a.line)
+		}
 	}
 	if a.asJSON {
 		enc := json.NewEncoder(stdout)
@@ -162,6 +174,7 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 type selectArgs struct {
 	index                                    indexFlags
 	query, active, tokenEncoding, include    string
+	remote                                   string
 	line, limit, maxChars, perItem, maxToks  int
 	minScore, share                          float64
 	asJSON, explain, noRetrieval, maxCharsOn bool
@@ -200,6 +213,7 @@ func parseSelect(args []string, stderr io.Writer) (*selectArgs, error) {
 
 func (a *selectArgs) register(fs *flag.FlagSet) {
 	a.index.register(fs, true)
+	fs.StringVar(&a.remote, "remote", defaultRemote(), remoteUsage)
 	fs.StringVar(&a.active, "active", "", "the active file (path or file:// URI)")
 	fs.IntVar(&a.line, "line", 0, "1-based cursor line in the active file (0: none)")
 	fs.IntVar(&a.limit, "limit", workspace.DefaultLimit, fmt.Sprintf("maximum number of items (1-%d; 0: the default)", workspace.MaxLimit))

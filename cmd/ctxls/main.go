@@ -10,6 +10,7 @@
 //	ctxls remember [flags] TEXT...   keep a note for later selections
 //	ctxls memory list|forget [ID]    list the notes, or forget one
 //	ctxls mcp [--root DIR]...        serve the Model Context Protocol over stdin/stdout
+//	ctxls daemon [--socket PATH]     the shared per-user index (--remote=auto of serve, mcp, select)
 //	ctxls version                    print the version
 package main
 
@@ -47,6 +48,7 @@ Usage:
   ctxls remember [flags] TEXT...   keep a note for later selections (--path, --tag, --pin)
   ctxls memory list|forget [ID]    list the notes, or forget one
   ctxls mcp [--root DIR]...        serve MCP tools to agents over stdin/stdout
+  ctxls daemon [--socket PATH]     the shared per-user index the others use with --remote=auto
   ctxls version                    print the version
 
 Run 'ctxls COMMAND -h' for a command's flags.
@@ -108,6 +110,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runMemory(rest, stdout, stderr)
 	case "mcp":
 		err = runMCP(ctx, rest, stdin, stdout, stderr)
+	case "daemon":
+		err = runDaemon(ctx, rest, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "ctxls %s\n", version)
 	case "help", "-h", "--help":

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
+	"github.com/ctxls/ctxls/daemon"
 	"github.com/ctxls/ctxls/lsp/mcp"
 )
 
@@ -20,8 +22,9 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var roots multiFlag
 	fs.Var(&roots, "root", "a workspace folder to index and watch (repeatable; default: the current directory)")
 	level := logLevelFlag(fs)
+	remote := remoteFlag(fs)
 	fs.Usage = func() {
-		io.WriteString(stderr, "usage: ctxls mcp [--root DIR]... [flags]\n\nServes the tools select_context, explain_selection and index_status over MCP on stdin/stdout.\n\n")
+		io.WriteString(stderr, "usage: ctxls mcp [--root DIR]... [--remote auto|off|PATH] [flags]\n\nServes the tools select_context, explain_selection and index_status over MCP on stdin/stdout.\n\n")
 		fs.PrintDefaults()
 	}
 	lvl, err := parseServerFlags(fs, args, level, "mcp: unexpected argument %q (use --root DIR)")
@@ -37,6 +40,24 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	if len(roots) == 0 {
 		roots = multiFlag{"."}
+	}
+	if c := connectRemote(*remote, stderr); c != nil {
+		abs, err := absRoots(roots)
+		if err != nil {
+			c.Close()
+			return err
+		}
+		raw, err := remoteConfig(cfg)
+		if err != nil {
+			c.Close()
+			return err
+		}
+		session, _, err := c.Attach(daemon.AttachParams{Kind: daemon.KindMCP, Roots: abs, Config: raw, PID: os.Getpid()})
+		if err == nil {
+			return proxy(ctx, session, stdin, stdout)
+		}
+		c.Close()
+		fmt.Fprintf(stderr, "ctxls: warning: the daemon (--remote=%s) refused the session: %v; working in this process\n", *remote, err)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 	srv, err := mcp.New(mcp.Options{

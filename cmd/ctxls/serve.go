@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
+	"github.com/ctxls/ctxls/daemon"
 	"github.com/ctxls/ctxls/lsp"
 )
 
@@ -16,13 +19,22 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.SetOutput(stderr)
 	fs.Bool("stdio", true, "speak LSP over stdin/stdout (the only transport, and the default)")
 	level := logLevelFlag(fs)
+	remote := remoteFlag(fs)
 	fs.Usage = func() {
-		io.WriteString(stderr, "usage: ctxls [serve [--stdio] [--log-level LEVEL]]\n")
+		io.WriteString(stderr, "usage: ctxls [serve [--stdio] [--log-level LEVEL] [--remote auto|off|PATH]]\n")
 		fs.PrintDefaults()
 	}
 	lvl, err := parseServerFlags(fs, args, level, "serve: unexpected argument %q")
 	if err != nil {
 		return err
+	}
+	if c := connectRemote(*remote, stderr); c != nil {
+		session, _, err := c.Attach(daemon.AttachParams{Kind: daemon.KindLSP, PID: os.Getpid()})
+		if err == nil {
+			return proxy(ctx, session, stdin, stdout)
+		}
+		c.Close()
+		fmt.Fprintf(stderr, "ctxls: warning: the daemon (--remote=%s) refused the session: %v; working in this process\n", *remote, err)
 	}
 	srv := lsp.New(lsp.Options{Version: version, Log: stderr, LogLevel: lvl})
 	err = srv.Serve(ctx, stdio{stdin, stdout})

@@ -52,7 +52,23 @@ type Options struct {
 	// ReadyWait bounds how long a selection that arrives before the
 	// index is servable waits for it; 0 is DefaultReadyWait.
 	ReadyWait time.Duration
+	// Workspace, when set, is the workspace to serve instead of one built
+	// over Roots: the shared daemon's (package daemon), which its owner
+	// indexes and watches; Run does neither. Indexed is then closed when
+	// its first index ends.
+	Workspace *workspace.Workspace
+	Indexed   <-chan struct{}
+	// IndexStatus, with Workspace, reports its last complete index and
+	// why indexing failed, for index_status.
+	IndexStatus func() ([]workspace.IndexStats, error)
+	// EditorState, when set, is asked for an editor's state when a
+	// selection names no active file: the most recently active editor
+	// session on the same workspace, its active document and cursor.
+	EditorState func() (EditorState, bool)
 }
+
+// EditorState is an editor session's state a selection used.
+type EditorState = wire.EditorState
 
 // DefaultReadyWait is how long a selection waits for the first index
 // before it answers from what is indexed so far.
@@ -74,6 +90,17 @@ type Server struct {
 	indexed chan struct{}
 }
 
+// shared reports whether the workspace is supplied (Options.Workspace).
+func (s *Server) shared() bool { return s.opts.Workspace != nil }
+
+// indexDone is closed when the first index ends.
+func (s *Server) indexDone() <-chan struct{} {
+	if s.shared() && s.opts.Indexed != nil {
+		return s.opts.Indexed
+	}
+	return s.indexed
+}
+
 // New builds the workspace over opts.Roots and the MCP server; nothing is
 // indexed until Run. A root that is not a directory is an error naming it.
 func New(opts Options) (*Server, error) {
@@ -84,16 +111,19 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	ws, err := workspace.New(opts.Config, workspace.Options{Logger: log, Warn: opts.Warn})
-	if err != nil {
-		return nil, err
-	}
-	for _, root := range opts.Roots {
-		if _, err := ws.AddFolder(root); err != nil {
+	ws, indexed := opts.Workspace, make(chan struct{})
+	if ws == nil {
+		var err error
+		if ws, err = workspace.New(opts.Config, workspace.Options{Logger: log, Warn: opts.Warn}); err != nil {
 			return nil, err
 		}
+		for _, root := range opts.Roots {
+			if _, err := ws.AddFolder(root); err != nil {
+				return nil, err
+			}
+		}
 	}
-	s := &Server{opts: opts, ws: ws, log: log, progress: map[string]workspace.Progress{}, indexed: make(chan struct{})}
+	s := &Server{opts: opts, ws: ws, log: log, progress: map[string]workspace.Progress{}, indexed: indexed}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "ctxls", Title: "ctxls context selection", Version: opts.Version},
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
@@ -240,7 +270,7 @@ func (s *Server) awaitReady(ctx context.Context, req *sdk.CallToolRequest) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-s.indexed:
+		case <-s.indexDone():
 			return
 		case <-deadline.C:
 			s.log.Info(fmt.Sprintf("a selection waited %s for the index and answers from what is indexed so far", wait))
@@ -257,6 +287,16 @@ func (s *Server) run(ctx context.Context, in SelectInput) (*SelectOutput, error)
 	if err != nil {
 		return nil, err
 	}
+	var editor *EditorState
+	if req.ActiveURI == "" && s.opts.EditorState != nil {
+		if st, ok := s.opts.EditorState(); ok {
+			editor = &st
+			req.ActiveURI = st.ActiveURI
+			if st.Line != nil {
+				req.Position = &wire.Position{Line: *st.Line}
+			}
+		}
+	}
 	res, err := wire.Select(ctx, s.ws, req, wire.Options{})
 	if pe, ok := errors.AsType[*workspace.ParamError](err); ok {
 		return nil, fmt.Errorf("invalid argument %s: %s", argName(pe.Field), pe.Msg)
@@ -265,6 +305,7 @@ func (s *Server) run(ctx context.Context, in SelectInput) (*SelectOutput, error)
 		return nil, err
 	}
 	out := &SelectOutput{Result: *res}
+	out.Stats.EditorState = editor
 	if !out.Stats.Ready {
 		out.Indexing = fmt.Sprintf("ctxls is still indexing (%d%% of files); this answer covers only the files indexed so far. Call again shortly for a complete one.", s.percent())
 	}
@@ -380,6 +421,14 @@ func summary(r *wire.Result) string {
 	if r.UsedTokens != nil {
 		toks = fmt.Sprintf(" (%d tokens, %s)", *r.UsedTokens, r.TokenEncoding)
 	}
-	return fmt.Sprintf("%d %s, %d characters%s, from %d files and %d symbols indexed%s.",
-		len(r.Items), noun, r.UsedChars, toks, r.Stats.Files, r.Stats.Symbols, conf)
+	editor := ""
+	if e := r.Stats.EditorState; e != nil {
+		editor = fmt.Sprintf(" Used the state of editor session %d (active %s", e.Session, e.ActiveURI)
+		if e.Line != nil {
+			editor += fmt.Sprintf(", cursor line %d", *e.Line+1)
+		}
+		editor += ", its unsaved edits and recent-edit evidence)."
+	}
+	return fmt.Sprintf("%d %s, %d characters%s, from %d files and %d symbols indexed%s.%s",
+		len(r.Items), noun, r.UsedChars, toks, r.Stats.Files, r.Stats.Symbols, conf, editor)
 }

@@ -22,6 +22,13 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer cancel()
+	if s.shared() {
+		err := s.sdk.Run(ctx, t)
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil
+		}
+		return err
+	}
 	wg.Go(func() { s.index(ctx) })
 	wg.Go(func() {
 		err := s.ws.Watch(ctx, s.opts.Debounce, func(n int, err error) {
@@ -110,6 +117,12 @@ func (s *Server) indexStatus(_ context.Context, _ *sdk.CallToolRequest, _ struct
 		out.Error = s.indexErr.Error()
 	}
 	s.mu.Unlock()
+	if s.shared() && s.opts.IndexStatus != nil {
+		var err error
+		if out.Folders, err = s.opts.IndexStatus(); err != nil {
+			out.Error = err.Error()
+		}
+	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: statusText(out)}}}, out, nil
 }
 

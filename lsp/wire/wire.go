@@ -188,6 +188,17 @@ type Stats struct {
 	// Reembedded, from the LSP server only, is the number of symbols
 	// re-tokenized and re-embedded since the indexes were built or loaded.
 	Reembedded *int `json:"reembedded,omitempty"`
+	// EditorState, from a shared daemon's MCP session only, is the editor
+	// session whose active document and cursor the selection used because
+	// the request named none; its unsaved edits are in the shared index.
+	EditorState *EditorState `json:"editorState,omitempty"`
+}
+
+// EditorState is stats.editorState.
+type EditorState struct {
+	Session   int     `json:"session"`
+	ActiveURI string  `json:"activeUri"`
+	Line      *uint32 `json:"line,omitempty"` // 0-based cursor line, when the editor sent it
 }
 
 // History is stats.history.
