@@ -136,6 +136,37 @@ func (s *Server) notification(method string, params json.RawMessage) {
 	switch method {
 	case protocol.MethodInitialized:
 		s.didInitialize()
+	case protocol.MethodTextDocumentDidOpen, protocol.MethodTextDocumentDidChange, protocol.MethodTextDocumentDidSave,
+		protocol.MethodTextDocumentDidClose, methodDidFocus:
+		err = s.documentNotification(ws, method, params)
+	case protocol.MethodWorkspaceDidChangeWatchedFiles:
+		var p didChangeWatchedFilesParams
+		if err = decodeParams(params, &p); err == nil {
+			err = s.filesChanged(ws, &p)
+		}
+	case protocol.MethodWorkspaceDidChangeWorkspaceFolders:
+		var p didChangeWorkspaceFoldersParams
+		if err = decodeParams(params, &p); err == nil {
+			s.foldersChanged(ws, &p)
+		}
+	case protocol.MethodWorkspaceDidChangeConfiguration:
+		var p didChangeConfigurationParams
+		if err = decodeParams(params, &p); err == nil {
+			s.configurationChanged(ws, p.Settings)
+		}
+	default:
+		s.log.Debug("ignoring unknown notification", "method", method)
+	}
+	if err != nil {
+		s.log.Warn("notification not applied", "method", method, "err", err)
+	}
+}
+
+// documentNotification applies a notification about one document: opened,
+// changed, saved, closed or focused.
+func (s *Server) documentNotification(ws *workspace.Workspace, method string, params json.RawMessage) error {
+	var err error
+	switch method {
 	case protocol.MethodTextDocumentDidOpen:
 		var p didOpenParams
 		if err = decodeParams(params, &p); err == nil {
@@ -192,27 +223,8 @@ func (s *Server) notification(method string, params json.RawMessage) {
 				return nil
 			})
 		}
-	case protocol.MethodWorkspaceDidChangeWatchedFiles:
-		var p didChangeWatchedFilesParams
-		if err = decodeParams(params, &p); err == nil {
-			err = s.filesChanged(ws, &p)
-		}
-	case protocol.MethodWorkspaceDidChangeWorkspaceFolders:
-		var p didChangeWorkspaceFoldersParams
-		if err = decodeParams(params, &p); err == nil {
-			s.foldersChanged(ws, &p)
-		}
-	case protocol.MethodWorkspaceDidChangeConfiguration:
-		var p didChangeConfigurationParams
-		if err = decodeParams(params, &p); err == nil {
-			s.configurationChanged(ws, p.Settings)
-		}
-	default:
-		s.log.Debug("ignoring unknown notification", "method", method)
 	}
-	if err != nil {
-		s.log.Warn("notification not applied", "method", method, "err", err)
-	}
+	return err
 }
 
 // document runs fn for the path of a document URI. Documents that are not

@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/ctxls/ctxls/daemon"
+	"github.com/ctxls/ctxls/lsp/daemon"
 	"github.com/ctxls/ctxls/lsp/mcp"
 )
 

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ctxls/ctxls/daemon"
+	"github.com/ctxls/ctxls/lsp/daemon"
 	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
 )

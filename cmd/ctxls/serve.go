@@ -9,8 +9,8 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/ctxls/ctxls/daemon"
 	"github.com/ctxls/ctxls/lsp"
+	"github.com/ctxls/ctxls/lsp/daemon"
 )
 
 // runServe speaks LSP on stdin/stdout until the client exits.

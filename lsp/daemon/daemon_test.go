@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxls/ctxls/daemon"
+	"github.com/ctxls/ctxls/lsp/daemon"
 )
 
 var (

@@ -113,39 +113,11 @@ func Serve(ctx context.Context, opts Options) error {
 	if opts.Idle <= 0 {
 		opts.Idle = DefaultIdle
 	}
-	dir := filepath.Dir(opts.Socket)
-	if err := prepareDir(dir); err != nil {
-		return err
-	}
-	running := func() bool {
-		c, err := net.DialTimeout("unix", opts.Socket, time.Second)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	}
-	unlock, err := lockFile(filepath.Join(dir, filepath.Base(opts.Socket)+".lock"), running)
+	ln, unlock, err := listen(opts.Socket)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if running() {
-		return ErrRunning
-	}
-	if err := os.Remove(opts.Socket); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("removing the stale socket %s: %v", opts.Socket, err)
-	}
-	old := syscall.Umask(0o177) // the socket is created 0600: no moment when others may connect
-	ln, err := net.Listen("unix", opts.Socket)
-	syscall.Umask(old)
-	if err != nil {
-		return fmt.Errorf("listening on %s: %v", opts.Socket, err)
-	}
-	ln.(*net.UnixListener).SetUnlinkOnClose(true)
-	if err := os.Chmod(opts.Socket, 0o600); err != nil {
-		ln.Close()
-		return err
-	}
 
 	logw := opts.Log
 	if logw == nil {
@@ -185,6 +157,50 @@ func Serve(ctx context.Context, opts Options) error {
 	wg.Wait()
 	d.log.Info("daemon stopped")
 	return nil
+}
+
+// listen takes the socket at path: its directory private, the lock beside
+// it held (unlock releases it), ErrRunning when a daemon answers there, a
+// stale socket removed, and the new one created 0600 with no moment when
+// others may connect.
+func listen(path string) (ln net.Listener, unlock func(), err error) {
+	dir := filepath.Dir(path)
+	if err := prepareDir(dir); err != nil {
+		return nil, nil, err
+	}
+	running := func() bool {
+		c, err := net.DialTimeout("unix", path, time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}
+	unlock, err = lockFile(filepath.Join(dir, filepath.Base(path)+".lock"), running)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (net.Listener, func(), error) {
+		unlock()
+		return nil, nil, err
+	}
+	if running() {
+		return fail(ErrRunning)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fail(fmt.Errorf("removing the stale socket %s: %v", path, err))
+	}
+	old := syscall.Umask(0o177)
+	l, err := net.Listen("unix", path)
+	syscall.Umask(old)
+	if err != nil {
+		return fail(fmt.Errorf("listening on %s: %v", path, err))
+	}
+	l.(*net.UnixListener).SetUnlinkOnClose(true)
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		return fail(err)
+	}
+	return l, unlock, nil
 }
 
 // armIdle starts the idle timer when no session is left. Caller holds mu.
