@@ -161,6 +161,18 @@ type Item struct {
 	Score   float64           `json:"score"`
 	Reason  string            `json:"reason"`
 	Signals map[string]Signal `json:"signals,omitempty"`
+	// Why is the evidence that put the item there, in one short sentence
+	// for a person: "calls `Command.findSuggestions` at args.go:36".
+	Why string `json:"why"`
+	// Part, on items that hold parts of one symbol (they share its id),
+	// is which part: Index (1-based, in line order) of Of.
+	Part *Part `json:"part,omitempty"`
+}
+
+// Part is an item's place among the parts of one symbol.
+type Part struct {
+	Index int `json:"index"`
+	Of    int `json:"of"`
 }
 
 // Signal is one source's opinion of an item: its rank in that source's list
@@ -257,7 +269,10 @@ func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
 		item := Item{
 			ID: it.ID, URI: uri, Paths: it.Paths, Path: it.Path, Symbol: it.Symbol, Kind: it.Kind, Language: it.Language,
 			Range: rangeOf(it.Span, it.StartLineText, it.EndLineText, utf8),
-			Text:  it.Text, Truncated: it.Truncated, Score: it.Score, Reason: it.Reason, Signals: sig,
+			Text:  it.Text, Truncated: it.Truncated, Score: it.Score, Reason: it.Reason, Signals: sig, Why: it.Why,
+		}
+		if it.Part != nil {
+			item.Part = &Part{Index: it.Part.Index, Of: it.Part.Of}
 		}
 		if it.SymbolSpan != nil {
 			r := rangeOf(*it.SymbolSpan, it.SymbolStartLineText, it.SymbolEndLineText, utf8)
