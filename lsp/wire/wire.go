@@ -137,8 +137,15 @@ type Result struct {
 	UsedTokens    *int   `json:"usedTokens,omitempty"`
 	TokenEncoding string `json:"tokenEncoding,omitempty"`
 	LowConfidence bool   `json:"lowConfidence"`
-	Stats         Stats  `json:"stats"`
+	// Message, on an answer with no items because nothing matched the
+	// question well, says so in words a person reads (NoMatch).
+	Message string `json:"message,omitempty"`
+	Stats   Stats  `json:"stats"`
 }
+
+// NoMatch is the message of an answer that low confidence left empty:
+// an empty answer beats a budget of guesses.
+const NoMatch = "Nothing in the workspace matches this question well; try naming a symbol, file or error message."
 
 // Item is one selected slice of the workspace.
 type Item struct {
@@ -250,6 +257,9 @@ func SelectRequest(req *Request) (*workspace.SelectRequest, error) {
 // positions in UTF-8 bytes or UTF-16 code units.
 func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
 	res := &Result{Items: make([]Item, 0, len(sel.Items)), UsedChars: sel.UsedChars, LowConfidence: sel.LowConfidence, Stats: stats(sel.Stats)}
+	if len(sel.Items) == 0 && sel.LowConfidence {
+		res.Message = NoMatch
+	}
 	if sel.TokenEncoding != "" {
 		used := sel.UsedTokens
 		res.UsedTokens, res.TokenEncoding = &used, sel.TokenEncoding

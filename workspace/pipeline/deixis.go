@@ -115,7 +115,7 @@ func (s *scope) callers(target uint32) []symRank {
 			if in, ok := innermost(s.idx, syms, uint32(at)); ok && in != target && !encloses(s.idx, in, target) {
 				uses[in]++
 				if uses[in] == 1 {
-					s.recordSite(in, callSite{user: s.qualified(in), path: s.idx.FilePath(fs), line: lineOf(src, at), callee: ref.Qualified})
+					s.recordSite(in, callSite{user: s.qualified(in), path: s.idx.FilePath(fs), line: lineOf(src, at), callee: ref.Qualified, call: true})
 				}
 			}
 		}
@@ -168,7 +168,7 @@ func (s *scope) callees(target uint32) []symRank {
 		rank++
 		for _, d := range found {
 			out = append(out, symRank{slot: d, rank: rank, score: 1 / float32(rank)})
-			s.recordSite(d, callSite{user: ref.Qualified, path: ref.Path, line: lineOf(src, int(ref.StartByte)+use.at), callee: s.qualified(d)})
+			s.recordSite(d, callSite{user: ref.Qualified, path: ref.Path, line: lineOf(src, int(ref.StartByte)+use.at), callee: s.qualified(d), call: use.call})
 		}
 	}
 	return out

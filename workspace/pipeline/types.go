@@ -147,6 +147,7 @@ type callSite struct {
 	user, path string
 	line       int
 	callee     string // the name used (qualified)
+	call       bool   // a call, not a type named
 }
 
 // query is the analysed request, ready for the sources.

@@ -69,11 +69,32 @@ func userWords(text string) map[string]string {
 		return !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80)
 	}) {
 		w = strings.Trim(w, ".-")
-		for _, t := range tokenize.QueryTerms(w) {
-			if _, ok := out[t]; !ok {
-				out[t] = w
+		// An identifier's parts are words of their own: "parseConfig"
+		// matches config.go by "config", not by "parseConfig".
+		for _, part := range identParts(w) {
+			for _, t := range tokenize.QueryTerms(part) {
+				if _, ok := out[t]; !ok {
+					out[t] = strings.ToLower(part)
+				}
 			}
 		}
+	}
+	return out
+}
+
+// identParts splits a word at underscores, dots, dashes and lower-to-upper
+// case changes: "parseConfig" is "parse", "Config".
+func identParts(w string) []string {
+	var out []string
+	start := 0
+	for i := 1; i <= len(w); i++ {
+		if i < len(w) && !(w[i] == '_' || w[i] == '.' || w[i] == '-' || w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z') {
+			continue
+		}
+		if p := strings.Trim(w[start:i], "_.-"); p != "" {
+			out = append(out, p)
+		}
+		start = i
 	}
 	return out
 }
@@ -139,10 +160,14 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 		add("the code under your cursor")
 	}
 	if st := c.site; st != nil && c.ranks[heuristics.SrcGraph] > 0 {
+		verb := "uses"
+		if st.call {
+			verb = "calls"
+		}
 		if st.user == c.sym.Qualified {
-			add(fmt.Sprintf("calls `%s` at %s:%d", st.callee, path.Base(st.path), st.line))
+			add(fmt.Sprintf("%s `%s` at %s:%d", verb, st.callee, path.Base(st.path), st.line))
 		} else {
-			add(fmt.Sprintf("called by `%s` at %s:%d", st.user, path.Base(st.path), st.line))
+			add(fmt.Sprintf("%s by `%s` at %s:%d", map[string]string{"uses": "used", "calls": "called"}[verb], st.user, path.Base(st.path), st.line))
 		}
 	}
 	if c.ranks[heuristics.SrcMention] > 0 || c.ranks[heuristics.SrcFile] > 0 && len(x.q.paths) > 0 {
@@ -166,15 +191,16 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if float64(c.scores[heuristics.SrcSemantic]) >= heuristics.SemanticConfidence {
 		add("close in meaning to your question")
 	}
-	if x.p.activeAbs != "" && abs == x.p.activeAbs {
+	if x.p.activeAbs != "" && abs == x.p.activeAbs && c.ranks[heuristics.SrcActive] == 0 {
 		add("in the file you have open")
 	}
 	// What follows is its file's evidence or a faint likeness, not its
 	// own: an answer with low confidence leaves such items out.
 	if len(out) == 0 || c.around != "" || c.head {
 		weak = len(out) == 0 || (c.around != "" || c.head) && len(out) == 1
-		// A symbol found through its file: the query's words in the file.
-		if ws := x.matched(x.own, x.fileHas(abs)); len(ws) > 0 {
+		// A symbol found through its file: the query's words in the file
+		// (a query pointing at the cursor has no words that count).
+		if ws := x.matched(x.own, x.fileHas(abs)); len(ws) > 0 && !x.q.deictic {
 			add("in a file that holds words of your question: " + strings.Join(ws, ", "))
 		}
 	}
