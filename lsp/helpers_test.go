@@ -359,6 +359,7 @@ type result struct {
 	Items         []wire.Item `json:"items"`
 	UsedChars     int         `json:"usedChars"`
 	LowConfidence bool        `json:"lowConfidence"`
+	Message       string      `json:"message"`
 	Stats         struct {
 		wire.Stats
 		Reembedded *int `json:"reembedded"`

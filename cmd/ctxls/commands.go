@@ -471,11 +471,14 @@ func flagFor(flags map[string]string, field string) string {
 // printResult writes the readable listing: one header line per item, then
 // its text, indented.
 func printResult(w io.Writer, res *wire.Result, explain bool) {
-	if len(res.Items) == 0 {
+	switch {
+	case len(res.Items) == 0 && res.Message != "":
+		fmt.Fprintln(w, res.Message)
+	case len(res.Items) == 0:
 		fmt.Fprintln(w, "no items")
 	}
 	for i, it := range res.Items {
-		fmt.Fprintf(w, "%d. %s  %s  score %.4f  %s\n", i+1, it.Where("(file)"), it.Kind, it.Score, it.Reason)
+		fmt.Fprintf(w, "%d. %s  %s\n   why: %s\n", i+1, it.Where("(file)"), it.Kind, it.Why)
 		switch {
 		case it.Kind == workspace.ItemMemory && len(it.Paths) > 0:
 			fmt.Fprintf(w, "   about: %s\n", strings.Join(it.Paths, ", "))
@@ -493,7 +496,7 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 				s := it.Signals[n]
 				parts = append(parts, fmt.Sprintf("%s #%d (%.3f)", n, s.Rank, s.Score))
 			}
-			fmt.Fprintf(w, "   why: %s\n", strings.Join(parts, ", "))
+			fmt.Fprintf(w, "   score %.4f (%s): %s\n", it.Score, it.Reason, strings.Join(parts, ", "))
 		}
 		for _, l := range strings.Split(strings.TrimRight(it.Text, "\n"), "\n") {
 			fmt.Fprintf(w, "   | %s\n", l)

@@ -83,7 +83,7 @@ func TestItemCasesCLI(t *testing.T) {
 	}
 	// The readable listing names a rule's other paths.
 	_, stdout, _ := cliRun(t, "select", "--root", root, "--cache-dir", cache, "why is the invoice total off by a cent")
-	if !strings.Contains(stdout, "1. AGENTS.md:1-5  AGENTS  rule  score 1.0000  always\n   also at: CLAUDE.md\n") {
+	if !strings.Contains(stdout, "1. AGENTS.md:1-5  AGENTS  rule\n   why: a rule that always applies\n   also at: CLAUDE.md\n") {
 		t.Errorf("listing:\n%s", stdout)
 	}
 }

@@ -296,8 +296,15 @@ func TestSelectReadable(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	if !strings.Contains(stdout, "1. docs/guide.md:1-5  (file)  file") || !strings.Contains(stdout, "2. lsp/server.go:1-19  Server.Start  method") ||
-		!strings.Contains(stdout, "active") {
-		t.Errorf("pinned file first, then the method under the cursor; got:\n%s", stdout)
+		!strings.Contains(stdout, "   why: pinned\n") || !strings.Contains(stdout, "   why: the code under your cursor") {
+		t.Errorf("pinned file first, then the method under the cursor, each saying why; got:\n%s", stdout)
+	}
+
+	// A question nothing in the workspace answers gets no guesses, and
+	// says what to try.
+	code, stdout, _ = cliRun(t, "select", "--root", root, "--cache-dir", "off", "bake a sourdough loaf with rye flour")
+	if code != 0 || !strings.HasPrefix(stdout, "Nothing in the workspace matches this question well; try naming a symbol, file or error message.\n0 items") {
+		t.Errorf("off-topic question: exit %d, output:\n%s", code, stdout)
 	}
 
 	// A relative --active (and --pin) is relative to --root, wherever the

@@ -229,7 +229,7 @@ func (s *Server) explainSelection(ctx context.Context, req *sdk.CallToolRequest,
 		b.WriteString(out.Indexing + "\n\n")
 	}
 	for i, it := range out.Items {
-		fmt.Fprintf(&b, "%s\n   why: %s\n", header(i, &it), signals(&it))
+		fmt.Fprintf(&b, "%s\n   why: %s\n   ranked by: %s\n", header(i, &it), it.Why, signals(&it))
 	}
 	b.WriteString(summary(&out.Result))
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}, out, nil
@@ -356,13 +356,13 @@ func argName(field string) string {
 }
 
 // header is an item's first line: rank, path and lines, symbol, kind,
-// score and reason.
+// and why it is there.
 func header(i int, it *wire.Item) string {
 	kind := it.Kind
 	if it.Language != "" {
 		kind += ", " + it.Language
 	}
-	return fmt.Sprintf("%d. %s (%s)  score %.4f, %s", i+1, it.Where("(whole file)"), kind, it.Score, it.Reason)
+	return fmt.Sprintf("%d. %s (%s): %s", i+1, it.Where("(whole file)"), kind, it.Why)
 }
 
 // itemText is one item as a model reads it: the header, then the code
@@ -379,7 +379,8 @@ func itemText(i int, it *wire.Item) string {
 	return b.String()
 }
 
-// signals lists an item's per-source ranks, best rank first.
+// signals lists an item's per-source ranks, best rank first (the scores
+// are in the structured result).
 func signals(it *wire.Item) string {
 	names := make([]string, 0, len(it.Signals))
 	for n := range it.Signals {
@@ -393,7 +394,7 @@ func signals(it *wire.Item) string {
 	})
 	parts := make([]string, 0, len(names))
 	for _, n := range names {
-		parts = append(parts, fmt.Sprintf("%s #%d (%.3f)", n, it.Signals[n].Rank, it.Signals[n].Score))
+		parts = append(parts, fmt.Sprintf("%s #%d", n, it.Signals[n].Rank))
 	}
 	if len(parts) == 0 {
 		return "no ranking source (" + it.Reason + ")"
@@ -410,6 +411,8 @@ func summary(r *wire.Result) string {
 	switch {
 	case len(r.Items) == 0 && !r.Stats.Ready:
 		return "Nothing matched in the files indexed so far." + conf
+	case r.Message != "":
+		return r.Message
 	case len(r.Items) == 0:
 		return "No code matched the request." + conf
 	}

@@ -197,8 +197,27 @@ func TestSelectContext(t *testing.T) {
 	}
 
 	res = call(t, cs, "explain_selection", map[string]any{"query": "expired coupon codes are still accepted at checkout", "limit": 3})
-	if got := text(res); !strings.Contains(got, "why: ") || !strings.Contains(got, "lexical #") {
-		t.Errorf("explain_selection does not say why:\n%s", got)
+	var explained SelectOutput
+	decode(t, res, &explained)
+	got := text(res)
+	if !strings.Contains(got, "ranked by: ") || !strings.Contains(got, "lexical #") || strings.Contains(got, "score ") || len(explained.Items) == 0 {
+		t.Errorf("explain_selection does not say why in words, without scores:\n%s", got)
+	}
+	for _, it := range explained.Items {
+		if it.Why == "" || !strings.Contains(got, "   why: "+it.Why+"\n") {
+			t.Errorf("explain_selection: item %s's reason %q is not in its text:\n%s", it.ID, it.Why, got)
+		}
+	}
+
+	// A question nothing in the workspace answers: no items, and a text
+	// that says what to try, from both tools.
+	for _, tool := range []string{"select_context", "explain_selection"} {
+		res = call(t, cs, tool, map[string]any{"query": "bake a sourdough loaf with rye flour"})
+		var none SelectOutput
+		decode(t, res, &none)
+		if len(none.Items) != 0 || !strings.Contains(text(res), "Nothing in the workspace matches this question well; try naming a symbol, file or error message.") {
+			t.Errorf("%s, off-topic question: %d items, text:\n%s", tool, len(none.Items), text(res))
+		}
 	}
 }
 

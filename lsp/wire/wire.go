@@ -137,8 +137,15 @@ type Result struct {
 	UsedTokens    *int   `json:"usedTokens,omitempty"`
 	TokenEncoding string `json:"tokenEncoding,omitempty"`
 	LowConfidence bool   `json:"lowConfidence"`
-	Stats         Stats  `json:"stats"`
+	// Message, on an answer with no items because nothing matched the
+	// question well, says so in words a person reads (NoMatch).
+	Message string `json:"message,omitempty"`
+	Stats   Stats  `json:"stats"`
 }
+
+// NoMatch is the message of an answer that low confidence left empty:
+// an empty answer beats a budget of guesses.
+const NoMatch = "Nothing in the workspace matches this question well; try naming a symbol, file or error message."
 
 // Item is one selected slice of the workspace.
 type Item struct {
@@ -161,6 +168,18 @@ type Item struct {
 	Score   float64           `json:"score"`
 	Reason  string            `json:"reason"`
 	Signals map[string]Signal `json:"signals,omitempty"`
+	// Why is the evidence that put the item there, in one short sentence
+	// for a person: "calls `Command.findSuggestions` at args.go:36".
+	Why string `json:"why"`
+	// Part, on items that hold parts of one symbol (they share its id),
+	// is which part: Index (1-based, in line order) of Of.
+	Part *Part `json:"part,omitempty"`
+}
+
+// Part is an item's place among the parts of one symbol.
+type Part struct {
+	Index int `json:"index"`
+	Of    int `json:"of"`
 }
 
 // Signal is one source's opinion of an item: its rank in that source's list
@@ -249,6 +268,9 @@ func SelectRequest(req *Request) (*workspace.SelectRequest, error) {
 // positions in UTF-8 bytes or UTF-16 code units.
 func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
 	res := &Result{Items: make([]Item, 0, len(sel.Items)), UsedChars: sel.UsedChars, LowConfidence: sel.LowConfidence, Stats: stats(sel.Stats)}
+	if len(sel.Items) == 0 && sel.LowConfidence {
+		res.Message = NoMatch
+	}
 	if sel.TokenEncoding != "" {
 		used := sel.UsedTokens
 		res.UsedTokens, res.TokenEncoding = &used, sel.TokenEncoding
@@ -268,7 +290,10 @@ func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
 		item := Item{
 			ID: it.ID, URI: uri, Paths: it.Paths, Path: it.Path, Symbol: it.Symbol, Kind: it.Kind, Language: it.Language,
 			Range: rangeOf(it.Span, it.StartLineText, it.EndLineText, utf8),
-			Text:  it.Text, Truncated: it.Truncated, Score: it.Score, Reason: it.Reason, Signals: sig,
+			Text:  it.Text, Truncated: it.Truncated, Score: it.Score, Reason: it.Reason, Signals: sig, Why: it.Why,
+		}
+		if it.Part != nil {
+			item.Part = &Part{Index: it.Part.Index, Of: it.Part.Of}
 		}
 		if it.SymbolSpan != nil {
 			r := rangeOf(*it.SymbolSpan, it.SymbolStartLineText, it.SymbolEndLineText, utf8)

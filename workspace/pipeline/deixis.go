@@ -114,6 +114,9 @@ func (s *scope) callers(target uint32) []symRank {
 		for _, at := range wordIndexes(src, name) {
 			if in, ok := innermost(s.idx, syms, uint32(at)); ok && in != target && !encloses(s.idx, in, target) {
 				uses[in]++
+				if uses[in] == 1 {
+					s.recordSite(in, callSite{user: s.qualified(in), path: s.idx.FilePath(fs), line: lineOf(src, at), callee: ref.Qualified, call: true})
+				}
 			}
 		}
 	}
@@ -165,6 +168,7 @@ func (s *scope) callees(target uint32) []symRank {
 		rank++
 		for _, d := range found {
 			out = append(out, symRank{slot: d, rank: rank, score: 1 / float32(rank)})
+			s.recordSite(d, callSite{user: ref.Qualified, path: ref.Path, line: lineOf(src, int(ref.StartByte)+use.at), callee: s.qualified(d), call: use.call})
 		}
 	}
 	return out
@@ -191,6 +195,28 @@ func rankCounts(s *scope, counts map[uint32]int) []symRank {
 		out[i] = symRank{slot: list[i].slot, rank: int32(r), score: float32(list[i].n)}
 	}
 	return out
+}
+
+// recordSite keeps where symbol slot uses or is used by the cursor's
+// symbol, for the item's reason (why.go): the first use found.
+func (s *scope) recordSite(slot uint32, site callSite) {
+	if s.sites == nil {
+		s.sites = map[uint32]*callSite{}
+	}
+	if s.sites[slot] == nil {
+		s.sites[slot] = &site
+	}
+}
+
+// qualified is a symbol's qualified name, "" for a slot the index lacks.
+func (s *scope) qualified(slot uint32) string {
+	ref, _ := s.idx.Symbol(slot)
+	return ref.Qualified
+}
+
+// lineOf is the 1-based line of byte offset at in src.
+func lineOf(src []byte, at int) int {
+	return strings.Count(string(src[:min(at, len(src))]), "\n") + 1
 }
 
 // innermost is the smallest of syms whose bytes hold offset at.
@@ -232,10 +258,12 @@ func wordIndexes(src []byte, name string) []int {
 	}
 }
 
-// ident is one identifier of a text and whether a call follows it.
+// ident is one identifier of a text, its offset in it and whether a call
+// follows it.
 type ident struct {
 	name string
 	call bool
+	at   int
 }
 
 // identifiers are the identifiers of a text, in order, repeats kept.
@@ -254,7 +282,7 @@ func identifiers(text string) []ident {
 		for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
 			k++
 		}
-		out = append(out, ident{text[i:j], k < len(text) && text[k] == '('})
+		out = append(out, ident{text[i:j], k < len(text) && text[k] == '(', i})
 		i = j
 	}
 	return out

@@ -242,6 +242,7 @@ func fileEvidence(c *cand) {
 			c.ranks[src], c.scores[src] = 0, 0
 		}
 	}
+	c.site = nil
 }
 
 // focusKept is what the later stages work on: the pinned candidates, then

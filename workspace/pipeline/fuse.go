@@ -100,6 +100,7 @@ func (s *scope) collect() []*cand {
 				c.ranks[src], c.scores[src] = r.rank, r.score
 			}
 		}
+		c.site, c.coChanged, c.pastChange = s.sites[c.slot], s.coWhy[c.fileSlot], s.pastWhy[c.fileSlot] // the evidence's words (why.go)
 		if s.activeRel != "" {
 			c.scores[heuristics.SrcLocality] = float32(locality(s.activeRel, c.path))
 		}

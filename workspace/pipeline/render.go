@@ -44,7 +44,9 @@ func build(q *query, entries []packEntry, packed []heuristics.Packed, srcs map[s
 // buildItem is the item of one packed entry, its text cut to pk.Len.
 func buildItem(q *query, e *packEntry, pk heuristics.Packed, srcs map[string][]byte) Selected {
 	if it := e.item; it != nil {
-		return it.selected(pk.Len, pk.Truncated)
+		sel := it.selected(pk.Len, pk.Truncated)
+		sel.Why = e.why
+		return sel
 	}
 	c := e.cand
 	// A type header goes first when it leaves the member room.
@@ -71,6 +73,10 @@ func buildItem(q *query, e *packEntry, pk heuristics.Packed, srcs map[string][]b
 		Score:         round4(c.fused),
 		Reason:        c.reason,
 		Signals:       signals(c),
+		Why:           e.why,
+	}
+	if b := beyond(e, r, prefix); b != "" {
+		it.Why += ", with " + b
 	}
 	it.ID = itemID(c)
 	if c.slot == noSlot || c.sym.Kind == parse.KindFile {

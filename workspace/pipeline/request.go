@@ -92,6 +92,19 @@ type Selected struct {
 	Score     float64
 	Reason    string
 	Signals   map[string]Signal // by source name
+	// Why is the evidence that put the item there, in one short sentence
+	// a person reads (why.go): "calls `Run` at main.go:12", "named in
+	// your question: zsh, completion".
+	Why string
+	// Part, when several items are parts of one symbol (they share its
+	// id), says which part this one is; nil otherwise.
+	Part *Part
+}
+
+// Part is an item's place among the items that hold parts of one symbol:
+// Index (1-based, in the order of their lines) of Of.
+type Part struct {
+	Index, Of int
 }
 
 // Span is a range of lines (0-based) with byte columns.

@@ -58,7 +58,14 @@ func Run(ctx context.Context, s *snapshot.Snapshot, req *SelectRequest) (*Select
 	sur := newSurroundings(srcs)
 	entries = sur.region(p, q, entries)
 	sur.widen(p, entries)
+	sn.explain(p, q, entries, srcs)
+	if res.LowConfidence {
+		// Nothing matched well: an item whose only evidence is a faint
+		// likeness is a guess, and no guesses beat a budget of them.
+		entries = slices.DeleteFunc(entries, func(e packEntry) bool { return e.weak })
+	}
 	res.Items, res.UsedChars = pack(p, q, sur, entries, srcs)
+	markParts(res.Items)
 	res.UsedTokens, res.TokenEncoding = p.usedTokens(res.Items)
 	return res, nil
 }

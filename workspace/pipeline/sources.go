@@ -76,6 +76,11 @@ type scope struct {
 	// ruleFiles are the folder's rule files: they come as rules, not as
 	// text sections among the code.
 	ruleFiles map[string]bool
+	// sites are where deixis found each caller's or callee's use
+	// (deixis.go); coWhy and pastWhy the history's words for the files
+	// it ranks: the evidence the items' reasons name (why.go).
+	sites          map[uint32]*callSite
+	coWhy, pastWhy map[uint32]string
 }
 
 // searchBufs are the buffers of every lexical search of a request (the
@@ -412,7 +417,8 @@ func coChangeSource(s *scope) ranked {
 	if s.fv.History == nil {
 		return ranked{}
 	}
-	return ranked{files: s.historyFiles(s.fv.History.CoChanged(s.seedFiles(), heuristics.HistoryK))}
+	s.coWhy = map[uint32]string{}
+	return ranked{files: s.historyFiles(s.fv.History.CoChanged(s.seedFiles(), heuristics.HistoryK), s.coWhy)}
 }
 
 // historySource ranks the files that past commits described in words like
@@ -421,17 +427,20 @@ func historySource(s *scope) ranked {
 	if s.fv.History == nil {
 		return ranked{}
 	}
-	return ranked{files: s.historyFiles(s.fv.History.PastChanges(s.q.terms, s.q.release, heuristics.HistoryK))}
+	s.pastWhy = map[uint32]string{}
+	return ranked{files: s.historyFiles(s.fv.History.PastChanges(s.q.terms, s.q.release, heuristics.HistoryK), s.pastWhy)}
 }
 
 // historyFiles turns the history's ranked paths into the folder's file
-// slots, leaving out files no longer indexed or filtered out.
-func (s *scope) historyFiles(files []history.File) []scoredFile {
+// slots, leaving out files no longer indexed or filtered out; why keeps
+// the history's words for each.
+func (s *scope) historyFiles(files []history.File, why map[uint32]string) []scoredFile {
 	out := make([]scoredFile, 0, len(files))
 	for _, f := range files {
 		fs, ok := s.idx.FileSlot(f.Path)
 		if ok && (s.fileFilter == nil || s.fileFilter(fs)) {
 			out = append(out, scoredFile{fs, f.Score})
+			why[fs] = f.Why
 		}
 	}
 	return out

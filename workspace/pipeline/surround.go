@@ -363,6 +363,7 @@ func (s *surroundings) window(l *fileLines, abs string, from, dir, limit, owner 
 func windowEntry(lead *packEntry, l *fileLines, a, b uint32) packEntry {
 	c := *lead.cand
 	c.reason, c.hash, c.opening = ReasonExpanded, 0, false
+	c.around, c.above = lead.cand.sym.Qualified, b < lead.rng.StartLine
 	fileEvidence(&c)
 	c.slot, c.sym = noSlot, parse.Symbol{Kind: parse.KindFile}
 	idx := c.folder.Index

@@ -46,6 +46,11 @@ type packEntry struct {
 	// fixed: the lead and its neighbourhood, which are not widened again;
 	// cut: text is already an excerpt of the symbol.
 	fixed, cut bool
+	// why is the evidence that put the entry in the answer, in words
+	// (why.go); render.go adds what the item's lines hold beyond it.
+	why string
+	// weak: the entry has no evidence of its own (why.go).
+	weak bool
 }
 
 // itemPick is the context items a request gets: the required ones (always,
@@ -124,6 +129,25 @@ type cand struct {
 	// evident: something besides a faint likeness points at it (see
 	// hasEvidence); an answer nothing matched well keeps only these.
 	evident bool
+	// site: where a deictic query's caller calls the cursor's symbol, or
+	// where the cursor's symbol calls this callee (deixis.go).
+	site *callSite
+	// coChanged and pastChange are the history's words for why it ranks
+	// the file (sources.go): "changed together with …", "like commit …".
+	coChanged, pastChange string
+	// around: a window of the lines around the lead (surround.go) names
+	// the lead's symbol, and above says on which side of it the window is.
+	around string
+	above  bool
+}
+
+// callSite is a use of a name: the symbol using it (qualified), and the
+// file and 1-based line of the use.
+type callSite struct {
+	user, path string
+	line       int
+	callee     string // the name used (qualified)
+	call       bool   // a call, not a type named
 }
 
 // query is the analysed request, ready for the sources.
