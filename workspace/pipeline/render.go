@@ -1,10 +1,17 @@
 package pipeline
 
 import (
+	"fmt"
 	"math"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace/items"
 	"github.com/ctxls/ctxls/workspace/snapshot"
 )
@@ -108,3 +115,431 @@ func signals(c *cand) map[string]Signal {
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// Every item of an answer says why it is there, in one short sentence a
+// person reads: the strongest one or two pieces of the evidence that put
+// it there, in plain words and without scores ("calls `Run` at
+// main.go:12; named in your question: run"). explain words the evidence
+// of each entry before packing; render.go adds what the item's lines hold
+// beyond its symbol (the lines around it, its type's header) and
+// markParts which part of a symbol an item is.
+
+// maxWhyWords is how many of the query's words a reason lists.
+const maxWhyWords = 4
+
+// explainer words the evidence of one answer's entries.
+type explainer struct {
+	s    *snap
+	p    *plan
+	q    *query
+	srcs map[string][]byte // whole texts by absolute path (read.go)
+	// own maps the terms of the query to the words the user wrote;
+	// earlier the same for the conversation's earlier prompts.
+	own, earlier map[string]string
+	fileTerms    map[string]map[string]bool // by absolute path
+}
+
+// explain gives each entry its reason (packEntry.why) and marks the ones
+// that have no evidence of their own.
+func (s *snap) explain(p *plan, q *query, entries []packEntry, srcs map[string][]byte) {
+	x := &explainer{s: s, p: p, q: q, srcs: srcs, own: userWords(p.req.Query), earlier: map[string]string{}, fileTerms: map[string]map[string]bool{}}
+	for _, h := range p.req.History {
+		for t, w := range userWords(h) {
+			if _, ok := x.earlier[t]; !ok {
+				x.earlier[t] = w
+			}
+		}
+	}
+	for i := range entries {
+		e := &entries[i]
+		if e.item != nil {
+			e.why = itemWhy(e.item)
+			continue
+		}
+		var reasons []string
+		reasons, e.weak = x.reasons(e.cand)
+		e.why = strings.Join(reasons[:min(2, len(reasons))], "; ")
+	}
+}
+
+// userWords maps each query term of text to the word the user wrote for
+// it, lower-cased: "zsh", "completions" for the terms "zsh", "complet".
+func userWords(text string) map[string]string {
+	out := map[string]string{}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80)
+	}) {
+		w = strings.Trim(w, ".-")
+		// An identifier's parts are words of their own: "parseConfig"
+		// matches config.go by "config", not by "parseConfig".
+		for _, part := range identParts(w) {
+			for _, t := range tokenize.QueryTerms(part) {
+				if _, ok := out[t]; !ok {
+					out[t] = strings.ToLower(part)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// identParts splits a word at underscores, dots, dashes and lower-to-upper
+// case changes: "parseConfig" is "parse", "Config".
+func identParts(w string) []string {
+	var out []string
+	start := 0
+	for i := 1; i <= len(w); i++ {
+		if i < len(w) && !(w[i] == '_' || w[i] == '.' || w[i] == '-' || w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z') {
+			continue
+		}
+		if p := strings.Trim(w[start:i], "_.-"); p != "" {
+			out = append(out, p)
+		}
+		start = i
+	}
+	return out
+}
+
+// matched lists the user's words (from words) whose terms text holds, in
+// the order the user wrote them, at most maxWhyWords.
+func (x *explainer) matched(words map[string]string, has func(term string) bool) []string {
+	var out []string
+	for _, t := range x.termOrder(words) {
+		if w := words[t]; has(t) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out[:min(len(out), maxWhyWords)]
+}
+
+// termOrder is the terms of words in the order their words come in the
+// query (then the history): reasons list the words as the user wrote them.
+func (x *explainer) termOrder(words map[string]string) []string {
+	ts := make([]string, 0, len(words))
+	for t := range words {
+		ts = append(ts, t)
+	}
+	text := strings.ToLower(x.p.req.Query + "\n" + strings.Join(x.p.req.History, "\n"))
+	sort.Slice(ts, func(i, j int) bool {
+		a, b := strings.Index(text, strings.ToLower(words[ts[i]])), strings.Index(text, strings.ToLower(words[ts[j]]))
+		return a < b || a == b && ts[i] < ts[j]
+	})
+	return ts
+}
+
+func termSet(text string) map[string]bool {
+	out := map[string]bool{}
+	tokenize.Terms(text, func(t string) { out[t] = true })
+	return out
+}
+
+// reasons are the pieces of evidence for a code candidate, strongest
+// first; weak reports that it has none of its own: only a faint likeness
+// to the query, or its file's evidence (a window of the lines around
+// another item, a file's head, a symbol of a file the query's words are
+// in).
+func (x *explainer) reasons(c *cand) (out []string, weak bool) {
+	abs := snapshot.JoinRoot(c.folder.Root, c.path)
+	add := func(r string) {
+		if r != "" && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	switch {
+	case c.reason == ReasonPinned:
+		add("pinned")
+	case c.head:
+		add(fmt.Sprintf("the head of %s (what comes before its first symbol)", path.Base(c.path)))
+	case c.around != "":
+		side := "below"
+		if c.above {
+			side = "above"
+		}
+		add(fmt.Sprintf("the lines %s `%s`", side, c.around))
+	}
+	if c.ranks[heuristics.SrcActive] > 0 {
+		add("the code under your cursor")
+	}
+	if st := c.site; st != nil && c.ranks[heuristics.SrcGraph] > 0 {
+		verb := "uses"
+		if st.call {
+			verb = "calls"
+		}
+		if st.user == c.sym.Qualified {
+			add(fmt.Sprintf("%s `%s` at %s:%d", verb, st.callee, path.Base(st.path), st.line))
+		} else {
+			add(fmt.Sprintf("%s by `%s` at %s:%d", map[string]string{"uses": "used", "calls": "called"}[verb], st.user, path.Base(st.path), st.line))
+		}
+	}
+	if c.ranks[heuristics.SrcMention] > 0 || c.ranks[heuristics.SrcFile] > 0 && len(x.q.paths) > 0 {
+		add(x.mention(c))
+	}
+	if c.ranks[heuristics.SrcEdit] > 0 {
+		add(x.edited(c, abs))
+	}
+	if c.ranks[heuristics.SrcLexical] > 0 || c.ranks[heuristics.SrcSentence] > 0 {
+		add(x.words(c))
+	}
+	if c.ranks[heuristics.SrcCoChange] > 0 && c.coChanged != "" {
+		add(c.coChanged)
+	}
+	if c.ranks[heuristics.SrcHistory] > 0 && c.pastChange != "" {
+		add("touched by past commits like your question (" + strings.TrimPrefix(c.pastChange, "like ") + ")")
+	}
+	if c.ranks[heuristics.SrcGraph] > 0 && c.site == nil {
+		add(x.linked(c))
+	}
+	if float64(c.scores[heuristics.SrcSemantic]) >= heuristics.SemanticConfidence {
+		add("close in meaning to your question")
+	}
+	if x.p.activeAbs != "" && abs == x.p.activeAbs && c.ranks[heuristics.SrcActive] == 0 {
+		add("in the file you have open")
+	}
+	// What follows is its file's evidence or a faint likeness, not its
+	// own: an answer with low confidence leaves such items out.
+	if len(out) == 0 || c.around != "" || c.head {
+		weak = len(out) == 0 || (c.around != "" || c.head) && len(out) == 1
+		// A symbol found through its file: the query's words in the file
+		// (a query pointing at the cursor has no words that count).
+		if ws := x.matched(x.own, x.fileHas(abs)); len(ws) > 0 && !x.q.deictic {
+			add("in a file that holds words of your question: " + strings.Join(ws, ", "))
+		}
+	}
+	if len(out) == 0 && c.ranks[heuristics.SrcLocality] > 0 && x.p.activeAbs != "" {
+		add("near the file you have open")
+	}
+	if len(out) == 0 {
+		return []string{"only loosely like your question"}, true
+	}
+	return out, weak
+}
+
+// mention names what of the candidate the query (or the conversation)
+// names: the symbol, its type, or its file.
+func (x *explainer) mention(c *cand) string {
+	query := strings.ToLower(x.p.req.Query)
+	for _, m := range x.q.idents {
+		n := m.name
+		if i := strings.LastIndexByte(n, '.'); i > 0 && !strings.EqualFold(n, c.sym.Qualified) {
+			n = n[i+1:]
+		}
+		named := strings.EqualFold(n, c.sym.Name) || strings.EqualFold(m.name, c.sym.Qualified)
+		member := !named && c.sym.Qualified != "" && strings.HasPrefix(strings.ToLower(c.sym.Qualified), strings.ToLower(m.name)+".")
+		if !named && !member {
+			continue
+		}
+		where := "named in your question"
+		if !strings.Contains(query, strings.ToLower(m.name)) {
+			where = "named earlier in the conversation"
+		}
+		if member {
+			return fmt.Sprintf("a member of `%s`, %s", m.name, where)
+		}
+		return fmt.Sprintf("%s: `%s`", where, m.name)
+	}
+	for _, m := range x.q.paths {
+		mp := strings.Trim(strings.TrimPrefix(m.name, "./"), "/")
+		if mp == "" {
+			continue
+		}
+		if c.path == mp || strings.HasSuffix(c.path, "/"+mp) || strings.HasPrefix(c.path, mp+"/") || strings.Contains(c.path, "/"+mp+"/") ||
+			path.Ext(mp) == "" && namesStem(c.path, mp) {
+			if strings.Contains(query, strings.ToLower(m.name)) {
+				return "in " + m.name + ", which your question names"
+			}
+			return "in " + m.name + ", named earlier in the conversation"
+		}
+	}
+	return ""
+}
+
+// edited says when the user last edited the candidate's symbol.
+func (x *explainer) edited(c *cand, abs string) string {
+	if c.slot == noSlot {
+		return ""
+	}
+	key := c.folder.Index.LeafKey(c.slot)
+	for k, t := range x.s.Edits {
+		if k.Abs == abs && k.Key == key {
+			return "you edited this " + ago(x.s.Now.Sub(t))
+		}
+	}
+	return ""
+}
+
+// ago is a duration in words: "just now", "2 minutes ago", "3 hours ago".
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < 2*time.Minute:
+		return "a minute ago"
+	case d < time.Hour:
+		return fmt.Sprintf("%d minutes ago", int(d/time.Minute))
+	case d < 2*time.Hour:
+		return "an hour ago"
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d hours ago", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
+}
+
+// words names the query's words the candidate holds: in its name or path
+// first ("named in your question"), else in its text.
+func (x *explainer) words(c *cand) string {
+	name := termSet(c.sym.Qualified + " " + c.path)
+	if ws := x.matched(x.own, func(t string) bool { return name[t] }); len(ws) > 0 {
+		return "named in your question: " + strings.Join(ws, ", ")
+	}
+	text := x.candTerms(c)
+	if ws := x.matched(x.own, func(t string) bool { return text[t] }); len(ws) > 0 {
+		return "holds words of your question: " + strings.Join(ws, ", ")
+	}
+	if ws := x.matched(x.earlier, func(t string) bool { return name[t] || text[t] }); len(ws) > 0 {
+		return "holds words from earlier in the conversation: " + strings.Join(ws, ", ")
+	}
+	return ""
+}
+
+// candTerms are the terms of a candidate's own text.
+func (x *explainer) candTerms(c *cand) map[string]bool {
+	src := x.srcs[snapshot.JoinRoot(c.folder.Root, c.path)]
+	if int(c.sym.EndByte) > len(src) || c.sym.StartByte > c.sym.EndByte {
+		return nil
+	}
+	return termSet(string(src[c.sym.StartByte:c.sym.EndByte]))
+}
+
+// fileHas reports whether the whole text of file abs holds a term.
+func (x *explainer) fileHas(abs string) func(string) bool {
+	ts, ok := x.fileTerms[abs]
+	if !ok {
+		ts = termSet(string(x.srcs[abs]))
+		x.fileTerms[abs] = ts
+	}
+	return func(t string) bool { return ts[t] }
+}
+
+// linked says how the reference graph ties the candidate's file to the
+// files the request works with.
+func (x *explainer) linked(c *cand) string {
+	if x.p.activeAbs == "" {
+		return "linked by references to the files your question names"
+	}
+	active := snapshot.RelPath(c.folder.Root, x.p.activeAbs)
+	for _, fs := range testPartners(c.folder.Index, active) {
+		if fs == c.fileSlot {
+			if isTestPath(c.path) {
+				return "the tests of " + path.Base(active) + ", the file you have open"
+			}
+			return "the code " + path.Base(active) + " tests"
+		}
+	}
+	return "linked by references to " + path.Base(active) + ", the file you have open"
+}
+
+func isTestPath(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	return strings.Contains(b, "test") || strings.Contains(b, "spec")
+}
+
+// itemWhy is the reason of a context item (a rule, a tool, a note).
+func itemWhy(it *contextItem) string {
+	what := map[string]string{items.ItemRule: "a rule", items.ItemTool: "a tool", items.ItemMemory: "a note", items.ItemDoc: "a document"}[it.Kind]
+	if what == "" {
+		what = "an item"
+	}
+	switch it.reason {
+	case ReasonAlways:
+		if it.Globs != nil {
+			return what + " for the files this answer holds"
+		}
+		return what + " that always applies"
+	case ReasonManual:
+		return "asked for by name"
+	}
+	if n := it.Note; n != nil && len(n.Paths) > 0 && it.score >= heuristics.MemoryPathScore {
+		return what + " about " + strings.Join(n.Paths[:min(2, len(n.Paths))], ", ")
+	}
+	return what + " that matches your question"
+}
+
+// beyond is what an item's lines hold besides its symbol, for its
+// reason: the header of the type it belongs to, and the lines around it
+// (naming the symbols they come from). r is the item's range, src its
+// file's text.
+func beyond(e *packEntry, r parse.Range, prefix string) string {
+	c := e.cand
+	if c.slot == noSlot || c.sym.Kind == parse.KindFile || c.head || c.around != "" {
+		return ""
+	}
+	var parts []string
+	if prefix != "" {
+		if i := strings.LastIndexByte(c.sym.Qualified, '.'); i > 0 {
+			parts = append(parts, fmt.Sprintf("the header of the type `%s`", c.sym.Qualified[:i]))
+		}
+	}
+	sr := c.sym.Range
+	up, down := r.StartLine < sr.StartLine, r.EndLine > sr.EndLine
+	if !up && !down {
+		return strings.Join(parts, " and ")
+	}
+	side := "around"
+	switch {
+	case !down:
+		side = "above"
+	case !up:
+		side = "below"
+	}
+	lines := "the lines " + side + " it"
+	// The symbols those lines come from, when they are not all of it.
+	var from []string
+	idx := c.folder.Index
+	for _, slot := range idx.FileSymbols(c.fileSlot) {
+		ref, ok := idx.Symbol(slot)
+		if !ok || slot == c.slot || ref.Kind == parse.KindFile || ref.Range.StartLine <= sr.StartLine && sr.EndLine <= ref.Range.EndLine {
+			continue // the symbol itself, or one holding it
+		}
+		o := ref.Range
+		above := up && o.StartLine < sr.StartLine && o.EndLine >= r.StartLine
+		below := down && o.EndLine > sr.EndLine && o.StartLine <= r.EndLine
+		partly := o.StartLine < r.StartLine || o.EndLine > r.EndLine
+		if (above || below) && partly && !slices.Contains(from, ref.Qualified) {
+			from = append(from, "`"+ref.Qualified+"`")
+		}
+	}
+	if len(from) > 0 {
+		lines += ", part of " + strings.Join(from[:min(2, len(from))], " and ")
+	}
+	return strings.Join(append(parts, lines), " and ")
+}
+
+// markParts numbers the items that hold parts of one symbol (they share
+// its id: a window of the lead's neighbourhood holding the start of a
+// symbol whose own item holds the rest, the parts of a symbol the
+// region cut), in the order of their lines, and says so in their
+// reasons.
+func markParts(items []Selected) {
+	byID := map[string][]int{}
+	for i := range items {
+		if it := &items[i]; it.Symbol != "" && it.Abs != "" {
+			byID[it.ID] = append(byID[it.ID], i)
+		}
+	}
+	for _, at := range byID {
+		if len(at) < 2 {
+			continue
+		}
+		sort.Slice(at, func(a, b int) bool { return items[at[a]].Span.StartLine < items[at[b]].Span.StartLine })
+		for k, i := range at {
+			it := &items[i]
+			it.Part = &Part{Index: k + 1, Of: len(at)}
+			name := it.Symbol[strings.LastIndexByte(it.Symbol, '.')+1:]
+			lead := fmt.Sprintf("part %d of %d of `%s` (lines %d-%d)", k+1, len(at), name, it.Span.StartLine+1, it.Span.EndLine+1)
+			if it.Why != "" {
+				lead += "; " + it.Why
+			}
+			it.Why = lead
+		}
+	}
+}

@@ -22,7 +22,7 @@ import (
 //	read.go        overlaps collapsed, texts read, type headers, items merged
 //	surround.go    each entry widened to the lines around it
 //	pack.go        the entries fitted into the budget, in characters or tokens
-//	render.go      the result's items
+//	render.go      the result's items, each with why it is there
 //
 // types.go holds the types the stages pass on, text.go the helpers on
 // texts and lines several stages use.
