@@ -40,7 +40,7 @@ func binary(t *testing.T) string {
 			return
 		}
 		ctxlsBin = filepath.Join(dir, "ctxls")
-		out, err := exec.Command("go", "build", "-o", ctxlsBin, "../cmd/ctxls").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", ctxlsBin, "../../cmd/ctxls").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("building ctxls: %v\n%s", err, out)
 		}
