@@ -4,7 +4,7 @@
 # when it can.
 #
 # Needed: Go, Node (20 or newer) and npm, which you install yourself (see
-# README.md); and gcc, g++, make, git, python3, Neovim, Chromium, the
+# README.md); and gcc, g++, make, git, python3, Neovim, tmux, Chromium, the
 # Kerberos headers (libkrb5-dev, for code-server's native modules) and CA
 # certificates, which it installs with apt-get when it runs as root on a
 # Debian or Ubuntu machine (apt-get update first, quietly). Otherwise it
@@ -36,6 +36,7 @@ missing_pkgs() {
 	have git || pkgs+=(git)
 	have python3 || pkgs+=(python3)
 	have nvim || pkgs+=(neovim)
+	have tmux || pkgs+=(tmux)
 	have chromium || have chromium-browser || pkgs+=(chromium)
 	[ -e /usr/include/krb5.h ] || [ -e /usr/include/krb5/krb5.h ] || pkgs+=(libkrb5-dev)
 	[ -e /etc/ssl/certs/ca-certificates.crt ] || [ -e /etc/ssl/cert.pem ] || pkgs+=(ca-certificates)

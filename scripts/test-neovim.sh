@@ -3,8 +3,12 @@
 #
 # Builds ctxls (unless CTXLS_BIN names one), then runs
 # editors/neovim/test/e2e.lua in a real `nvim --headless -u NONE` against it
-# on a fixture workspace. Exits non-zero when a case fails. Without nvim it
-# says so and exits 0, except in CI (CI set), where nvim is required.
+# on a fixture workspace, then editors/neovim/test/screens.py: Neovim in a
+# real terminal (tmux, 120x35) on testdata/workspaces/shop.txtar, saving
+# each screen as .ansi, .txt and .html to editors/neovim/test/screenshots/
+# (or CTXLS_SCREENSHOTS). Exits non-zero when a case fails. Without nvim
+# (or tmux, for the screens) it says so and exits 0, except in CI (CI set),
+# where both are required.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,3 +38,17 @@ if command -v timeout >/dev/null 2>&1; then
 fi
 "${limit[@]}" nvim --headless -u NONE -i NONE -n \
 	-c 'luafile editors/neovim/test/e2e.lua' -c 'cquit 1' </dev/null
+
+# The screens a user sees, in a real terminal, saved for a reviewer.
+if ! command -v tmux >/dev/null 2>&1; then
+	if [ -n "${CI:-}" ]; then
+		echo "test-neovim: tmux is not installed; CI must install it (apt-get install -y tmux)" >&2
+		exit 1
+	fi
+	echo "test-neovim: tmux not found, Neovim screenshots not taken (install tmux to take them)"
+	exit 0
+fi
+if command -v timeout >/dev/null 2>&1; then
+	limit=(timeout 120)
+fi
+"${limit[@]}" python3 editors/neovim/test/screens.py
