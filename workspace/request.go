@@ -168,6 +168,9 @@ type SelectStats struct {
 	MerkleRoot string
 	Refused    map[string]int // paths the gate refused, by reason
 	History    HistoryStats
+	// Reembedded is the number of symbols tokenized and embedded since
+	// the snapshot's indexes were built or loaded, summed over folders.
+	Reembedded int
 }
 
 // Item ids: "sym:<path>::<qualified>" names a symbol, "file:<path>" a

@@ -282,6 +282,7 @@ func (s *Snapshot) selectContext(ctx context.Context, p *plan) (*Selection, erro
 		res.Stats.Ready = res.Stats.Ready && fv.ready
 		res.Stats.Files += fv.idx.Files()
 		res.Stats.Symbols += fv.idx.Symbols()
+		res.Stats.Reembedded += fv.idx.Reembedded
 		if res.Stats.MerkleRoot == "" {
 			res.Stats.MerkleRoot = fv.idx.Tree().RootHex()
 		}

@@ -3,7 +3,6 @@ package workspace
 import (
 	"bytes"
 	"maps"
-	"sync"
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
@@ -14,20 +13,21 @@ import (
 // Snapshot is one consistent view of the workspace for the length of one
 // request: every folder's index, the open documents' texts, the activity
 // state and the configuration. As with gopls' cache.Snapshot, it is cheap
-// to take (one round of the workspace lock) and released when the request
-// is done. It is not yet a value: it holds every folder's read lock (below),
-// and a select still takes the item-vector cache's own mutex and may call
-// the embedder while it holds them (docs/redesign.md, step 2, plans the
-// immutable generations that will end this).
+// to take (one round of the workspace lock, and of each folder's lock) and
+// released when the request is done; it holds no lock in between.
 //
 // An update changes the index of one folder holding that folder's write
 // lock (an edit also changes the document's text, both under the
 // workspace lock), and the unit of an update is one file: a didChange, a
-// watched-file event, one file of a re-scan. A snapshot holds every
-// folder's read lock from when it is taken until Release, so it sees each
-// update whole or not at all, and the texts it packs are the texts its
-// index was built from. Updates wait for the snapshots in flight and the
-// next request sees them.
+// watched-file event, one file of a re-scan. A snapshot reads each
+// folder's index as a frozen generation (symbolindex.View) taken under
+// those locks, so it sees each update whole or not at all, and the texts
+// it packs are the texts its index was built from. Updates never wait for
+// the snapshots in flight: the index copies what it changes while a
+// generation is held, and the next request sees the update. What a
+// request reports (counts, the Merkle root, symbols re-embedded) comes
+// from its snapshot. The item-vector cache (itemvec.go) keeps its own
+// mutex, which no update takes.
 type Snapshot struct {
 	cfg     Config
 	emb     embed.Embedder
@@ -43,7 +43,7 @@ type Snapshot struct {
 	refused map[string]int
 	notes   []Note        // memory notes, oldest first
 	vecs    *itemVecCache // the workspace's; itemvec.go
-	locks   []*sync.RWMutex
+	views   []*symbolindex.View
 }
 
 // folderView is one folder as a snapshot sees it.
@@ -81,19 +81,22 @@ func (w *Workspace) snapshotLocked() *Snapshot {
 		}
 	}
 	for _, f := range w.folders {
-		f.mu.RLock()
-		s.locks = append(s.locks, &f.mu)
-		s.folders = append(s.folders, &folderView{Root: f.Root, idx: f.idx, ready: f.servable(), hist: f.hist, rules: f.rules, histReason: f.histReason, histDone: f.histDone})
+		f.mu.RLock() // waits for an update in progress, never for a reader
+		v := f.vers.Acquire()
+		s.views = append(s.views, v)
+		s.folders = append(s.folders, &folderView{Root: f.Root, idx: v.Index(), ready: f.servable(), hist: f.hist, rules: f.rules, histReason: f.histReason, histDone: f.histDone})
+		f.mu.RUnlock()
 	}
 	return s
 }
 
-// Release ends the snapshot; updates waiting for it go ahead.
+// Release ends the snapshot: the index generations it read may be
+// dropped once no other snapshot reads them.
 func (s *Snapshot) Release() {
-	for _, mu := range s.locks {
-		mu.RUnlock()
+	for _, v := range s.views {
+		v.Release()
 	}
-	s.locks = nil
+	s.views = nil
 }
 
 // readText returns the text of the file at the real path abs in the folder
