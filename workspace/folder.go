@@ -34,7 +34,7 @@ type Folder struct {
 	mu    sync.RWMutex
 	idx   *symbolindex.Index
 	vers  symbolindex.Versions // the generations of idx snapshots read; replaced with idx
-	ready bool // the first build is complete
+	ready bool                 // the first build is complete
 	// serving: the index loaded whole from the cache is served while the
 	// first build re-checks the files against it.
 	serving bool
