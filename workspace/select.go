@@ -224,6 +224,12 @@ type cand struct {
 // best into the budget.
 func (w *Workspace) Select(ctx context.Context, req *SelectRequest) (*Selection, error) {
 	start := time.Now()
+	select {
+	case w.selecting <- struct{}{}:
+		defer func() { <-w.selecting }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	w.mu.Lock()
 	p, err := w.validate(req)
 	var snap *Snapshot
