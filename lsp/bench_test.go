@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -75,6 +77,90 @@ func BenchmarkEditToFreshIndex(b *testing.B) {
 		text = text[:off] + digits + text[off+3:]
 	}
 	b.StopTimer()
+	res := c.mustSelect(map[string]any{"query": "fix that"})
+	if len(res.Items) == 0 || res.Items[0].Symbol != "Step100" {
+		b.Errorf("the edited function is not first:%s", res)
+	}
+	reportLatency(b, samples)
+}
+
+// BenchmarkEditToFreshUnderSelects is BenchmarkEditToFreshIndex with
+// selects in flight: the same 2,000-line big.go, in the 10k-symbol
+// generated workspace of BenchmarkContextSelect, while 8 goroutines each
+// loop workspace/contextSelect over the same connection until the timed
+// loop ends. An edit that waited for the selects in flight (a snapshot
+// holding the folder's read lock) shows here as the length of a select.
+func BenchmarkEditToFreshUnderSelects(b *testing.B) {
+	root := b.TempDir()
+	if _, err := synth.Generate(root, synth.Options{Symbols: 10_000}); err != nil {
+		b.Fatal(err)
+	}
+	text := bigGoFile(2000)
+	writeFile(b, filepath.Join(root, "big.go"), text)
+	c := pipeClient(b, nil)
+	c.readyTimeout = 20 * time.Minute
+	c.start(root, caps{})
+	c.mustSelect(map[string]any{"query": "warm up"})
+	didOpen(c, root, "big.go", text)
+
+	target := "\tnext := state*103 + input\n" // the body of Step100
+	off := strings.Index(text, target) + len("\tnext := state*")
+	if off < len("\tnext := state*") {
+		b.Fatal("no Step100 in the generated file")
+	}
+	queries := []string{
+		"validate the pending payment before the transfer",
+		"where do we retry failed webhook deliveries",
+		"parse the manifest schema and resolve its version",
+		"how are shard replicas rebalanced across regions",
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var selects atomic.Int64
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := g; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var res result
+				if err := c.call(methodContextSelect, map[string]any{"query": queries[i%len(queries)]}, &res); err != nil {
+					errs <- err
+					return
+				}
+				selects.Add(1)
+			}
+		}()
+	}
+	for selects.Load() < 8 { // every goroutine is in its loop
+		time.Sleep(time.Millisecond)
+	}
+	var samples []time.Duration
+	version := 1
+	for i := 0; b.Loop(); i++ {
+		version++
+		digits := fmt.Sprintf("%d", 100+i%900)
+		start := time.Now()
+		didChange(c, root, "big.go", version, change(text, off, off+3, digits, false))
+		if err := c.call("ctxls/barrier", nil, nil); rpcCode(err) != jsonrpc2.MethodNotFound {
+			b.Fatalf("barrier: %v", err)
+		}
+		samples = append(samples, time.Since(start))
+		text = text[:off] + digits + text[off+3:]
+	}
+	b.StopTimer()
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		b.Fatalf("contextSelect: %v", err)
+	}
+	b.ReportMetric(float64(selects.Load())/float64(len(samples)), "selects/edit")
 	res := c.mustSelect(map[string]any{"query": "fix that"})
 	if len(res.Items) == 0 || res.Items[0].Symbol != "Step100" {
 		b.Errorf("the edited function is not first:%s", res)

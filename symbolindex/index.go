@@ -20,13 +20,15 @@ import (
 // symbol, a name table for mentions and references, and the Merkle tree.
 //
 // An Index is not safe for concurrent writes. Readers (the Search and lookup
-// methods) may run concurrently with each other, but not with a writer: the
-// owner (workspace.Folder) guards it with a sync.RWMutex.
+// methods) may run concurrently with each other, but not with a writer.
+// A reader that must not wait for the writer reads a frozen copy instead
+// (Freeze, or a View of Versions): the writer copies on write what a
+// frozen copy shares (cow.go), so the two never meet.
 type Index struct {
 	emb embed.Embedder
 
-	files    map[string]uint32 // path → file slot
-	fileTab  []fileEntry       // file slot → entry; Path "" marks a free slot
+	files    cowMap[uint32] // path → file slot
+	fileTab  []fileEntry    // file slot → entry; Path "" marks a free slot
 	freeFile []uint32
 
 	// Symbols by slot. symFile is each slot's file (noFile: a free slot).
@@ -40,14 +42,16 @@ type Index struct {
 	symSeg  []*segRecords
 	freeSym []uint32
 
-	lex   *Lexical     // symbol documents, keyed by symbol slot
-	flex  *Lexical     // whole-file documents, keyed by file slot
-	vecs  *VectorStore // symbol vectors, keyed by symbol slot
-	names map[string][]uint32
+	lex  *Lexical     // symbol documents, keyed by symbol slot
+	flex *Lexical     // whole-file documents, keyed by file slot
+	vecs *VectorStore // symbol vectors, keyed by symbol slot
+	// names, refsBy and byBase hold lists that are never changed in place
+	// (a removal copies; an append writes past every frozen copy's length).
+	names cowMap[[]uint32]
 	// refsBy maps a lowercased identifier to the files that reference it:
 	// the reverse of each file's Refs, for the reference graph.
-	refsBy map[string][]uint32
-	byBase map[string][]uint32 // base name → file slots
+	refsBy cowMap[[]uint32]
+	byBase cowMap[[]uint32] // base name → file slots
 
 	tree    *merkle.Tree
 	batch   bool
@@ -63,6 +67,13 @@ type Index struct {
 	gen     uint64 // bumped by every change
 	overlay int    // distinct files put or removed since the index was created or loaded
 	mapped  []byte // the cache file the index reads in place, if loaded
+
+	// Copy-on-write (cow.go): the writer's epoch, the epochs of the slices
+	// it writes in place, and the Versions whose readers it must not
+	// disturb (nil: no reader holds a frozen copy).
+	epoch uint64
+	st    ixStamps
+	vers  *Versions
 }
 
 // Generation changes whenever the index does: a caller that saved the
@@ -160,6 +171,8 @@ func (ix *Index) sym(s uint32) parse.Symbol {
 // own returns the heap entry of slot s, making one (from the slot's cache
 // record, if it has one) if need be.
 func (ix *Index) own(s uint32) *symEntry {
+	ix.syms = cowOwn(ix.syms, &ix.st.syms, ix.epoch)
+	ix.symAt = cowOwn(ix.symAt, &ix.st.symAt, ix.epoch)
 	if a := ix.symAt[s]; a != 0 {
 		return &ix.syms[a-1]
 	}
@@ -176,15 +189,11 @@ func (ix *Index) own(s uint32) *symEntry {
 // NewIndex returns an empty index that embeds with emb.
 func NewIndex(emb embed.Embedder) *Index {
 	return &Index{
-		emb:    emb,
-		files:  make(map[string]uint32),
-		lex:    NewLexical(DefaultSymbolParams()),
-		flex:   NewLexical(DefaultFileParams()),
-		vecs:   NewVectorStore(emb.Dim()),
-		names:  make(map[string][]uint32),
-		refsBy: make(map[string][]uint32),
-		byBase: make(map[string][]uint32),
-		tree:   merkle.New(emb.Dim()),
+		emb:  emb,
+		lex:  NewLexical(DefaultSymbolParams()),
+		flex: NewLexical(DefaultFileParams()),
+		vecs: NewVectorStore(emb.Dim()),
+		tree: merkle.New(emb.Dim()),
 	}
 }
 
@@ -192,7 +201,7 @@ func NewIndex(emb embed.Embedder) *Index {
 func (ix *Index) Embedder() embed.Embedder { return ix.emb }
 
 // Files is the number of indexed files.
-func (ix *Index) Files() int { return len(ix.files) }
+func (ix *Index) Files() int { return ix.files.len() }
 
 // Symbols is the number of indexed symbols.
 func (ix *Index) Symbols() int { return ix.nsyms }
@@ -389,8 +398,9 @@ func pathText(relPath string) string {
 // index and take the vectors Prepare computed. It returns the slots of the
 // symbols that were added or changed.
 func (ix *Index) Put(d *FileDoc) []uint32 {
+	ix.writing()
 	ix.gen++
-	fslot, exists := ix.files[d.Path]
+	fslot, exists := ix.files.get(d.Path)
 	if !exists || ix.fileTab[fslot].loaded {
 		ix.overlay++
 	}
@@ -404,9 +414,9 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		ix.flex.Remove(fslot)
 	} else {
 		fslot = ix.allocFile()
-		ix.files[d.Path] = fslot
+		ix.files.set(d.Path, fslot, ix.epoch)
 		b := path.Base(d.Path)
-		ix.byBase[b] = append(ix.byBase[b], fslot)
+		ix.byBase.set(b, append(ix.byBase.at(b), fslot), ix.epoch)
 	}
 
 	dim := ix.emb.Dim()
@@ -442,6 +452,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		addTo(sum, d.Vecs[i])
 		fresh = append(fresh, slots[i])
 	}
+	ix.symFile = cowOwn(ix.symFile, &ix.st.symFile, ix.epoch)
 	for _, s := range old {
 		ix.dropSymbol(s)
 		ix.symFile[s] = noFile
@@ -452,6 +463,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		ix.unref(fslot, ix.FileRefs(fslot))
 	}
 	ix.addRefs(fslot, d.Parsed.Refs)
+	ix.fileTab = cowOwn(ix.fileTab, &ix.st.fileTab, ix.epoch)
 	ix.fileTab[fslot] = fileEntry{
 		Path:     d.Path,
 		Language: d.Parsed.Language,
@@ -497,7 +509,7 @@ func (d *FileDoc) dim() int {
 // Has reports whether the index holds a leaf with this key and hash in the
 // file relPath: the Known of an edit to that file.
 func (ix *Index) Has(relPath, key string, hash uint64) bool {
-	f, ok := ix.files[relPath]
+	f, ok := ix.files.get(relPath)
 	if !ok {
 		return false
 	}
@@ -520,13 +532,14 @@ func addTo(sum, v []float32) {
 
 func (ix *Index) fillSymbol(s, fslot uint32, sym parse.Symbol, key string, h uint64, terms DocTerms, vec []float32) {
 	*ix.own(s) = symEntry{Sym: sym, Key: key, Hash: h}
+	ix.symFile = cowOwn(ix.symFile, &ix.st.symFile, ix.epoch)
 	ix.symFile[s] = fslot
 	ix.lex.addTokenized(s, terms)
 	ix.vecs.Set(s, vec)
 	name := strings.ToLower(sym.Name)
-	ix.names[name] = append(ix.names[name], s)
+	ix.names.set(name, append(ix.names.at(name), s), ix.epoch)
 	if q := strings.ToLower(sym.Qualified); q != name {
-		ix.names[q] = append(ix.names[q], s)
+		ix.names.set(q, append(ix.names.at(q), s), ix.epoch)
 	}
 }
 
@@ -541,17 +554,14 @@ func (ix *Index) dropSymbol(s uint32) {
 }
 
 func (ix *Index) unname(name string, s uint32) {
-	list := ix.names[name]
-	for i, x := range list {
-		if x == s {
-			list = append(list[:i], list[i+1:]...)
-			break
-		}
+	list := ix.names.at(name)
+	if i := slices.Index(list, s); i >= 0 {
+		list = slices.Concat(list[:i], list[i+1:]) // a copy: list may be shared
 	}
 	if len(list) == 0 {
-		delete(ix.names, name)
+		ix.names.del(name, ix.epoch)
 	} else {
-		ix.names[name] = list
+		ix.names.set(name, list, ix.epoch)
 	}
 }
 
@@ -580,11 +590,14 @@ func (ix *Index) allocFile() uint32 {
 // Remove deletes a file and its symbols from the index. It reports whether
 // the file was there.
 func (ix *Index) Remove(relPath string) bool {
-	fslot, ok := ix.files[relPath]
+	fslot, ok := ix.files.get(relPath)
 	if !ok {
 		return false
 	}
+	ix.writing()
 	ix.gen++
+	ix.fileTab = cowOwn(ix.fileTab, &ix.st.fileTab, ix.epoch)
+	ix.symFile = cowOwn(ix.symFile, &ix.st.symFile, ix.epoch)
 	fe := &ix.fileTab[fslot]
 	if fe.loaded {
 		ix.overlay++
@@ -598,13 +611,14 @@ func (ix *Index) Remove(relPath string) bool {
 	ix.flex.Remove(fslot)
 	ix.unref(fslot, ix.FileRefs(fslot))
 	b := path.Base(relPath)
-	ix.byBase[b] = removeSlot(ix.byBase[b], fslot)
-	if len(ix.byBase[b]) == 0 {
-		delete(ix.byBase, b)
+	if list := removeSlotCopy(ix.byBase.at(b), fslot); len(list) == 0 {
+		ix.byBase.del(b, ix.epoch)
+	} else {
+		ix.byBase.set(b, list, ix.epoch)
 	}
 	*fe = fileEntry{}
 	ix.freeFile = append(ix.freeFile, fslot)
-	delete(ix.files, relPath)
+	ix.files.del(relPath, ix.epoch)
 	ix.stage(merkle.Update{Path: relPath, Remove: true})
 	return true
 }
@@ -619,7 +633,7 @@ type FileState struct {
 
 // State returns the indexed state of a file.
 func (ix *Index) State(relPath string) (FileState, bool) {
-	fslot, ok := ix.files[relPath]
+	fslot, ok := ix.files.get(relPath)
 	if !ok {
 		return FileState{}, false
 	}
@@ -630,19 +644,16 @@ func (ix *Index) State(relPath string) (FileState, bool) {
 // EachPath calls fn with every indexed file path and its slot, in no
 // particular order, until fn returns false.
 func (ix *Index) EachPath(fn func(relPath string, slot uint32) bool) {
-	for p, f := range ix.files {
-		if !fn(p, f) {
-			return
-		}
-	}
+	ix.files.each(fn)
 }
 
 // Paths returns the indexed file paths, sorted.
 func (ix *Index) Paths() []string {
-	out := make([]string, 0, len(ix.files))
-	for p := range ix.files {
+	out := make([]string, 0, ix.files.len())
+	ix.files.each(func(p string, _ uint32) bool {
 		out = append(out, p)
-	}
+		return true
+	})
 	sort.Strings(out)
 	return out
 }
@@ -697,8 +708,7 @@ func (ix *Index) LeafHash(s uint32) uint64 {
 
 // FileSlot returns the slot of an indexed file.
 func (ix *Index) FileSlot(relPath string) (uint32, bool) {
-	f, ok := ix.files[relPath]
-	return f, ok
+	return ix.files.get(relPath)
 }
 
 // FilePath returns the path of the file in slot f.
@@ -729,7 +739,7 @@ func (ix *Index) FileCategory(f uint32) heuristics.Category { return ix.fileTab[
 
 // Named returns the slots of symbols whose name or qualified name equals
 // name, case-insensitively.
-func (ix *Index) Named(name string) []uint32 { return ix.names[strings.ToLower(name)] }
+func (ix *Index) Named(name string) []uint32 { return ix.names.at(strings.ToLower(name)) }
 
 // SearchSymbols ranks symbols by BM25F.
 func (ix *Index) SearchSymbols(q []QueryTerm, k int, filter func(uint32) bool, buf *SearchBuffer) []Hit {
@@ -758,8 +768,8 @@ const semanticMinFiles = 300
 // workspaces it first descends the Merkle tree to the most promising files.
 func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, dst []ScoredSlot) []ScoredSlot {
 	var slots []uint32
-	if len(ix.files) > semanticPruneFiles {
-		maxFiles := max(semanticMinFiles, len(ix.files)/20)
+	if ix.files.len() > semanticPruneFiles {
+		maxFiles := max(semanticMinFiles, ix.files.len()/20)
 		paths, err := ix.tree.Descend(qv, maxFiles, 8)
 		if err != nil {
 			return dst[:0]
@@ -770,7 +780,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 		// does not depend on the order.
 		fslots := make([]uint32, 0, len(paths))
 		for _, p := range paths {
-			if f, ok := ix.files[p]; ok {
+			if f, ok := ix.files.get(p); ok {
 				fslots = append(fslots, f)
 			}
 		}
@@ -805,8 +815,10 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 // Touch records new stat data for a file whose content did not change, so
 // the next start can skip reading it.
 func (ix *Index) Touch(relPath string, size, modTime int64) {
-	if f, ok := ix.files[relPath]; ok {
+	if f, ok := ix.files.get(relPath); ok {
+		ix.writing()
 		ix.gen++
+		ix.fileTab = cowOwn(ix.fileTab, &ix.st.fileTab, ix.epoch)
 		ix.fileTab[f].Size = size
 		ix.fileTab[f].ModTime = modTime
 	}
@@ -825,6 +837,7 @@ func (ix *Index) EndBatch() error {
 // Compact releases the spare capacity a bulk build leaves behind; call it
 // once after indexing many files.
 func (ix *Index) Compact() {
+	ix.writing()
 	ix.lex.Compact()
 	ix.flex.Compact()
 }
@@ -864,36 +877,25 @@ func (ix *Index) flush() error {
 func (ix *Index) addRefs(fslot uint32, refs []string) {
 	for _, r := range refs {
 		k := strings.ToLower(r)
-		ix.refsBy[k] = append(ix.refsBy[k], fslot)
+		ix.refsBy.set(k, append(ix.refsBy.at(k), fslot), ix.epoch)
 	}
 }
 
 func (ix *Index) unref(fslot uint32, refs []string) {
 	for _, r := range refs {
 		k := strings.ToLower(r)
-		list := removeSlot(ix.refsBy[k], fslot)
+		list := removeSlotCopy(ix.refsBy.at(k), fslot)
 		if len(list) == 0 {
-			delete(ix.refsBy, k)
+			ix.refsBy.del(k, ix.epoch)
 		} else {
-			ix.refsBy[k] = list
+			ix.refsBy.set(k, list, ix.epoch)
 		}
 	}
 }
 
 // Referencing returns the slots of the files that reference name
 // (case-insensitively).
-func (ix *Index) Referencing(name string) []uint32 { return ix.refsBy[strings.ToLower(name)] }
-
-// removeSlot removes the first x from list, not keeping order.
-func removeSlot(list []uint32, x uint32) []uint32 {
-	for i, f := range list {
-		if f == x {
-			list[i] = list[len(list)-1]
-			return list[:len(list)-1]
-		}
-	}
-	return list
-}
+func (ix *Index) Referencing(name string) []uint32 { return ix.refsBy.at(strings.ToLower(name)) }
 
 // TermIDF is the inverse document frequency of a normalized term among
 // the symbols, as Search weighs it; a term no symbol holds counts as the
@@ -906,4 +908,4 @@ func (ix *Index) TermIDF(term string) float32 {
 }
 
 // FilesNamed returns the slots of the files whose base name is base.
-func (ix *Index) FilesNamed(base string) []uint32 { return ix.byBase[base] }
+func (ix *Index) FilesNamed(base string) []uint32 { return ix.byBase.at(base) }

@@ -136,7 +136,7 @@ func (l *Lexical) addSegments(ds []*lexSegData) {
 		sg := lexSeg{lo: d.Lo, n: uint32(len(d.Live)), docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab,
 			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: make([]uint32, len(d.Terms))}
 		for i, t := range d.Terms {
-			id, ok := l.dict[t]
+			id, ok := l.dict.get(t)
 			if !ok {
 				id = l.newTerm(t)
 			}
@@ -210,6 +210,7 @@ func (l *Lexical) removeBase(doc uint32) {
 		l.post[id].nbase--
 		l.freeIfEmpty(id)
 	}
+	l.inBase = cowOwn(l.inBase, &l.st.inBase, l.cow)
 	l.inBase[doc] = false
 	l.ndead++
 }

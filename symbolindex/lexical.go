@@ -87,8 +87,9 @@ func lexValidWeight(w float32) bool {
 // that a loaded index, whose postings are mostly in its mapped segments,
 // spends 16 bytes a term on them.
 type lexHeap struct {
-	docs []uint32
-	tfs  []uint32
+	docs  []uint32
+	tfs   []uint32
+	stamp uint64 // the writer's epoch docs and tfs were copied in (cow.go)
 }
 
 // lexPostings is where a term's postings are: heap[h-1] (documents added
@@ -108,16 +109,17 @@ type lexAcc struct {
 // by caller-chosen uint32 ids (slots) that may be reused after Remove.
 //
 // Lexical is not safe for concurrent use: writes (Add, AddTerms, Remove)
-// must be serialized by the caller and exclude every other call. Reads
+// must be serialized by the caller and exclude every other call, except on
+// a frozen copy (freeze, cow.go), which writes leave unchanged. Reads
 // (Search, IDF, Export, Len, Has) may run concurrently with each other when
 // each Search has its own SearchBuffer.
 type Lexical struct {
 	p LexicalParams
 
-	dict map[string]uint32 // term → term id
-	post []lexPostings     // by term id
-	strs []string          // by term id; "" marks a free id
-	free []uint32          // term ids whose postings emptied, for reuse
+	dict cowMap[uint32] // term → term id
+	post []lexPostings  // by term id
+	strs []string       // by term id; "" marks a free id
+	free []uint32       // term ids whose postings emptied, for reuse
 
 	docTerms [][]uint32          // by doc added in memory: its distinct term ids
 	lens     [][NumFields]uint16 // by doc: terms per field, saturating
@@ -150,6 +152,36 @@ type Lexical struct {
 	parts  []lexPart // by term: lexPostings.first, nparts
 	inBase []bool
 	ndead  int
+
+	cow uint64 // the writer's epoch for copy-on-write (cow.go)
+	st  lexStamps
+}
+
+// lexStamps are the epochs of the slices a write changes in place.
+type lexStamps struct {
+	post, strs, docTerms, lens, live, heap, inBase uint64
+}
+
+// ownDocs makes the per-document arrays writable in place.
+func (l *Lexical) ownDocs() {
+	l.docTerms = cowOwn(l.docTerms, &l.st.docTerms, l.cow)
+	l.lens = cowOwn(l.lens, &l.st.lens, l.cow)
+	l.live = cowOwn(l.live, &l.st.live, l.cow)
+}
+
+// ownTerms makes the per-term arrays writable in place.
+func (l *Lexical) ownTerms() {
+	l.post = cowOwn(l.post, &l.st.post, l.cow)
+	l.strs = cowOwn(l.strs, &l.st.strs, l.cow)
+	l.heap = cowOwn(l.heap, &l.st.heap, l.cow)
+}
+
+// ownPostings makes the postings p (in l.heap, which is writable) writable
+// in place.
+func (l *Lexical) ownPostings(p *lexHeap) {
+	if p.stamp != l.cow {
+		p.docs, p.tfs, p.stamp = slices.Clone(p.docs), slices.Clone(p.tfs), l.cow
+	}
 }
 
 // heapOf returns the in-memory postings of term id (nil if none).
@@ -162,6 +194,7 @@ func (l *Lexical) heapOf(id uint32) *lexHeap {
 
 // heapFor returns the in-memory postings of term id, making them if need be.
 func (l *Lexical) heapFor(id uint32) *lexHeap {
+	l.ownTerms()
 	p := &l.post[id]
 	if p.h == 0 {
 		if n := len(l.freeHeap); n > 0 {
@@ -201,7 +234,7 @@ func NewLexical(p LexicalParams) *Lexical {
 			p.Weight[f] = def.Weight[f]
 		}
 	}
-	l := &Lexical{p: p, dict: make(map[string]uint32)}
+	l := &Lexical{p: p}
 	l.addEmit = l.addTerm
 	return l
 }
@@ -237,7 +270,7 @@ func (l *Lexical) addTerm(b []byte) bool {
 		return false
 	}
 	l.addCount++
-	id, ok := l.dict[string(b)]
+	id, ok := l.dict.get(string(b))
 	if !ok {
 		id = l.newTerm(string(b))
 	}
@@ -267,6 +300,7 @@ func (l *Lexical) newTerm(s string) uint32 {
 	if n := len(l.free); n > 0 {
 		id = l.free[n-1]
 		l.free = l.free[:n-1]
+		l.ownTerms()
 		l.strs[id] = s
 	} else {
 		id = uint32(len(l.post))
@@ -274,7 +308,7 @@ func (l *Lexical) newTerm(s string) uint32 {
 		l.strs = append(l.strs, s)
 		l.mark = append(l.mark, 0)
 	}
-	l.dict[s] = id
+	l.dict.set(s, id, l.cow)
 	return id
 }
 
@@ -304,16 +338,22 @@ func (l *Lexical) commit(doc uint32, lens [NumFields]uint16) {
 	if n := int(doc) + 1; n > len(l.docTerms) {
 		l.docTerms = slices.Grow(l.docTerms, n-len(l.docTerms))[:n]
 	}
+	l.ownDocs()
 	terms := l.docTerms[doc][:0]
+	if l.cow != 0 {
+		terms = nil // the old list may be a frozen copy's
+	}
 	for _, a := range l.acc {
 		l.mark[a.term] = 0
 		terms = append(terms, a.term)
 		p := l.heapFor(a.term)
 		if n := len(p.docs); n == 0 || p.docs[n-1] < doc {
+			// Past the end: no frozen copy reads there.
 			p.docs = append(p.docs, doc)
 			p.tfs = append(p.tfs, a.tfs)
 			continue
 		}
+		l.ownPostings(p)
 		i, _ := slices.BinarySearch(p.docs, doc)
 		p.docs = slices.Insert(p.docs, i, doc)
 		p.tfs = slices.Insert(p.tfs, i, a.tfs)
@@ -334,19 +374,26 @@ func (l *Lexical) Remove(doc uint32) {
 	if !l.Has(doc) {
 		return
 	}
+	l.ownDocs()
+	l.ownTerms()
 	if l.isBase(doc) {
 		l.removeBase(doc)
 	} else {
 		for _, id := range l.docTerms[doc] {
 			if p := l.heapOf(id); p != nil {
 				if i, ok := slices.BinarySearch(p.docs, doc); ok {
+					l.ownPostings(p)
 					p.docs = slices.Delete(p.docs, i, i+1)
 					p.tfs = slices.Delete(p.tfs, i, i+1)
 				}
 			}
 			l.freeIfEmpty(id)
 		}
-		l.docTerms[doc] = l.docTerms[doc][:0]
+		if l.cow == 0 {
+			l.docTerms[doc] = l.docTerms[doc][:0]
+		} else {
+			l.docTerms[doc] = nil // the list may be a frozen copy's
+		}
 	}
 	for f := range NumFields {
 		l.sum[f] -= uint64(l.lens[doc][f])
@@ -366,7 +413,7 @@ func (l *Lexical) freeIfEmpty(id uint32) {
 		l.freeHeap = append(l.freeHeap, h-1)
 	}
 	l.post[id] = lexPostings{}
-	delete(l.dict, l.strs[id])
+	l.dict.del(l.strs[id], l.cow)
 	l.strs[id] = ""
 	l.free = append(l.free, id)
 }
@@ -426,7 +473,7 @@ func (l *Lexical) addTokenized(doc uint32, dt DocTerms) error {
 		return err
 	}
 	for i, t := range dt.Terms {
-		id, ok := l.dict[t]
+		id, ok := l.dict.get(t)
 		if !ok {
 			id = l.newTerm(t)
 		}
@@ -450,7 +497,7 @@ func (l *Lexical) repeatedTerm(terms []string) (string, bool) {
 	}
 	var fresh map[string]struct{}
 	for _, t := range terms {
-		if id, ok := l.dict[t]; ok {
+		if id, ok := l.dict.get(t); ok {
 			if l.seenAt[id] == l.epoch {
 				return t, true
 			}
@@ -509,7 +556,7 @@ func lexIDF(n, df int) float32 {
 // term (as produced by tokenize.Terms or tokenize.QueryTerms): ln(1 + (N − df + 0.5)/(df +
 // 0.5)). It is 0 for a term no document holds, which cannot score.
 func (l *Lexical) IDF(term string) float32 {
-	id, ok := l.dict[term]
+	id, ok := l.dict.get(term)
 	if !ok {
 		return 0
 	}
@@ -540,7 +587,7 @@ func (l *Lexical) Search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 		if !(t.Weight > 0) || math.IsInf(float64(t.Weight), 0) || len(buf.q) == math.MaxUint16 {
 			continue
 		}
-		id, ok := l.dict[t.Term]
+		id, ok := l.dict.get(t.Term)
 		if !ok {
 			continue
 		}
@@ -674,6 +721,7 @@ func lexSat16(n int) uint16 {
 // postings (up to half of each list), to be called once a bulk build is
 // done. Later adds grow the lists again as needed.
 func (l *Lexical) Compact() {
+	l.ownTerms()
 	for i := range l.heap {
 		p := &l.heap[i]
 		if cap(p.docs) > len(p.docs) {

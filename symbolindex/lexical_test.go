@@ -481,12 +481,12 @@ func TestLexicalRemoveFreesTerms(t *testing.T) {
 	for i := range 1000 {
 		lexMustAdd(t, l, 0, [NumFields]string{fmt.Sprintf("uniqueName%d", i)})
 	}
-	if len(l.dict) > 10 || len(l.post) > 10 {
-		t.Errorf("after 1000 replacements of one doc: %d terms in the dictionary, %d term ids", len(l.dict), len(l.post))
+	if l.dict.len() > 10 || len(l.post) > 10 {
+		t.Errorf("after 1000 replacements of one doc: %d terms in the dictionary, %d term ids", l.dict.len(), len(l.post))
 	}
 	l.Remove(0)
-	if len(l.dict) != 0 || l.Len() != 0 {
-		t.Errorf("empty index keeps %d terms, Len %d", len(l.dict), l.Len())
+	if l.dict.len() != 0 || l.Len() != 0 {
+		t.Errorf("empty index keeps %d terms, Len %d", l.dict.len(), l.Len())
 	}
 }
 

@@ -239,7 +239,7 @@ type segGroup struct {
 func (ix *Index) writeSegments(f *os.File) error {
 	var groups []segGroup
 	for _, p := range ix.Paths() {
-		n := len(ix.fileTab[ix.files[p]].Slots)
+		n := len(ix.fileTab[ix.files.at(p)].Slots)
 		if len(groups) == 0 || segFull(len(groups[len(groups)-1].paths), groups[len(groups)-1].nsyms, n) {
 			groups = append(groups, segGroup{})
 		}
@@ -351,7 +351,7 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 	scales := make([]float32, 0, g.nsyms)
 	sums := make([]float32, 0, len(g.paths)*dim)
 	for i, p := range g.paths {
-		fslot := ix.files[p]
+		fslot := ix.files.at(p)
 		oldFiles[i] = fslot
 		fe := &ix.fileTab[fslot]
 		files[i] = segFile{Path: w.str(fe.Path), Lang: w.str(fe.Language), Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime,
@@ -978,12 +978,12 @@ func (ix *Index) mapSegment(v *segView) {
 			fe.mapped, fe.strs = v.refs[f.FirstRef:f.FirstRef+f.NRefs:f.FirstRef+f.NRefs], v.text
 		}
 		ix.fileTab[fslot] = fe
-		ix.files[p] = fslot
+		ix.files.set(p, fslot, ix.epoch)
 		b := baseName(p)
-		ix.byBase[b] = append(ix.byBase[b], fslot)
+		ix.byBase.set(b, append(ix.byBase.at(b), fslot), ix.epoch)
 		for _, r := range v.refs[f.FirstRef : f.FirstRef+f.NRefs] {
 			k := v.str(r.Lower)
-			ix.refsBy[k] = append(ix.refsBy[k], fslot)
+			ix.refsBy.set(k, append(ix.refsBy.at(k), fslot), ix.epoch)
 		}
 		leaves := make([]merkle.Leaf, f.NSyms)
 		for j := range leaves {
@@ -992,9 +992,9 @@ func (ix *Index) mapSegment(v *segView) {
 			leaves[j] = merkle.Leaf{Key: v.str(s.Key), Hash: s.Hash}
 			ix.symFile[slot] = fslot
 			name := v.str(s.LName)
-			ix.names[name] = append(ix.names[name], slot)
+			ix.names.set(name, append(ix.names.at(name), slot), ix.epoch)
 			if q := v.str(s.LQual); q != name {
-				ix.names[q] = append(ix.names[q], slot)
+				ix.names.set(q, append(ix.names.at(q), slot), ix.epoch)
 			}
 		}
 		ix.stage(merkle.Update{Path: p, Leaves: leaves, Sum: fe.Sum, SharedSum: true}) // the tree reads it in place

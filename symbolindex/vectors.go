@@ -51,6 +51,34 @@ type VectorStore struct {
 
 	file    *os.File // the cache file mapped chunks come from, if any
 	fileOff []int64  // by chunk: where its rows are in file; -1: not there (a heap chunk, or written since the load)
+
+	// Copy-on-write (cow.go): the writer's epoch, the epochs of the
+	// slices it writes in place, and of each chunk (by chunk; missing: 0).
+	epoch                   uint64
+	stLive, stChunks, stOff uint64
+	chunkStamp              []uint64
+}
+
+// ownChunk makes chunk ci (which exists) and the arrays a write changes
+// writable in place.
+func (s *VectorStore) ownChunk(ci int) {
+	s.live = cowOwn(s.live, &s.stLive, s.epoch)
+	s.fileOff = cowOwn(s.fileOff, &s.stOff, s.epoch)
+	var stamp uint64
+	if ci < len(s.chunkStamp) {
+		stamp = s.chunkStamp[ci]
+	}
+	if stamp == s.epoch {
+		return
+	}
+	if s.stChunks != s.epoch {
+		s.data, s.scales, s.stChunks = slices.Clone(s.data), slices.Clone(s.scales), s.epoch
+	}
+	s.data[ci], s.scales[ci] = slices.Clone(s.data[ci]), slices.Clone(s.scales[ci])
+	if n := ci + 1; n > len(s.chunkStamp) {
+		s.chunkStamp = append(s.chunkStamp, make([]uint64, n-len(s.chunkStamp))...)
+	}
+	s.chunkStamp[ci] = s.epoch
 }
 
 // vecChunk is the number of slots per chunk. Segments start at a multiple
@@ -188,6 +216,7 @@ func (s *VectorStore) Set(slot uint32, v []float32) error {
 		s.data = append(s.data, nil)
 		s.scales = append(s.scales, nil)
 	}
+	s.ownChunk(ci)
 	if len(s.scales[ci]) <= int(slot%vecChunk) {
 		// A new chunk, or a mapped one shorter than the slot: a full
 		// chunk of its own.
@@ -247,6 +276,7 @@ func (s *VectorStore) Clear(slot uint32) {
 	if !s.Has(slot) {
 		return
 	}
+	s.ownChunk(int(slot / vecChunk))
 	s.written(int(slot / vecChunk))
 	clear(s.row(slot))
 	s.scales[slot/vecChunk][slot%vecChunk] = 0

@@ -23,15 +23,18 @@ import (
 	"github.com/ctxls/ctxls/workspace/history"
 )
 
-// Folder is one workspace folder and its index. Its mutex guards the index:
-// Select and the other readers hold it for reading, indexing and edits for
-// writing, so a request always sees a consistent index.
+// Folder is one workspace folder and its index. Its mutex serialises the
+// index's writers (indexing, edits) and the readers that read the live
+// index briefly (the gate, history, a save). A snapshot reads a frozen
+// generation of the index instead (vers): it holds the mutex only to take
+// one, so an edit never waits for a select in flight.
 type Folder struct {
 	Root string // absolute, cleaned
 
 	mu    sync.RWMutex
 	idx   *symbolindex.Index
-	ready bool // the first build is complete
+	vers  symbolindex.Versions // the generations of idx snapshots read; replaced with idx
+	ready bool                 // the first build is complete
 	// serving: the index loaded whole from the cache is served while the
 	// first build re-checks the files against it.
 	serving bool
@@ -105,7 +108,9 @@ func newFolder(root string, emb embed.Embedder) (*Folder, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	return &Folder{Root: abs, idx: symbolindex.NewIndex(emb)}, nil
+	f := &Folder{Root: abs, idx: symbolindex.NewIndex(emb)}
+	f.vers.Replace(f.idx, nil)
+	return f, nil
 }
 
 // cachePath is where the folder's index is persisted: one file per folder,
@@ -197,6 +202,7 @@ func (f *Folder) serveCache(idx *symbolindex.Index) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.idx = idx
+	f.vers.Replace(idx, nil)
 	f.serving = true
 	if idx.Mapped() {
 		f.mappings++
@@ -289,22 +295,29 @@ func (f *Folder) install(idx, m *symbolindex.Index, gen uint64, refused map[Skip
 	if idx != old && idx.Mapped() {
 		f.mappings++
 	}
+	var release func()
+	if swapped {
+		// The index served until now and the one the build produced (it
+		// may have started from the cache) are replaced: drop their mapped
+		// pages once no snapshot reads them; their heap is garbage then,
+		// give it back.
+		release = func() {
+			old.Release()
+			if built != old {
+				built.Release()
+			}
+			debug.FreeOSMemory()
+		}
+	}
+	if idx != old {
+		f.vers.Replace(idx, release)
+	}
 	f.idx = idx
 	f.ready = true
 	f.refused = refused
 	f.mu.Unlock()
 	if m != nil && !swapped {
 		m.Discard()
-	}
-	if swapped {
-		// The index served until now and the one the build produced (it
-		// may have started from the cache) are replaced: drop their mapped
-		// pages; their heap is garbage now, give it back.
-		old.Release()
-		if built != old {
-			built.Release()
-		}
-		debug.FreeOSMemory()
 	}
 }
 
@@ -418,16 +431,17 @@ func (f *Folder) merge(cfile string, emb embed.Embedder, log *slog.Logger) {
 	if swapped {
 		m.Reembedded = idx.Reembedded
 		f.idx = m
+		f.vers.Replace(m, func() { // once no snapshot reads idx
+			idx.Release()
+			debug.FreeOSMemory()
+		})
 		f.mappings++
 		f.mergeTried.Store(0)
 	}
 	f.mu.Unlock()
 	if !swapped {
 		m.Discard()
-		return
 	}
-	idx.Release()
-	debug.FreeOSMemory()
 }
 
 // describe fills in the statistics of an index.

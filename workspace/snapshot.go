@@ -34,12 +34,15 @@ func (w *Workspace) snapshotLocked() *snapshot.Snapshot {
 		}
 	}
 	for _, f := range w.folders {
-		s.Hold(&f.mu)
-		fv := &snapshot.Folder{Root: f.Root, Index: f.idx, Ready: f.servable(), History: f.hist,
+		f.mu.RLock() // waits for an update in progress, never for a reader
+		v := f.vers.Acquire()
+		s.Keep(v)
+		fv := &snapshot.Folder{Root: f.Root, Index: v.Index(), Ready: f.servable(), History: f.hist,
 			HistoryStats: folderHistory(f.hist, f.histReason, f.histDone)}
 		if f.rules != nil {
 			fv.Rules, fv.RuleFiles = f.rules.items, f.rules.files
 		}
+		f.mu.RUnlock()
 		s.Folders = append(s.Folders, fv)
 	}
 	return s
@@ -130,6 +133,12 @@ func (w *Workspace) SymbolLines(relPath, qualified string) (start, end uint32, o
 // workspace and runs the select pipeline (workspace/pipeline) over it.
 func (w *Workspace) Select(ctx context.Context, req *SelectRequest) (*Selection, error) {
 	start := time.Now()
+	select {
+	case w.selecting <- struct{}{}: // selectSlots: an edit always finds a core
+		defer func() { <-w.selecting }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	w.mu.Lock()
 	s := w.snapshotLocked()
 	w.mu.Unlock()

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/ctxls/ctxls/workspace/pipeline"
 )
 
 // ledgerText is version v of an open document: every function returns v,
@@ -202,5 +205,58 @@ func TestCancelledRescanLeavesIndex(t *testing.T) {
 	}
 	if done := selDo(t, ws, &SelectRequest{Query: "ledger stamp"}); done.Stats.Files != before.Stats.Files+40 {
 		t.Errorf("the re-scan that finished: %d files, want %d", done.Stats.Files, before.Stats.Files+40)
+	}
+}
+
+// TestEditDoesNotWaitForSnapshot holds a snapshot, as a select in flight
+// does, while the document is edited four times: the edits complete
+// without it being released, a select taken after them sees the last
+// version, and the held snapshot still answers from the first, whole
+// (items, texts and counts of one version).
+func TestEditDoesNotWaitForSnapshot(t *testing.T) {
+	ws, root := selOpen(t, selApp+"-- ledger/ledger.go --\n"+ledgerText(1), Options{})
+	uri := selPath(root, "ledger/ledger.go")
+	if err := ws.DidOpen(uri, 1, ledgerText(1)); err != nil {
+		t.Fatal(err)
+	}
+	req := &SelectRequest{Query: "ledger alpha beta stamp total balances", Limit: 10}
+	ws.mu.Lock()
+	held := ws.snapshotLocked()
+	ws.mu.Unlock()
+
+	edited := make(chan error)
+	go func() {
+		for v := 2; v <= 5; v++ {
+			if err := ws.DidChange(uri, int32(v), docReplace(ledgerText(v))); err != nil {
+				edited <- err
+				return
+			}
+		}
+		edited <- nil
+	}()
+	select {
+	case err := <-edited:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute): // a deadlock guard, not a measurement
+		held.Release()
+		t.Fatal("the edits waited for a snapshot in flight")
+	}
+	fresh := selDo(t, ws, req)
+	if selFind(fresh, "sym:ledger/ledger.go::LedgerStamp5") == nil || ledgerConsistent(fresh) != "" {
+		t.Errorf("a select after the edits does not see version 5: %s %v", ledgerConsistent(fresh), selIDs(fresh))
+	}
+
+	old, err := pipeline.Run(context.Background(), held, req)
+	held.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := ledgerConsistent(old); msg != "" || selFind(old, "sym:ledger/ledger.go::LedgerStamp1") == nil {
+		t.Errorf("the held snapshot does not answer from version 1: %s %v", msg, selIDs(old))
+	}
+	if old.Stats.Reembedded >= fresh.Stats.Reembedded {
+		t.Errorf("the held snapshot reports %d symbols re-embedded, the later one %d: the edits' work counted in the earlier answer", old.Stats.Reembedded, fresh.Stats.Reembedded)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,10 +37,10 @@ type Options struct {
 //
 // All methods are safe for concurrent use. The workspace mutex guards the
 // folder list, the configuration, documents and activity; each Folder's own
-// RWMutex guards its index. A Select works on one Snapshot of all of it
-// (snapshot.go), which holds every folder's read lock until it is
-// released: edits wait for the selects in flight (docs/redesign.md plans
-// the snapshot as an immutable value that no edit waits for).
+// RWMutex serialises the writers of its index. A Select works on one
+// Snapshot of all of it (snapshot.go), which holds no lock once taken:
+// edits never wait for the selects in flight. At most selectSlots selects
+// run at once, so that an edit always finds a core free.
 type Workspace struct {
 	opts Options
 	log  *slog.Logger
@@ -67,7 +68,16 @@ type Workspace struct {
 	itemVecs *items.VecCache
 	// histLoading is set while a background history refresh runs.
 	histLoading atomic.Bool
+	// selecting holds a token per select running (selectSlots).
+	selecting chan struct{}
 }
+
+// selectSlots is how many selects run at once: one core fewer than Go
+// runs on (at least one). A select is pure computation; more of them at
+// once than cores only share the cores, and would leave none for the
+// edits, which must land before the next select to be fresh. The others
+// wait their turn before they take their snapshot.
+func selectSlots() int { return max(1, runtime.GOMAXPROCS(0)-1) }
 
 // New returns a workspace with no folders.
 func New(cfg Config, opts Options) (*Workspace, error) {
@@ -81,14 +91,15 @@ func New(cfg Config, opts Options) (*Workspace, error) {
 		opts.Now = time.Now
 	}
 	w := &Workspace{
-		opts:     opts,
-		log:      opts.Logger,
-		cfg:      cfg,
-		docs:     make(map[string]*document),
-		warned:   make(map[string]bool),
-		refused:  make(map[SkipReason]int),
-		mem:      make(map[string]*folderMemory),
-		itemVecs: items.NewVecCache(),
+		opts:      opts,
+		log:       opts.Logger,
+		cfg:       cfg,
+		docs:      make(map[string]*document),
+		warned:    make(map[string]bool),
+		refused:   make(map[SkipReason]int),
+		mem:       make(map[string]*folderMemory),
+		itemVecs:  items.NewVecCache(),
+		selecting: make(chan struct{}, selectSlots()),
 	}
 	warn := w.opts.Warn
 	if warn == nil {

@@ -35,7 +35,7 @@ func Select(ctx context.Context, ws *workspace.Workspace, req *Request, opts Opt
 	}
 	res := FromSelection(sel, opts.UTF8)
 	if opts.Reembedded {
-		n := ws.Reembedded()
+		n := sel.Stats.Reembedded // the snapshot's, not read after it was released
 		res.Stats.Reembedded = &n
 	}
 	return res, nil

@@ -142,6 +142,9 @@ type SelectStats struct {
 	MerkleRoot string
 	Refused    map[string]int // paths the gate refused, by reason
 	History    snapshot.HistoryStats
+	// Reembedded is the number of symbols tokenized and embedded since
+	// the snapshot's indexes were built or loaded, summed over folders.
+	Reembedded int
 }
 
 // Item ids: "sym:<path>::<qualified>" names a symbol, "file:<path>" a

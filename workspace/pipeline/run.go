@@ -114,6 +114,7 @@ func (s *snap) gather(ctx context.Context, p *plan, q *query, ruleFiles map[stri
 		res.Stats.Ready = res.Stats.Ready && fv.Ready
 		res.Stats.Files += fv.Index.Files()
 		res.Stats.Symbols += fv.Index.Symbols()
+		res.Stats.Reembedded += fv.Index.Reembedded
 		if res.Stats.MerkleRoot == "" {
 			res.Stats.MerkleRoot = fv.Index.Tree().RootHex()
 		}

@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/ctxls/ctxls/symbolindex"
@@ -22,10 +21,11 @@ import (
 // Its fields are read only. Maps and slices are the snapshot's own or
 // shared values no writer changes in place (a document's text is replaced
 // on didChange, never edited; rules and histories are swapped whole). The
-// indexes are the exception: a snapshot holds every folder's read lock
-// (Hold) from when it is taken until Release, so it sees each update of
-// an index whole or not at all, and the texts it packs are the texts its
-// index was built from; updates wait for it.
+// indexes are frozen generations (symbolindex.View, Keep) taken under
+// each folder's lock, so it sees each update of an index whole or not at
+// all, and the texts it packs are the texts its index was built from; it
+// holds no lock, and updates never wait for it: the index copies what it
+// changes while a generation is held (symbolindex/cow.go).
 type Snapshot struct {
 	Config   config.Config
 	Embedder embed.Embedder
@@ -50,7 +50,7 @@ type Snapshot struct {
 	// root through the gate, at most limit bytes.
 	Read func(root, real string, limit int64) ([]byte, error)
 
-	locks []*sync.RWMutex
+	views []*symbolindex.View
 }
 
 // Folder is one workspace folder as a snapshot sees it.
@@ -90,18 +90,16 @@ type HistoryStats struct {
 	ElapsedMs float64 `json:"elapsedMs"`        // time spent reading it (ctxls index only)
 }
 
-// Hold takes mu's read lock until Release.
-func (s *Snapshot) Hold(mu *sync.RWMutex) {
-	mu.RLock()
-	s.locks = append(s.locks, mu)
-}
+// Keep holds the index generation v until Release.
+func (s *Snapshot) Keep(v *symbolindex.View) { s.views = append(s.views, v) }
 
-// Release ends the snapshot; updates waiting for it go ahead.
+// Release ends the snapshot: the index generations it read may be
+// dropped once no other snapshot reads them.
 func (s *Snapshot) Release() {
-	for _, mu := range s.locks {
-		mu.RUnlock()
+	for _, v := range s.views {
+		v.Release()
 	}
-	s.locks = nil
+	s.views = nil
 }
 
 // ReadText returns the text of the file at the real path abs in the folder
