@@ -330,7 +330,11 @@ try {
         const why = it.aria.slice(it.aria.indexOf(': ') + 2);
         const [, f, l] = /lines? (\d+)(?:-(\d+))?/.exec(lines).map(Number);
         const code = /\n(`{3,})[^\n]*\n([\s\S]*?)\1/.exec(sec)?.[2] ?? '';
-        const n = code.replace(/\n$/, '').split('\n').length;
+        // The lines before an elision marker (a type's header) are context,
+        // not part of the range (docs/protocol.md): count what follows it.
+        const codeLines = code.replace(/\n$/, '').split('\n');
+        const marker = codeLines.findLastIndex((x) => /^\s*(\/\/|#|<!--)?\s*… \d+ lines? …/.test(x));
+        const n = codeLines.length - (marker + 1);
         const exact = serverSaysWhy && !/_\(truncated\)_/.test(sec);
         if (!sec.startsWith(`\`${file}\` (${lines})`) || !sec.includes(`\nWhy: ${why}\n`) || (exact && n !== (l || f) - f + 1)) {
           mismatch.push(`${it.label} ${lines} (${why}) vs ${sec.split('\n')[0]} / ${n} lines`);
