@@ -16,11 +16,13 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // Folder is one workspace folder and its index. Its mutex guards the index:
@@ -51,6 +53,10 @@ type Folder struct {
 	// rules are the folder's parsed rules (rules.go), replaced whole
 	// holding the workspace's mu and this mu; nil until looked for.
 	rules *folderRules
+	// weights are the fusion weights the folder's candidates are fused
+	// with, and which set they are (weights.go).
+	weights      heuristics.WeightSet
+	weightsStats snapshot.WeightsStats
 }
 
 // IndexStats reports what building an index did.
@@ -105,7 +111,8 @@ func newFolder(root string, emb embed.Embedder) (*Folder, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	return &Folder{Root: abs, idx: symbolindex.NewIndex(emb)}, nil
+	return &Folder{Root: abs, idx: symbolindex.NewIndex(emb), weights: heuristics.DefaultWeightSet(),
+		weightsStats: snapshot.WeightsStats{Set: snapshot.WeightsDefault}}, nil
 }
 
 // cachePath is where the folder's index is persisted: one file per folder,

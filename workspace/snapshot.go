@@ -36,7 +36,7 @@ func (w *Workspace) snapshotLocked() *snapshot.Snapshot {
 	for _, f := range w.folders {
 		s.Hold(&f.mu)
 		fv := &snapshot.Folder{Root: f.Root, Index: f.idx, Ready: f.servable(), History: f.hist,
-			HistoryStats: folderHistory(f.hist, f.histReason, f.histDone)}
+			HistoryStats: folderHistory(f.hist, f.histReason, f.histDone), Weights: f.weights, WeightsStats: f.weightsStats}
 		if f.rules != nil {
 			fv.Rules, fv.RuleFiles = f.rules.items, f.rules.files
 		}

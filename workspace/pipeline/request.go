@@ -129,6 +129,7 @@ type SelectStats struct {
 	MerkleRoot string
 	Refused    map[string]int // paths the gate refused, by reason
 	History    snapshot.HistoryStats
+	Weights    snapshot.WeightsStats // which fusion weights ranked the answer
 }
 
 // Item ids: "sym:<path>::<qualified>" names a symbol, "file:<path>" a
