@@ -74,6 +74,7 @@ type IndexStats struct {
 	ElapsedMs   float64        `json:"elapsedMs"`
 	MerkleRoot  string         `json:"merkleRoot"`
 	History     HistoryStats   `json:"history"` // the commits read for the history sources
+	Weights     WeightsStats   `json:"weights"` // the fusion weights the folder uses (weights.go)
 	Embedder    string         `json:"embedder"`
 	Cache       string         `json:"cache"` // the cache file, or "off"
 

@@ -249,6 +249,9 @@ func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]Index
 	elapsed := <-histDone
 	for i := range out {
 		out[i].History = historyOf(folders[i])
+		folders[i].mu.RLock()
+		out[i].Weights = folders[i].weightsStats
+		folders[i].mu.RUnlock()
 		out[i].History.ElapsedMs = float64(elapsed.Microseconds()) / 1000
 	}
 	return out, nil

@@ -242,6 +242,10 @@ func TestTuneDecidesOnTheJudgedSliceAndTheServerUsesTheSet(t *testing.T) {
 		t.Errorf("server stats.weights = %+v, want the fitted set as judged %+v", w, rep.Judge)
 	}
 
+	if _, stdout, _ := ctxlsProc(t, "index", "--root", r.dir, "--cache-dir", cache); !strings.Contains(stdout, "weights     fitted "+fw.Fitted) {
+		t.Errorf("ctxls index with a kept set does not say so:\n%s", stdout)
+	}
+
 	// A damaged file: one warning, and the defaults.
 	if err := os.WriteFile(file, []byte(`{"version": 1, "weights": {"lexical": 1e9`), 0o600); err != nil {
 		t.Fatal(err)
