@@ -490,7 +490,7 @@ func (rp *replayer) ask(ctx context.Context, scenario string, cs *Case) error {
 		s.Items = results
 	}
 	cs.Scores[scenario] = s
-	if rp.base != nil {
+	if rp.base != nil && cs.Baseline != nil {
 		cs.Baseline[scenario] = score(rp.base.answer(baseQuery, rp.opts.Limit), gold, active)
 	}
 	return nil

@@ -205,8 +205,8 @@ type tuneDim struct {
 
 // tuneDims are the numbers the scenarios asked exercise: the sources a
 // commit message reaches (and with an active file, those of the active
-// file), and the four priors. The edit and item sources never run in a
-// replay, so their weights stay.
+// file), and the priors of tests, docs and configuration. The edit and
+// item sources never run in a replay, so their weights stay.
 func tuneDims(active bool) []tuneDim {
 	srcs := []heuristics.Source{heuristics.SrcLexical, heuristics.SrcFile, heuristics.SrcSemantic, heuristics.SrcMention,
 		heuristics.SrcGraph, heuristics.SrcSentence, heuristics.SrcHistory}
@@ -217,7 +217,14 @@ func tuneDims(active bool) []tuneDim {
 	for _, s := range srcs {
 		dims = append(dims, tuneDim{prior: -1, src: s})
 	}
-	for i := range heuristics.PriorNames {
+	for i, name := range heuristics.PriorNames {
+		if name == "asked" {
+			// The prior of a kind a request asks for: a replayed commit's
+			// answer is never a test, doc or config file, so the replay
+			// always rewards lowering it, and never sees the harm to a
+			// request that does want its test ("add a test for X").
+			continue
+		}
 		dims = append(dims, tuneDim{prior: i})
 	}
 	return dims

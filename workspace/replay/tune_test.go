@@ -71,6 +71,9 @@ func TestTuneCandidates(t *testing.T) {
 				t.Errorf("the cold fit moved %s", heuristics.SourceNames[src])
 			}
 		}
+		if w.AskedPrior != heuristics.AskedPrior {
+			t.Errorf("the fit moved the asked prior, which a replay cannot judge: %+v", w)
+		}
 		for _, p := range w.Priors() {
 			if *p < MinPriorFit {
 				t.Errorf("a prior below %v: %+v", MinPriorFit, w)
