@@ -147,3 +147,33 @@ func TestLocality(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultWeightSetIsTheConstants: fusing with the default set is
+// fusing with the package's weights and priors.
+func TestDefaultWeightSetIsTheConstants(t *testing.T) {
+	d := DefaultWeightSet()
+	if err := d.Check(); err != nil {
+		t.Fatal(err)
+	}
+	ranks := [NumSources]int32{SrcLexical: 1, SrcFile: 3, SrcHistory: 2, SrcGraph: 7, SrcLocality: 2}
+	if got, want := d.FuseRanks(&ranks, 0.4), FuseRanks(&ranks, 0.4); got != want {
+		t.Errorf("default set fuses %v, the constants %v", got, want)
+	}
+	for _, a := range []Asks{{}, {Tests: true}, {Docs: true}, {Config: true}} {
+		for _, c := range []Category{0, Test, Docs, Config, Test | Docs} {
+			if got, want := d.Prior(a, c), a.Prior(c); got != want {
+				t.Errorf("prior of %v asked %+v: set %v, constants %v", c, a, got, want)
+			}
+		}
+	}
+	bad := d
+	bad.Source[SrcLexical] = math.Inf(1)
+	if bad.Check() == nil {
+		t.Error("an infinite weight passed the check")
+	}
+	bad = d
+	bad.TestPrior = 0
+	if bad.Check() == nil {
+		t.Error("a prior of 0 passed the check")
+	}
+}

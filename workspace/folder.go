@@ -16,11 +16,13 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // Folder is one workspace folder and its index. Its mutex serialises the
@@ -54,6 +56,10 @@ type Folder struct {
 	// rules are the folder's parsed rules (rules.go), replaced whole
 	// holding the workspace's mu and this mu; nil until looked for.
 	rules *folderRules
+	// weights are the fusion weights the folder's candidates are fused
+	// with, and which set they are (weights.go).
+	weights      heuristics.WeightSet
+	weightsStats snapshot.WeightsStats
 }
 
 // IndexStats reports what building an index did.
@@ -71,6 +77,7 @@ type IndexStats struct {
 	ElapsedMs   float64        `json:"elapsedMs"`
 	MerkleRoot  string         `json:"merkleRoot"`
 	History     HistoryStats   `json:"history"` // the commits read for the history sources
+	Weights     WeightsStats   `json:"weights"` // the fusion weights the folder uses (weights.go)
 	Embedder    string         `json:"embedder"`
 	Cache       string         `json:"cache"` // the cache file, or "off"
 
@@ -108,7 +115,8 @@ func newFolder(root string, emb embed.Embedder) (*Folder, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	f := &Folder{Root: abs, idx: symbolindex.NewIndex(emb)}
+	f := &Folder{Root: abs, idx: symbolindex.NewIndex(emb), weights: heuristics.DefaultWeightSet(),
+		weightsStats: snapshot.WeightsStats{Set: snapshot.WeightsDefault}}
 	f.vers.Replace(f.idx, nil)
 	return f, nil
 }

@@ -19,6 +19,8 @@ type (
 	ParamError    = pipeline.ParamError
 	Cursor        = snapshot.Cursor
 	HistoryStats  = snapshot.HistoryStats
+	WeightsStats  = snapshot.WeightsStats
+	WeightsJudge  = snapshot.WeightsJudge
 	Note          = items.Note
 	Config        = config.Config
 	Tool          = config.Tool

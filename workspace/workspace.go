@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
@@ -238,6 +239,7 @@ func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]Index
 	}()
 	var out []IndexStats
 	for _, f := range folders {
+		w.loadWeights(f, cfg)
 		st, err := f.build(ctx, cfg, emb, w.log, progress)
 		if err != nil {
 			<-histDone
@@ -258,6 +260,9 @@ func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]Index
 	elapsed := <-histDone
 	for i := range out {
 		out[i].History = historyOf(folders[i])
+		folders[i].mu.RLock()
+		out[i].Weights = folders[i].weightsStats
+		folders[i].mu.RUnlock()
 		out[i].History.ElapsedMs = float64(elapsed.Microseconds()) / 1000
 	}
 	return out, nil
@@ -390,6 +395,26 @@ func (w *Workspace) SetHistory(root string, h *history.History) error {
 		if f.Root == root {
 			f.mu.Lock()
 			f.hist, f.histReason, f.histDone = h, "", true
+			f.mu.Unlock()
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: %w", root, ErrOutside)
+}
+
+// SetWeights gives the folder at root the fusion weights its candidates
+// are fused with, and what stats says of them, until the next Index reads
+// the cache's again. ctxls tune answers each case under many sets.
+func (w *Workspace) SetWeights(root string, set heuristics.WeightSet, st snapshot.WeightsStats) error {
+	if err := set.Check(); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, f := range w.folders {
+		if f.Root == root {
+			f.mu.Lock()
+			f.weights, f.weightsStats = set, st
 			f.mu.Unlock()
 			return nil
 		}

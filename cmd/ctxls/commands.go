@@ -601,6 +601,11 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 	} else {
 		fmt.Fprintf(w, "history     none (%s)\n", h.Reason)
 	}
+	if j := st.Weights.Judged; st.Weights.Set == "fitted" && j != nil {
+		fmt.Fprintf(w, "weights     fitted %s (ctxls tune; on %d judged answers MRR %.3f, defaults %.3f)\n", st.Weights.Fitted, j.Cases, j.MRR, j.DefaultMRR)
+	} else {
+		fmt.Fprintf(w, "weights     default\n")
+	}
 	fmt.Fprintf(w, "embedder    %s\n", st.Embedder)
 	fmt.Fprintf(w, "cache       %s\n", st.Cache)
 }

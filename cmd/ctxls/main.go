@@ -45,6 +45,7 @@ Usage:
   ctxls index [flags]              build or refresh the index and print its statistics
   ctxls eval [flags] [DIR]         run the golden retrieval cases and print metrics
   ctxls replay [flags]             measure on the repository's own commits (--root DIR)
+  ctxls tune [flags]               fit the ranking's weights to the repository's history (--root DIR)
   ctxls remember [flags] TEXT...   keep a note for later selections (--path, --tag, --pin)
   ctxls memory list|forget [ID]    list the notes, or forget one
   ctxls mcp [--root DIR]...        serve MCP tools to agents over stdin/stdout
@@ -104,6 +105,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runEval(ctx, rest, stdout, stderr)
 	case "replay":
 		err = runReplay(ctx, rest, stdout, stderr)
+	case "tune":
+		err = runTune(ctx, rest, stdout, stderr)
 	case "remember":
 		err = runRemember(rest, stdout, stderr)
 	case "memory":

@@ -204,6 +204,10 @@ type Stats struct {
 	Refused map[string]int `json:"refused,omitempty"`
 	// History is what the history sources read.
 	History History `json:"history"`
+	// Weights says which fusion weights ranked the answer: the defaults,
+	// or the set ctxls tune fitted to the folder's history, with how it
+	// was judged.
+	Weights Weights `json:"weights"`
 	// Reembedded, from the LSP server only, is the number of symbols
 	// re-tokenized and re-embedded since the indexes were built or loaded.
 	Reembedded *int `json:"reembedded,omitempty"`
@@ -226,6 +230,25 @@ type History struct {
 	Commits int    `json:"commits"`
 	Head    string `json:"head,omitempty"`
 	Reason  string `json:"reason,omitempty"` // why there is none
+}
+
+// Weights is stats.weights.
+type Weights struct {
+	Set    string        `json:"set"`              // "default", "fitted", or "mixed" over folders
+	Judged *WeightsJudge `json:"judged,omitempty"` // a fitted set's figures on its judging slice
+	Fitted string        `json:"fitted,omitempty"` // when it was fitted (RFC 3339)
+}
+
+// WeightsJudge is stats.weights.judged: the fitted set and the defaults
+// on the most recent commits, which the fit never saw.
+type WeightsJudge struct {
+	Cases         int     `json:"cases"`
+	HitAt1        float64 `json:"hitAt1"`
+	HitAt5        float64 `json:"hitAt5"`
+	MRR           float64 `json:"mrr"`
+	DefaultHitAt1 float64 `json:"defaultHitAt1"`
+	DefaultHitAt5 float64 `json:"defaultHitAt5"`
+	DefaultMRR    float64 `json:"defaultMrr"`
 }
 
 // SelectRequest turns a request into the workspace's: URIs become paths
@@ -351,11 +374,20 @@ func URIFromPath(abs string) string {
 }
 
 func stats(st workspace.SelectStats) Stats {
-	return Stats{
+	out := Stats{
 		Ready: st.Ready, Files: st.Files, Symbols: st.Symbols, Candidates: st.Candidates, ElapsedMs: st.ElapsedMs,
 		Embedder: st.Embedder, MerkleRoot: st.MerkleRoot, Refused: st.Refused,
 		History: History{Ready: st.History.Ready, Commits: st.History.Commits, Head: st.History.Head, Reason: st.History.Reason},
+		Weights: Weights{Set: st.Weights.Set, Fitted: st.Weights.Fitted},
 	}
+	if st.Weights.Set == "" {
+		out.Weights.Set = "default"
+	}
+	if j := st.Weights.Judged; j != nil {
+		out.Weights.Judged = &WeightsJudge{Cases: j.Cases, HitAt1: j.HitAt1, HitAt5: j.HitAt5, MRR: j.MRR,
+			DefaultHitAt1: j.DefaultHitAt1, DefaultHitAt5: j.DefaultHitAt5, DefaultMRR: j.DefaultMRR}
+	}
+	return out
 }
 
 // Where is where an item stands, for a reader: "path:first-last  name"

@@ -169,7 +169,7 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32
 	add := func(src heuristics.Source) {
 		list := lists[src]
 		for i, r := range heuristics.CompetitionRanks(list, fileScoreOf) {
-			fileScore[list[i].slot] += heuristics.RRF(heuristics.Weights[src], r)
+			fileScore[list[i].slot] += heuristics.RRF(s.fv.Weights.Source[src], r)
 		}
 	}
 	for src := heuristics.Source(0); src < heuristics.NumSources; src++ {
@@ -188,7 +188,7 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32
 			}
 		}
 		for _, fs := range near {
-			fileScore[fs] += heuristics.LocalityPrior(locality(s.activeRel, s.idx.FilePath(fs)))
+			fileScore[fs] += s.fv.Weights.LocalityPrior(locality(s.activeRel, s.idx.FilePath(fs)))
 		}
 	}
 	add(heuristics.SrcGraph)
@@ -213,15 +213,15 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 	var here *cand
 	best := 0.0
 	for _, c := range cs {
-		c.fused = heuristics.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality]))
+		c.fused = s.fv.Weights.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality]))
 		if deictic {
-			c.fused += (heuristics.DeicticBoost - 1) * heuristics.RRF(heuristics.Weights[heuristics.SrcGraph], int(c.ranks[heuristics.SrcGraph]))
+			c.fused += (heuristics.DeicticBoost - 1) * heuristics.RRF(s.fv.Weights.Source[heuristics.SrcGraph], int(c.ranks[heuristics.SrcGraph]))
 			if c.ranks[heuristics.SrcActive] == 1 {
 				here = c
 			}
 		}
 		if !partners[c.fileSlot] {
-			c.fused *= s.p.asks.Prior(c.cat)
+			c.fused *= s.fv.Weights.Prior(s.p.asks, c.cat)
 		}
 		if c.reason == "" {
 			c.reason = ReasonRetrieved
@@ -235,7 +235,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 	}
 	if here != nil {
 		// A query pointing at the symbol under the cursor gets it first.
-		here.fused = max(here.fused, best+heuristics.RRF(heuristics.Weights[heuristics.SrcActive], 1))
+		here.fused = max(here.fused, best+heuristics.RRF(s.fv.Weights.Source[heuristics.SrcActive], 1))
 	}
 }
 

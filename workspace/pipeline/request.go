@@ -145,6 +145,7 @@ type SelectStats struct {
 	// Reembedded is the number of symbols tokenized and embedded since
 	// the snapshot's indexes were built or loaded, summed over folders.
 	Reembedded int
+	Weights    snapshot.WeightsStats // which fusion weights ranked the answer
 }
 
 // Item ids: "sym:<path>::<qualified>" names a symbol, "file:<path>" a

@@ -129,5 +129,6 @@ func (s *snap) gather(ctx context.Context, p *plan, q *query, ruleFiles map[stri
 	res.Stats.Embedder = s.Embedder.ID()
 	res.Stats.Refused = s.Refused
 	res.Stats.History = s.History()
+	res.Stats.Weights = s.Weights()
 	return all, ctx.Err()
 }

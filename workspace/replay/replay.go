@@ -18,9 +18,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace"
 	"github.com/ctxls/ctxls/workspace/history"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // Scenarios, in the order they are reported.
@@ -66,12 +68,21 @@ type Options struct {
 	Items bool
 	// Progress, if set, is told of each commit as it is replayed.
 	Progress func(done, total int, commit string)
+	// Sets, if set, gives the weight sets each case is answered under
+	// (each scenario once under each): i is the case's commit among the
+	// n replayed, oldest first, and done the cases scored before it, so
+	// a caller may fit on them. It is called once per case, after its
+	// commit is known to be one; done never holds the case's own commit
+	// or a later one. Case.SetScores[j] holds the scores under the j-th
+	// set and Case.Scores those under the first.
+	Sets func(i, n int, done []Case) []heuristics.WeightSet
 }
 
 // Report is what Run measured.
 type Report struct {
 	Root      string           `json:"root"`
 	Commits   int              `json:"commits"` // non-merge commits read
+	Head      string           `json:"head"`    // the newest of them
 	Skipped   map[string]int   `json:"skipped"` // commits that are no case, by reason
 	Scenarios []ScenarioReport `json:"scenarios"`
 	Cases     []Case           `json:"cases"`
@@ -119,6 +130,8 @@ type Case struct {
 	NamesSymbol bool             `json:"namesSymbol"`
 	Scores      map[string]Score `json:"scores"`             // by scenario
 	Baseline    map[string]Score `json:"baseline,omitempty"` // by scenario
+	// SetScores are the scores under each of Options.Sets, by scenario.
+	SetScores []map[string]Score `json:"-"`
 }
 
 // Gold is a file the commit modified and the old-side lines it changed.
@@ -199,6 +212,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rp.base = newBaseline()
 	}
 	rep := &Report{Root: opts.Root, Commits: len(ids), Skipped: map[string]int{}, Cases: []Case{}}
+	if len(ids) > 0 {
+		rep.Head = ids[len(ids)-1]
+	}
 	for i, c := range ids {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -206,6 +222,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		if opts.Progress != nil {
 			opts.Progress(i, len(ids), c)
 		}
+		rp.i, rp.n, rp.done = i, len(ids), rep.Cases
 		cs, skip, err := rp.replay(ctx, c)
 		if err != nil {
 			return nil, fmt.Errorf("commit %.12s: %w", c, err)
@@ -239,6 +256,9 @@ type replayer struct {
 	// unwritten says which paths of the last tree written could not be,
 	// and why, when that made its case a skip.
 	unwritten string
+	// i, n and done are what Options.Sets is told of the case at hand.
+	i, n int
+	done []Case
 }
 
 // Reasons a commit is no case.
@@ -288,8 +308,18 @@ func (rp *replayer) replay(ctx context.Context, c string) (*Case, string, error)
 	if rp.base != nil {
 		cs.Baseline = map[string]Score{}
 	}
+	var sets []heuristics.WeightSet
+	if rp.opts.Sets != nil {
+		sets = rp.opts.Sets(rp.i, rp.n, rp.done)
+	}
 	for _, sc := range rp.opts.Scenarios {
-		if err := rp.ask(ctx, sc, cs); err != nil {
+		if len(sets) == 0 {
+			if err := rp.ask(ctx, sc, cs); err != nil {
+				return nil, "", err
+			}
+			continue
+		}
+		if err := rp.askUnder(ctx, sc, cs, sets); err != nil {
 			return nil, "", err
 		}
 	}
@@ -398,6 +428,37 @@ func (rp *replayer) sync(ctx context.Context, p string, touched []string) error 
 	return nil
 }
 
+// askUnder runs one scenario of a case under each weight set, keeping
+// each set's score in cs.SetScores and the first's in cs.Scores.
+func (rp *replayer) askUnder(ctx context.Context, scenario string, cs *Case, sets []heuristics.WeightSet) error {
+	if cs.SetScores == nil {
+		cs.SetScores = make([]map[string]Score, len(sets))
+		for j := range cs.SetScores {
+			cs.SetScores[j] = map[string]Score{}
+		}
+	}
+	base := cs.Baseline
+	for j, set := range sets {
+		if err := rp.ws.SetWeights(rp.t.dir, set, snapshot.WeightsStats{Set: snapshot.WeightsFitted}); err != nil {
+			return err
+		}
+		if j > 0 {
+			cs.Baseline = nil // the baseline has no weights: once is enough
+		}
+		if err := rp.ask(ctx, scenario, cs); err != nil {
+			return err
+		}
+		if s, ok := cs.Scores[scenario]; ok {
+			cs.SetScores[j][scenario] = s
+		}
+	}
+	cs.Baseline = base
+	if s, ok := cs.SetScores[0][scenario]; ok {
+		cs.Scores[scenario] = s
+	}
+	return nil
+}
+
 // ask runs one scenario of a case, for ctxls and the baseline.
 func (rp *replayer) ask(ctx context.Context, scenario string, cs *Case) error {
 	req := &workspace.SelectRequest{Query: cs.Query, Limit: rp.opts.Limit, MaxChars: rp.opts.MaxChars, IncludeItems: workspace.CodeOnly()}
@@ -429,7 +490,7 @@ func (rp *replayer) ask(ctx context.Context, scenario string, cs *Case) error {
 		s.Items = results
 	}
 	cs.Scores[scenario] = s
-	if rp.base != nil {
+	if rp.base != nil && cs.Baseline != nil {
 		cs.Baseline[scenario] = score(rp.base.answer(baseQuery, rp.opts.Limit), gold, active)
 	}
 	return nil

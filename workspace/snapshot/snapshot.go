@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/workspace/config"
@@ -68,7 +69,42 @@ type Folder struct {
 	// leaves out.
 	Rules     []*items.Item
 	RuleFiles map[string]bool
+	// Weights are the fusion weights and priors the folder's candidates
+	// are fused with: the defaults, or the set ctxls tune fitted to the
+	// folder's history when it won there. WeightsStats says which.
+	Weights      heuristics.WeightSet
+	WeightsStats WeightsStats
 }
+
+// WeightsStats says which weight set a folder's fusion uses and, for a
+// fitted one, how it was measured against the defaults on the most
+// recent commits it was not fitted on.
+type WeightsStats struct {
+	Set    string        `json:"set"`              // WeightsDefault, WeightsFitted (or WeightsMixed over folders)
+	Judged *WeightsJudge `json:"judged,omitempty"` // a fitted set's figures on its judging slice
+	Fitted string        `json:"fitted,omitempty"` // when it was fitted (RFC 3339)
+}
+
+// WeightsJudge is a fitted set against the defaults on the judging slice.
+type WeightsJudge struct {
+	Cases  int     `json:"cases"`
+	HitAt1 float64 `json:"hitAt1"`
+	HitAt5 float64 `json:"hitAt5"`
+	MRR    float64 `json:"mrr"`
+	// The defaults' figures on the same cases.
+	DefaultHitAt1 float64 `json:"defaultHitAt1"`
+	DefaultHitAt5 float64 `json:"defaultHitAt5"`
+	DefaultMRR    float64 `json:"defaultMrr"`
+}
+
+// Which weight set is in use.
+const (
+	WeightsDefault = "default"
+	WeightsFitted  = "fitted"
+	// WeightsMixed: some folders use a fitted set, others the defaults
+	// (the first fitted folder's figures are reported).
+	WeightsMixed = "mixed"
+)
 
 // Cursor is where the user's cursor is: a 0-based line.
 type Cursor struct {
@@ -88,6 +124,27 @@ type HistoryStats struct {
 	Head      string  `json:"head,omitempty"`   // the head commit of the first folder with history
 	Reason    string  `json:"reason,omitempty"` // why a folder has none ("" when all have one)
 	ElapsedMs float64 `json:"elapsedMs"`        // time spent reading it (ctxls index only)
+}
+
+// Weights sums the folders' weight sets: fitted when every folder uses a
+// fitted set, default when none does, mixed otherwise, with the first
+// fitted folder's figures.
+func (s *Snapshot) Weights() WeightsStats {
+	st := WeightsStats{Set: WeightsDefault}
+	fitted := 0
+	for _, fv := range s.Folders {
+		if fv.WeightsStats.Set != WeightsFitted {
+			continue
+		}
+		if fitted == 0 {
+			st = fv.WeightsStats
+		}
+		fitted++
+	}
+	if fitted > 0 && fitted < len(s.Folders) {
+		st.Set = WeightsMixed
+	}
+	return st
 }
 
 // Keep holds the index generation v until Release.
