@@ -24,18 +24,10 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
-	"time"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
-
-// usageError is bad command-line usage: exit status 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
 const usage = `ctxls selects the code context an AI coding tool should see.
 
@@ -144,119 +136,4 @@ func exitCode(err error, stderr io.Writer) int {
 		return 2
 	}
 	return 1
-}
-
-// parseInterleaved parses flags that may come before, between or after the
-// positional arguments, as users type them: `ctxls select "query" --json`.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if rest[0] == "--" {
-			return append(pos, rest[1:]...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
-// parseFlags is fs.Parse with the errors of a command line: an unknown
-// flag or a bad value is one line naming the flag as typed, with a hint of
-// -h (the flag package would print the whole usage after it); -h prints
-// the usage and returns flag.ErrHelp.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	out, usage := fs.Output(), fs.Usage
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	fs.SetOutput(out)
-	fs.Usage = usage
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, flag.ErrHelp):
-		if usage != nil {
-			usage()
-		} else {
-			fmt.Fprintf(out, "usage: ctxls %s [flags]\n", fs.Name())
-			fs.PrintDefaults()
-		}
-		return err
-	}
-	return usageError{fmt.Sprintf("%s: %s (see ctxls %s -h)", fs.Name(), flagProblem(fs, args, err), fs.Name())}
-}
-
-// flagProblem rewords an error of the flag package ("flag provided but not
-// defined: -bogus", "invalid value "abc" for flag -min-score: parse
-// error") to name the flag as the user typed it and what it wants.
-func flagProblem(fs *flag.FlagSet, args []string, err error) string {
-	msg := err.Error()
-	typed := func(name string) string {
-		for _, a := range args {
-			if a == "--" {
-				break
-			}
-			n, _, _ := strings.Cut(a, "=")
-			if n == "-"+name || n == "--"+name {
-				return n
-			}
-		}
-		return "--" + name
-	}
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		return "unknown flag " + typed(name)
-	}
-	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
-		return typed(name) + " needs a value"
-	}
-	// invalid value "abc" for flag -min-score: parse error
-	// invalid boolean value "x" for -json: parse error
-	for _, p := range []string{"invalid value ", "invalid boolean value "} {
-		rest, ok := strings.CutPrefix(msg, p)
-		if !ok {
-			continue
-		}
-		i := strings.Index(rest, " for ")
-		if i < 0 {
-			break
-		}
-		value, rest := rest[:i], strings.TrimPrefix(rest[i+len(" for "):], "flag ")
-		name, why, _ := strings.Cut(strings.TrimPrefix(rest, "-"), ": ")
-		want := ""
-		if f := fs.Lookup(name); f != nil {
-			if g, ok := f.Value.(flag.Getter); ok {
-				switch g.Get().(type) {
-				case float64:
-					want = "a number"
-				case int, int64, uint, uint64:
-					want = "a whole number"
-				case bool:
-					want = "true or false"
-				case time.Duration:
-					want = "a duration such as 30s"
-				}
-			}
-		}
-		if want == "" || why != "parse error" {
-			return fmt.Sprintf("%s: invalid value %s: %s", typed(name), value, why)
-		}
-		return fmt.Sprintf("%s: invalid value %s (want %s)", typed(name), value, want)
-	}
-	return msg
-}
-
-// multiFlag is a repeatable string flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string { return strings.Join(*m, ",") }
-
-func (m *multiFlag) Set(v string) error {
-	*m = append(*m, v)
-	return nil
 }
