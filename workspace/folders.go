@@ -12,6 +12,9 @@ import (
 	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
+// Adding, removing and (re)indexing the workspace's folders, and what each
+// folder's ranking reads besides its index: its history and its weights.
+
 // SetConfig replaces the configuration. It reports whether the change
 // requires the folders to be re-indexed (the embedder, excludes or size
 // limit changed); the caller then runs Index.
