@@ -59,7 +59,7 @@ type History struct {
 	commits []commit
 	paths   []string
 	byPath  map[string]int32
-	byFile  [][]int32 // path id → its commits, newest first
+	byFile  [][]int32         // path id → its commits, newest first
 	bySpan  map[int32][]int32 // path id at head → the commits with spans in it, newest first
 	lex     *symbolindex.Lexical
 	newest  int64 // commit time of the newest commit
