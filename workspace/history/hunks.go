@@ -148,42 +148,107 @@ type fileDiff struct {
 	hunks    []hunk
 }
 
-// logArgs is how readLog asks git log for commits with their hunks. The
-// prefixes, external diff and text conversion are pinned against the
-// user's configuration.
-var logArgs = []string{"log", "--no-merges", "-M", "--raw", "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv",
+// logArgs is how readLog asks git log for commits: their messages and
+// files (--raw, renames found), and with -p their hunks. The prefixes,
+// external diff and text conversion are pinned against the user's
+// configuration.
+var logArgs = []string{"log", "--no-merges", "-M", "--raw", "--no-color", "--no-ext-diff", "--no-textconv",
 	"--src-prefix=a/", "--dst-prefix=b/", "--format=%x1e%H%x1f%ct%x1f%s%x1f%b%x1f"}
 
 // readLog reads the commits git log gives for args (a range and bounds),
 // newest first, with their files and the lines they touched followed to
 // the first commit git gives; it returns the tracker, which an extension
-// uses to follow older commits' spans the same way.
+// uses to follow older commits' spans the same way. The hunks are read in
+// a second pass, for the commits the tables keep only: a sweep's (most of
+// the bytes of a history's diffs) would move lines in ways nobody asks
+// about, so lines are followed through its renames but not its hunks.
 func readLog(ctx context.Context, dir, prefix string, args ...string) ([]rawCommit, *tracker, error) {
-	cmd := gitCmd(ctx, dir, append(append(cloneArgs(logArgs), args...), "--")...)
-	out, err := cmd.StdoutPipe()
+	var pcs []parsedCommit
+	err := runLog(ctx, dir, append(append(cloneArgs(logArgs), args...), "--"), "", func(r *bufio.Reader) error {
+		var err error
+		pcs, err = parseLog(r)
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
+	}
+	var want strings.Builder
+	at := map[string]int{}
+	for i, pc := range pcs {
+		if n := pc.filesIn(prefix); n > 0 && n <= MaxFilesPerCommit {
+			want.WriteString(pc.hash + "\n")
+			at[pc.hash] = i
+		}
+	}
+	if want.Len() > 0 {
+		err = runLog(ctx, dir, append(cloneArgs(logArgs), "-p", "--unified=0", "--no-walk=unsorted", "--stdin"), want.String(), func(r *bufio.Reader) error {
+			withHunks, err := parseLog(r)
+			for _, pc := range withHunks {
+				if i, ok := at[pc.hash]; ok && len(pc.diffs) == len(pcs[i].diffs) {
+					pcs[i].diffs = pc.diffs
+				}
+			}
+			return err
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	tr := newTracker()
+	out := make([]rawCommit, len(pcs))
+	for i := range pcs {
+		out[i] = pcs[i].rawCommit
+		tr.commit(&out[i], pcs[i].diffs, prefix)
+	}
+	return out, tr, nil
+}
+
+// runLog runs git with args, stdin as its input, and parse on its output.
+func runLog(ctx context.Context, dir string, args []string, stdin string, parse func(*bufio.Reader) error) error {
+	cmd := gitCmd(ctx, dir, args...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrNoHistory, err)
+		return fmt.Errorf("%w: %v", ErrNoHistory, err)
 	}
-	tr := newTracker()
-	cs, perr := parseLog(bufio.NewReaderSize(out, 1<<20), prefix, tr)
+	perr := parse(bufio.NewReaderSize(out, 1<<20))
 	if perr != nil {
 		io.Copy(io.Discard, out)
 	}
 	if err := cmd.Wait(); err != nil {
 		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+			return ctx.Err()
 		}
-		return nil, nil, fmt.Errorf("git log: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("git log: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	if perr != nil {
-		return nil, nil, perr
+	return perr
+}
+
+// parsedCommit is a commit as git log gave it: its message and its diffs.
+type parsedCommit struct {
+	rawCommit
+	diffs []fileDiff
+}
+
+// filesIn counts the files of the commit in the directory at prefix.
+func (pc *parsedCommit) filesIn(prefix string) int {
+	n := 0
+	for _, d := range pc.diffs {
+		if strings.HasPrefix(d.old, prefix) && (d.status == 'R' || d.status == 'D') {
+			n++
+		}
+		if strings.HasPrefix(d.new, prefix) && d.status != 'D' {
+			n++
+		}
 	}
-	return cs, tr, nil
+	return n
 }
 
 func cloneArgs(s []string) []string { return append([]string(nil), s...) }
@@ -218,9 +283,9 @@ func readLine(r *bufio.Reader, buf []byte) ([]byte, error) {
 // \x1f time \x1f subject \x1f body \x1f", the body over several lines),
 // its raw lines (":modes shas status\tpath[\tpath]") and its diffs, one
 // "diff --git" per raw line in the same order.
-func parseLog(r *bufio.Reader, prefix string, tr *tracker) ([]rawCommit, error) {
+func parseLog(r *bufio.Reader) ([]parsedCommit, error) {
 	var (
-		out      []rawCommit
+		out      []parsedCommit
 		cur      *rawCommit
 		diffs    []fileDiff
 		header   strings.Builder
@@ -232,8 +297,7 @@ func parseLog(r *bufio.Reader, prefix string, tr *tracker) ([]rawCommit, error) 
 	)
 	flush := func() {
 		if cur != nil {
-			tr.commit(cur, diffs, prefix)
-			out = append(out, *cur)
+			out = append(out, parsedCommit{*cur, diffs})
 		}
 		cur, diffs, nDiff = nil, nil, -1
 	}
