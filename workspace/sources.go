@@ -34,6 +34,8 @@ var sources = []struct {
 	{heuristics.SrcSentence, sentenceSource},
 	{heuristics.SrcCoChange, coChangeSource},
 	{heuristics.SrcHistory, historySource},
+	{heuristics.SrcPastSymbol, pastSymbolSource},         // historyload.go
+	{heuristics.SrcCoChangeSymbol, coChangeSymbolSource}, // historyload.go
 }
 
 // ranked is one source's list: symbols it ranks itself and files it ranks
