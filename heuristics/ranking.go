@@ -59,7 +59,7 @@ var Weights = [NumSources]float64{
 // PastSymbolWeight and CoChangeSymbolWeight are the symbol-level history
 // sources' weights; 0 leaves a source out (it is not run).
 const (
-	PastSymbolWeight     = 1.0
+	PastSymbolWeight     = 0.5
 	CoChangeSymbolWeight = 1.0
 )
 
