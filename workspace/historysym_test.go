@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/workspace/history"
 )
 
@@ -32,6 +33,15 @@ func paddedFuncs(pkg string, names []string, body map[string]string, pad int) st
 			strings.Repeat("\tx = x*3 + 1 // keep the ledger balanced\n", pad))
 	}
 	return b.String()
+}
+
+// withSymbolHistory turns the symbol-level history sources on, at the
+// weights they were measured at, for the test.
+func withSymbolHistory(t *testing.T) {
+	old := heuristics.Weights
+	heuristics.Weights[heuristics.SrcPastSymbol] = heuristics.SymbolHistoryWeights[0]
+	heuristics.Weights[heuristics.SrcCoChangeSymbol] = heuristics.SymbolHistoryWeights[1]
+	t.Cleanup(func() { heuristics.Weights = old })
 }
 
 var ledgerFuncs = []string{"Open", "Post", "Settle", "Close", "Audit"}
@@ -62,6 +72,7 @@ func ledger(t *testing.T) *histRepo {
 // weight the source ties with the embedder's first rank, which breaks ties:
 // a function the embedder puts first may stay ahead of it.)
 func TestPastSymbols(t *testing.T) {
+	withSymbolHistory(t)
 	r := ledger(t)
 	ws := histWorkspace(t, r.dir)
 	sel := selDo(t, ws, &SelectRequest{Query: "a customer got charged twice after the provider retried", Limit: 5, IncludeItems: CodeOnly()})
@@ -91,6 +102,7 @@ func TestPastSymbols(t *testing.T) {
 // that changed with its neighbour (at the level of files, the other file
 // changed with the active one as often either way).
 func TestCoChangedSymbols(t *testing.T) {
+	withSymbolHistory(t)
 	r := newHistRepo(t)
 	main, other := []string{"Alpha", "Beta"}, []string{"Epsilon", "Gamma"}
 	r.commit("initial import", map[string]string{
