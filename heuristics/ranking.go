@@ -57,15 +57,16 @@ var Weights = [NumSources]float64{
 }
 
 // PastSymbolWeight and CoChangeSymbolWeight are the symbol-level history
-// sources' weights; 0 leaves a source out (it is not run). Both are off:
-// at .5 and 1.0 (their best on the last 30 commits of the development
-// set: cold hit@1 .67 → .70, hunk coverage .51 → .56) they did not hold
-// on the last 60 (cold .60/.87/.71/.51 → .59/.87/.71/.51, active hit@1
-// .47 → .51 but hunk coverage .38 → .36); see EVAL.md. Tests and
-// measurements turn them on with SymbolHistoryWeights.
+// sources' weights; 0 leaves a source out (it is not run). pastsymbol is
+// off: at .5 (its best on the last 30 commits of the development set:
+// cold hit@1 .67 → .70, hunk coverage .51 → .56) it did not hold on the
+// last 60 (cold .60/.87/.71/.51 → .59/.87/.71/.51). cochangesymbol
+// earns its place in the active scenario (60 commits: hit@1 .47 → .52,
+// MRR .62 → .66; 30: hunk coverage .42 → .46) and cannot touch a cold
+// request. See EVAL.md.
 const (
 	PastSymbolWeight     = 0
-	CoChangeSymbolWeight = 0
+	CoChangeSymbolWeight = 1.0
 )
 
 // SymbolHistoryWeights are the weights the symbol-level history sources
