@@ -16,23 +16,25 @@ type Source int
 // The sources, in the order of Item.Signals. Adding a source is adding its
 // function in workspace/sources.go, a name and a weight here.
 const (
-	SrcLexical  Source = iota // BM25F over symbols
-	SrcFile                   // BM25 over whole files, inherited by their symbols
-	SrcSemantic               // cosine similarity of symbol vectors
-	SrcMention                // names and paths written in the query or history
-	SrcActive                 // the symbol under the cursor
-	SrcLocality               // directory distance from the active file (a prior)
-	SrcEdit                   // recently edited symbols, decaying
-	SrcGraph                  // files linked to the active or mentioned files by references
-	SrcSentence               // each sentence of a long query as its own sub-query, max-pooled
-	SrcCoChange               // files that changed in the same commits as the active, open, edited and pinned files
-	SrcHistory                // files that past commits described in words like the query's touched
-	SrcItem                   // context items (rules, memory notes, tools) whose words match the query
+	SrcLexical        Source = iota // BM25F over symbols
+	SrcFile                         // BM25 over whole files, inherited by their symbols
+	SrcSemantic                     // cosine similarity of symbol vectors
+	SrcMention                      // names and paths written in the query or history
+	SrcActive                       // the symbol under the cursor
+	SrcLocality                     // directory distance from the active file (a prior)
+	SrcEdit                         // recently edited symbols, decaying
+	SrcGraph                        // files linked to the active or mentioned files by references
+	SrcSentence                     // each sentence of a long query as its own sub-query, max-pooled
+	SrcCoChange                     // files that changed in the same commits as the active, open, edited and pinned files
+	SrcHistory                      // files that past commits described in words like the query's touched
+	SrcItem                         // context items (rules, memory notes, tools) whose words match the query
+	SrcPastSymbol                   // symbols whose lines past commits described in words like the query's touched
+	SrcCoChangeSymbol               // symbols, in other files, whose lines changed with the cursor's, the active file's edited ones' or the active file's
 	NumSources
 )
 
 // SourceNames are the sources' names in Item.Signals.
-var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history", "item"}
+var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history", "item", "pastsymbol", "cochangesymbol"}
 
 // Weights are the per-source weights of reciprocal-rank fusion.
 var Weights = [NumSources]float64{
@@ -48,7 +50,28 @@ var Weights = [NumSources]float64{
 	SrcCoChange: 2.0, // logical coupling: files that changed with the user's files change with them again
 	SrcHistory:  3.0, // a past change described like this request names the files such changes touch
 	SrcItem:     4.0, // scaled by the item's score (ItemFused): a perfect match ranks with the best code
+	// The symbol-level history (workspace/historyload.go): see EVAL.md,
+	// "History at the level of symbols".
+	SrcPastSymbol:     PastSymbolWeight,
+	SrcCoChangeSymbol: CoChangeSymbolWeight,
 }
+
+// PastSymbolWeight and CoChangeSymbolWeight are the symbol-level history
+// sources' weights; 0 leaves a source out (it is not run). pastsymbol is
+// off: at .5 (its best on the last 30 commits of the development set:
+// cold hit@1 .67 → .70, hunk coverage .51 → .56) it did not hold on the
+// last 60 (cold .60/.87/.71/.51 → .59/.87/.71/.51). cochangesymbol
+// earns its place in the active scenario (60 commits: hit@1 .47 → .52,
+// MRR .62 → .66; 30: hunk coverage .42 → .46) and cannot touch a cold
+// request. See EVAL.md.
+const (
+	PastSymbolWeight     = 0
+	CoChangeSymbolWeight = 1.0
+)
+
+// SymbolHistoryWeights are the weights the symbol-level history sources
+// were measured at, for turning them on.
+var SymbolHistoryWeights = [2]float64{0.5, 1.0}
 
 // FileOnly reports whether a source ranks files only: its evidence
 // reaches a symbol through its file's fused rank (SrcFile) and, at
@@ -73,6 +96,9 @@ const (
 	FileK     = 60  // three times TopFiles: enough for fusion to reorder the file list
 	SemanticK = 100 // beyond this the hash embedder's cosine is noise
 	HistoryK  = 20  // as many files as TopFiles: history only needs to lift a few
+	// HistorySymbolK: the symbol-level history sources' lists; a past
+	// change touches a few symbols in each of a few files.
+	HistorySymbolK = 40
 
 	// TopFiles is how many of the best-ranked files contribute all of
 	// their symbols as candidates: enough to cover a multi-file change.

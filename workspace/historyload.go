@@ -3,6 +3,8 @@ package workspace
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -18,7 +20,7 @@ func (w *Workspace) loadHistory(ctx context.Context) {
 	cfg, folders := w.cfg, append([]*Folder(nil), w.folders...)
 	w.mu.Unlock()
 	for _, f := range folders {
-		h, reason := readHistory(ctx, f, cfg)
+		h, reason := w.readHistory(ctx, f, cfg)
 		if ctx.Err() != nil {
 			return
 		}
@@ -40,7 +42,12 @@ func (w *Workspace) loadHistory(ctx context.Context) {
 }
 
 // readHistory reads f's history, unless it has the current one (nil, "").
-func readHistory(ctx context.Context, f *Folder, cfg Config) (*history.History, string) {
+// It starts from the history it has, else from the history cache beside
+// the index cache: one at HEAD is used as it is, one at an ancestor of
+// HEAD is extended with the commits since (history.Extend), so that no
+// start or HEAD move reads the whole history again. A cache that cannot
+// be used is said once in the log and replaced.
+func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*history.History, string) {
 	if cfg.HistoryCommits == 0 {
 		return nil, "historyCommits is 0"
 	}
@@ -57,16 +64,58 @@ func readHistory(ctx context.Context, f *Folder, cfg Config) (*history.History, 
 	if why := history.Unusable(ctx, f.Root); why != "" {
 		return nil, why
 	}
-	h, err := history.Load(ctx, f.Root, head, history.Options{
-		MaxCommits: cfg.HistoryCommits, MaxAge: time.Duration(cfg.HistoryDays) * 24 * time.Hour,
-	})
+	opts := history.Options{MaxCommits: cfg.HistoryCommits, MaxAge: time.Duration(cfg.HistoryDays) * 24 * time.Hour}
+	dir, persist := cfg.ResolvedCacheDir()
+	cfile := ""
+	if persist && !f.noCache.Load() {
+		cfile = folderCacheFile(dir, f.Root, ".hist")
+	}
+	if cur == nil && cfile != "" {
+		cur = w.cachedHistory(cfile, f.Root, opts)
+	}
+	h, err := cur.Extend(ctx, f.Root, head, opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, ""
 		}
 		return nil, err.Error()
 	}
+	if cfile != "" && h != cur {
+		if err := os.MkdirAll(dir, 0o700); err == nil {
+			err = h.Save(cfile, f.Root)
+		}
+		if err != nil {
+			w.warnOnce("history cache save "+f.Root, "could not save the history cache", "root", f.Root, "err", err)
+		}
+	}
 	return h, ""
+}
+
+// cachedHistory is the history cached in cfile for the folder root, or
+// nil; a cache that is there but cannot be used is warned about once.
+func (w *Workspace) cachedHistory(cfile, root string, opts history.Options) *history.History {
+	h, err := history.LoadCache(cfile, root, opts)
+	switch {
+	case err == nil:
+		return h
+	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, history.ErrCacheForeign):
+		w.log.Info("history cache not for this folder or these bounds; reading the history again", "root", root, "path", cfile)
+	default:
+		w.warnOnce("history cache "+cfile, "ignoring unreadable history cache; reading the history again", "root", root, "err", err)
+	}
+	return nil
+}
+
+// warnOnce logs a warning the first time key is seen.
+func (w *Workspace) warnOnce(key, msg string, args ...any) {
+	w.mu.Lock()
+	seen := w.warned[key]
+	w.warned[key] = true
+	w.mu.Unlock()
+	if !seen {
+		w.log.Warn(msg, args...)
+	}
 }
 
 // historyOf is what f's history holds.

@@ -9,7 +9,6 @@
 package history
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -60,24 +59,42 @@ type History struct {
 	commits []commit
 	paths   []string
 	byPath  map[string]int32
-	byFile  [][]int32 // path id → its commits, newest first
+	byFile  [][]int32         // path id → its commits, newest first
+	bySpan  map[int32][]int32 // path id at head → the commits with spans in it, newest first
 	lex     *symbolindex.Lexical
 	newest  int64 // commit time of the newest commit
+	kept    int   // commits in the tables
+	// prefix, headTime and opts are what the history was read with: an
+	// extension and the cache keep to them.
+	prefix   string
+	headTime int64
+	opts     Options
+	// Read is how many commits git gave the load or extension that made
+	// this history (for an extension, only the new ones).
+	Read int
 }
 
 type commit struct {
 	hash    string
 	time    int64
 	subject string
-	files   []int32
+	body    string // capped at maxBody
+	// files are the paths the commit touched, as they were then; nil for
+	// a commit left out of the tables (a sweep, or nothing in this
+	// directory), which is kept so that an extension bounds the commits
+	// as a full read does.
+	files []int32
+	// spans are the lines the commit touched, followed to the head commit
+	// (hunks.go): what the symbol-level tables read.
+	spans []span
 }
 
-// Len is the number of commits read.
+// Len is the number of commits in the tables.
 func (h *History) Len() int {
 	if h == nil {
 		return 0
 	}
-	return len(h.commits)
+	return h.kept
 }
 
 // ErrNoHistory is returned, wrapped with the reason, when a directory has
@@ -124,12 +141,7 @@ func Head(ctx context.Context, dir string) (string, error) {
 // paths are relative to it) or, for a bare repository, the repository.
 // A shallow clone gives what it holds.
 func Load(ctx context.Context, dir, head string, opts Options) (*History, error) {
-	if opts.MaxCommits <= 0 {
-		opts.MaxCommits = DefaultMaxCommits
-	}
-	if opts.MaxAge <= 0 {
-		opts.MaxAge = DefaultMaxAge
-	}
+	opts = opts.resolved()
 	if head == "" {
 		var err error
 		if head, err = Head(ctx, dir); err != nil {
@@ -137,86 +149,86 @@ func Load(ctx context.Context, dir, head string, opts Options) (*History, error)
 		}
 	}
 	prefix, _ := git(ctx, dir, "rev-parse", "--show-prefix") // "" at the top and in a bare repository
-	headTime, err := git(ctx, dir, "show", "-s", "--format=%ct", head)
+	headTime, err := commitTime(ctx, dir, head)
 	if err != nil {
 		return nil, err
 	}
-	t, _ := strconv.ParseInt(headTime, 10, 64)
-	since := time.Unix(t, 0).Add(-opts.MaxAge)
-	cmd := gitCmd(ctx, dir, "log", "--no-merges", "--no-renames", "--name-only", "--format=%x1e%H%x1f%ct%x1f%s%x1f%b%x1f",
-		"--max-count="+strconv.Itoa(opts.MaxCommits), "--since="+since.UTC().Format("2006-01-02T15:04:05Z"), head, "--")
-	out, err := cmd.StdoutPipe()
+	since := time.Unix(headTime, 0).Add(-opts.MaxAge)
+	cs, _, err := readLog(ctx, dir, prefix, "--max-count="+strconv.Itoa(opts.MaxCommits), "--since="+since.UTC().Format("2006-01-02T15:04:05Z"), head)
 	if err != nil {
 		return nil, err
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoHistory, err)
-	}
-	h := newHistory(head)
-	perr := h.read(bufio.NewReaderSize(out, 1<<20), prefix)
-	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("git log: %v: %s", err, strings.TrimSpace(stderr.String()))
-	}
-	if perr != nil {
-		return nil, perr
+	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, Read: len(cs)}
+	if err := h.build(cs); err != nil {
+		return nil, err
 	}
 	return h, nil
 }
 
-func newHistory(head string) *History {
-	return &History{Head: head, byPath: map[string]int32{}, lex: symbolindex.NewLexical(symbolindex.DefaultFileParams())}
+func (o Options) resolved() Options {
+	if o.MaxCommits <= 0 {
+		o.MaxCommits = DefaultMaxCommits
+	}
+	if o.MaxAge <= 0 {
+		o.MaxAge = DefaultMaxAge
+	}
+	return o
 }
 
-// read parses git log's records: "\x1e hash \x1f time \x1f subject \x1f
-// body \x1f" then the commit's files, one per line.
-func (h *History) read(r *bufio.Reader, prefix string) error {
-	data, err := readAll(r)
+func commitTime(ctx context.Context, dir, c string) (int64, error) {
+	out, err := git(ctx, dir, "show", "-s", "--format=%ct", c)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	for _, rec := range bytes.Split(data, []byte{0x1e}) {
-		f := bytes.SplitN(rec, []byte{0x1f}, 5)
-		if len(f) < 5 {
-			continue
-		}
-		t, _ := strconv.ParseInt(string(f[1]), 10, 64)
-		c := commit{hash: string(f[0]), time: t, subject: string(f[2])}
-		var files []int32
-		for _, line := range strings.Split(string(f[4]), "\n") {
-			p := strings.TrimSpace(line)
-			if p == "" || !strings.HasPrefix(p, prefix) {
-				continue
+	t, _ := strconv.ParseInt(out, 10, 64)
+	return t, nil
+}
+
+// build makes the tables of the commits read, newest first, whose paths
+// are in the raw form rawCommit holds them.
+func (h *History) build(cs []rawCommit) error {
+	h.byPath, h.paths, h.byFile, h.bySpan = map[string]int32{}, nil, nil, map[int32][]int32{}
+	h.lex = symbolindex.NewLexical(symbolindex.DefaultFileParams())
+	h.commits = make([]commit, len(cs))
+	h.kept, h.newest = 0, 0
+	for i := range cs {
+		rc := &cs[i]
+		c := commit{hash: rc.hash, time: rc.time, subject: rc.subject, body: rc.body}
+		if len(rc.files) > 0 && len(rc.files) <= MaxFilesPerCommit {
+			for _, p := range rc.files {
+				c.files = append(c.files, h.pathID(p))
 			}
-			files = append(files, h.pathID(strings.TrimPrefix(p, prefix)))
+			for _, sp := range rc.spans {
+				c.spans = append(c.spans, span{file: h.pathID(sp.path), start: sp.start, end: sp.end})
+			}
 		}
-		if len(files) == 0 || len(files) > MaxFilesPerCommit {
+		h.commits[i] = c
+		if c.files == nil {
 			continue
 		}
-		c.files = files
-		i := int32(len(h.commits))
-		h.commits = append(h.commits, c)
-		for _, p := range files {
-			h.byFile[p] = append(h.byFile[p], i)
+		h.kept++
+		ci := int32(i)
+		for _, p := range c.files {
+			h.byFile[p] = append(h.byFile[p], ci)
+		}
+		for j, sp := range c.spans {
+			if j == 0 || c.spans[j-1].file != sp.file {
+				if l := h.bySpan[sp.file]; len(l) == 0 || l[len(l)-1] != ci {
+					h.bySpan[sp.file] = append(l, ci)
+				}
+			}
 		}
 		var fields [symbolindex.NumFields]string
-		fields[symbolindex.FieldBody] = string(f[2]) + "\n" + string(f[3])
-		if NamesVersion(string(f[2])) {
+		fields[symbolindex.FieldBody] = c.subject + "\n" + c.body
+		if NamesVersion(c.subject) {
 			fields[symbolindex.FieldBody] += "\n" + versionMarker
 		}
 		if err := h.lex.Add(uint32(i), fields); err != nil {
 			return err
 		}
-		h.newest = max(h.newest, t)
+		h.newest = max(h.newest, c.time)
 	}
 	return nil
-}
-
-func readAll(r *bufio.Reader) ([]byte, error) {
-	var buf bytes.Buffer
-	_, err := buf.ReadFrom(r)
-	return buf.Bytes(), err
 }
 
 func (h *History) pathID(p string) int32 {
@@ -369,4 +381,87 @@ func Unusable(ctx context.Context, dir string) string {
 		return "a partial clone (reading its history would fetch from " + out + ")"
 	}
 	return ""
+}
+
+// Touch is a range of lines of a file at the head (1-based, inclusive)
+// that a past commit touched, with the weight of that commit's evidence.
+// The workspace maps it to the symbols holding those lines.
+type Touch struct {
+	Path       string
+	Start, End int
+	Weight     float64
+	Commit     int32 // for Why
+}
+
+// Why names a touch's commit: "7-hex «subject»".
+func (h *History) Why(t Touch) string {
+	c := &h.commits[t.Commit]
+	return fmt.Sprintf("%.7s «%s»", c.hash, c.subject)
+}
+
+// touches appends the spans of commit ci, weighted w, leaving out the
+// file skip (-1: none).
+func (h *History) touches(out []Touch, ci int32, w float64, skip int32) []Touch {
+	for _, sp := range h.commits[ci].spans {
+		if sp.file != skip {
+			out = append(out, Touch{Path: h.paths[sp.file], Start: int(sp.start), End: int(sp.end), Weight: w, Commit: ci})
+		}
+	}
+	return out
+}
+
+// PastTouches are the lines that past commits described in words like
+// the query's touched: each of the best-matching commits (PastChanges')
+// gives its spans its BM25 score, weighted by age.
+func (h *History) PastTouches(terms []symbolindex.QueryTerm, release bool) []Touch {
+	if h == nil {
+		return nil
+	}
+	if release {
+		terms = append(slices.Clip(terms), symbolindex.QueryTerm{Term: markerTerm, Weight: 1})
+	}
+	if len(terms) == 0 {
+		return nil
+	}
+	var buf symbolindex.SearchBuffer
+	var out []Touch
+	for _, hit := range h.lex.Search(terms, pastK, nil, &buf) {
+		c := &h.commits[hit.Doc]
+		out = h.touches(out, int32(hit.Doc), float64(hit.Score)*h.decay(c, pastHalfLife), -1)
+	}
+	return out
+}
+
+// CoTouches are the lines, in other files, of the last commits that
+// touched lines start..end of path (at the head, 1-based): what changed
+// with those lines. Each commit's weight is its age's, spread over its
+// files.
+func (h *History) CoTouches(path string, start, end int) []Touch {
+	if h == nil {
+		return nil
+	}
+	id, ok := h.byPath[path]
+	if !ok {
+		return nil
+	}
+	var out []Touch
+	n := 0
+	for _, ci := range h.bySpan[id] {
+		c := &h.commits[ci]
+		hit := false
+		for _, sp := range c.spans {
+			if sp.file == id && int(sp.start) <= end && start <= int(sp.end) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			continue
+		}
+		out = h.touches(out, ci, h.decay(c, coChangeHalfLife)/math.Sqrt(float64(len(c.files))), id)
+		if n++; n == seedCommits {
+			break
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -36,6 +37,8 @@ var sources = []struct {
 	{heuristics.SrcSentence, sentenceSource},
 	{heuristics.SrcCoChange, coChangeSource},
 	{heuristics.SrcHistory, historySource},
+	{heuristics.SrcPastSymbol, pastSymbolSource},         // historyload.go
+	{heuristics.SrcCoChangeSymbol, coChangeSymbolSource}, // historyload.go
 }
 
 // ranked is one source's list: symbols it ranks itself and files it ranks
@@ -500,6 +503,155 @@ func bestPerFile(list []scoredFile) []scoredFile {
 			seen[sf.slot] = true
 			out = append(out, sf)
 		}
+	}
+	return out
+}
+
+// pastSymbolSource ranks the symbols whose lines past commits described in
+// words like the query's touched (history.PastTouches): the within-file
+// ranking the file-level history lacks. Each commit's weight is spread
+// over the symbols it touched.
+func pastSymbolSource(s *scope) ranked {
+	if s.fv.History == nil || s.fv.Weights.Source[heuristics.SrcPastSymbol] == 0 {
+		return ranked{}
+	}
+	return s.touchedSymbols(s.fv.History.PastTouches(s.q.terms, s.q.release))
+}
+
+// coChangeSymbolSource ranks the symbols, in other files, whose lines
+// changed in the same commits as the symbol under the cursor and the
+// active file's recently edited symbols; with neither, as the active
+// file's lines (history.CoTouches).
+func coChangeSymbolSource(s *scope) ranked {
+	h := s.fv.History
+	if h == nil || s.activeRel == "" || s.fv.Weights.Source[heuristics.SrcCoChangeSymbol] == 0 {
+		return ranked{}
+	}
+	fs, ok := s.idx.FileSlot(s.activeRel)
+	if !ok {
+		return ranked{}
+	}
+	seeds := map[uint32]float64{}
+	if slot, ok := s.cursorSlot(); ok {
+		seeds[slot] = 1
+	}
+	halfLife := time.Duration(s.snap.Config.RecentEditHalfLife)
+	activeAbs := filepath.Join(s.fv.Root, filepath.FromSlash(s.activeRel))
+	for k, t := range s.snap.Edits {
+		if k.Abs != activeAbs {
+			continue
+		}
+		for _, slot := range s.idx.FileSymbols(fs) {
+			if s.idx.LeafKey(slot) == k.Key {
+				if wt := heuristics.Decay(s.snap.Now.Sub(t), halfLife); wt > heuristics.MinEditWeight {
+					seeds[slot] = max(seeds[slot], wt)
+				}
+				break
+			}
+		}
+	}
+	var touches []history.Touch
+	if len(seeds) == 0 {
+		touches = h.CoTouches(s.activeRel, 1, math.MaxInt32)
+	}
+	for slot, w := range seeds {
+		ref, ok := s.idx.Symbol(slot)
+		if !ok {
+			continue
+		}
+		for _, t := range h.CoTouches(s.activeRel, int(ref.Range.StartLine)+1, int(ref.Range.EndLine)+1) {
+			t.Weight *= w
+			touches = append(touches, t)
+		}
+	}
+	return s.touchedSymbols(touches)
+}
+
+// touchedSymbols maps the lines past commits touched to the symbols that
+// hold them in the index: the innermost symbols overlapping each span. A
+// commit's weight is spread over the symbols it touched (by the square
+// root of their number, as the file tables spread it over files).
+func (s *scope) touchedSymbols(touches []history.Touch) ranked {
+	if len(touches) == 0 {
+		return ranked{}
+	}
+	type fileSyms struct {
+		slots  []uint32
+		ranges []parse.Range
+	}
+	files := map[string]*fileSyms{}
+	symsOf := func(p string) *fileSyms {
+		if f, ok := files[p]; ok {
+			return f
+		}
+		f := &fileSyms{}
+		files[p] = f
+		fs, ok := s.idx.FileSlot(p)
+		if !ok || s.fileFilter != nil && !s.fileFilter(fs) {
+			return f
+		}
+		for _, slot := range s.idx.FileSymbols(fs) {
+			if ref, ok := s.idx.Symbol(slot); ok {
+				f.slots = append(f.slots, slot)
+				f.ranges = append(f.ranges, ref.Range)
+			}
+		}
+		return f
+	}
+	score := map[uint32]float64{}
+	var commit []uint32 // the symbols of the commit being summed
+	var hit []int
+	flush := func(w float64) {
+		if len(commit) == 0 {
+			return
+		}
+		slices.Sort(commit)
+		commit = slices.Compact(commit)
+		share := w / math.Sqrt(float64(len(commit)))
+		for _, slot := range commit {
+			score[slot] += share
+		}
+		commit = commit[:0]
+	}
+	for i, t := range touches {
+		f := symsOf(t.Path)
+		// Symbols come outer before inner: an overlapping symbol that
+		// holds the next overlapping one is its container.
+		hit = hit[:0]
+		for j, r := range f.ranges {
+			if int(r.StartLine)+1 <= t.End && t.Start <= int(r.EndLine)+1 {
+				hit = append(hit, j)
+			}
+		}
+		for k, j := range hit {
+			inner := false
+			for _, j2 := range hit[k+1:] {
+				if f.ranges[j].Contains(f.ranges[j2]) {
+					inner = true
+					break
+				}
+			}
+			if !inner {
+				commit = append(commit, f.slots[j])
+			}
+		}
+		if i+1 == len(touches) || touches[i+1].Commit != t.Commit {
+			flush(t.Weight)
+		}
+	}
+	list := make([]weightedSlot, 0, len(score))
+	for slot, sc := range score {
+		if s.symFilter == nil || s.symFilter(slot) {
+			list = append(list, weightedSlot{slot, sc})
+		}
+	}
+	sort.Slice(list, func(i, j int) bool {
+		return list[i].w > list[j].w || list[i].w == list[j].w && list[i].slot < list[j].slot
+	})
+	list = list[:min(len(list), heuristics.HistorySymbolK)]
+	var out ranked
+	for i, r := range heuristics.CompetitionRanks(list, weightOf) {
+		out.syms = append(out.syms, symRank{list[i].slot, int32(r), float32(list[i].w)})
 	}
 	return out
 }

@@ -252,6 +252,7 @@ type replayer struct {
 	t      *tree
 	ws     *workspace.Workspace
 	base   *baseline
+	hist   *history.History // the last case's
 	parser *parse.Parser
 	// unwritten says which paths of the last tree written could not be,
 	// and why, when that made its case a skip.
@@ -412,12 +413,15 @@ func (rp *replayer) sync(ctx context.Context, p string, touched []string) error 
 		}
 	}
 	if !rp.opts.NoHistory {
-		h, err := history.Load(ctx, rp.r.dir, p, history.Options{
+		// The cases walk forward: each history extends the last one
+		// (history.Extend reads only the commits since).
+		h, err := rp.hist.Extend(ctx, rp.r.dir, p, history.Options{
 			MaxCommits: rp.opts.Config.HistoryCommits, MaxAge: time.Duration(rp.opts.Config.HistoryDays) * 24 * time.Hour,
 		})
 		if err != nil {
 			return err
 		}
+		rp.hist = h
 		if err := rp.ws.SetHistory(rp.t.dir, h); err != nil {
 			return err
 		}

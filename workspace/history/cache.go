@@ -1,0 +1,239 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/ctxls/ctxls/symbolindex/cachefile"
+)
+
+// A history is extended rather than read again when HEAD moves forward:
+// only the commits since the head it was read at are read (git log
+// old..new), and the spans of the commits it had are followed through the
+// new commits' hunks, as a full read would have followed them. The
+// result is what Load gives at the new head, but for what the bounds
+// count differently at the edges (the age bound is applied to the commits
+// kept rather than by git's walk).
+
+// raw gives the history's commits back in the form a read gives them.
+func (h *History) raw() []rawCommit {
+	out := make([]rawCommit, len(h.commits))
+	for i := range h.commits {
+		c := &h.commits[i]
+		rc := rawCommit{hash: c.hash, time: c.time, subject: c.subject, body: c.body}
+		for _, f := range c.files {
+			rc.files = append(rc.files, h.paths[f])
+		}
+		if c.files == nil {
+			rc.files = nil
+		}
+		for _, sp := range c.spans {
+			rc.spans = append(rc.spans, rawSpan{path: h.paths[sp.file], start: sp.start, end: sp.end})
+		}
+		out[i] = rc
+	}
+	return out
+}
+
+// Extend returns the history at head (HEAD when ""), read from dir as h
+// was: h itself when it is at head, h extended with the commits since its
+// head when its head is an ancestor of head, else a full Load. h is not
+// changed. The result's Read is how many commits were read from git.
+func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*History, error) {
+	opts = opts.resolved()
+	if head == "" {
+		var err error
+		if head, err = Head(ctx, dir); err != nil {
+			return nil, err
+		}
+	}
+	if h == nil || h.opts != opts {
+		return Load(ctx, dir, head, opts)
+	}
+	if h.Head == head {
+		return h, nil
+	}
+	prefix, _ := git(ctx, dir, "rev-parse", "--show-prefix")
+	if prefix != h.prefix || !isAncestor(ctx, dir, h.Head, head) {
+		return Load(ctx, dir, head, opts)
+	}
+	headTime, err := commitTime(ctx, dir, head)
+	if err != nil {
+		return nil, err
+	}
+	fresh, tr, err := readLog(ctx, dir, prefix, "--max-count="+strconv.Itoa(opts.MaxCommits), h.Head+".."+head)
+	if err != nil {
+		return nil, err
+	}
+	cs := fresh
+	for _, rc := range h.raw() {
+		if len(cs) >= opts.MaxCommits {
+			break
+		}
+		spans := rc.spans[:0:0]
+		for _, sp := range rc.spans {
+			if f, ok := tr.follow(prefix, sp); ok {
+				spans = append(spans, f)
+			}
+		}
+		sort.SliceStable(spans, func(i, j int) bool { return spans[i].path < spans[j].path })
+		rc.spans = spans
+		cs = append(cs, rc)
+	}
+	since := time.Unix(headTime, 0).Add(-opts.MaxAge).Unix()
+	n := len(cs)
+	for n > 0 && cs[n-1].time < since {
+		n--
+	}
+	out := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, Read: len(fresh)}
+	if err := out.build(cs[:n]); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// isAncestor reports whether commit a is an ancestor of (or is) b.
+func isAncestor(ctx context.Context, dir, a, b string) bool {
+	err := gitCmd(ctx, dir, "merge-base", "--is-ancestor", a, b).Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return false
+	}
+	return err == nil
+}
+
+// The cache file holds one history: a magic line, the history gob-encoded
+// and an xxhash of the gob. It is written beside the index cache and
+// replaced whole (cachefile), never written in place.
+
+// MaxCacheBytes bounds a history cache file, read or written.
+const MaxCacheBytes = 64 << 20
+
+const cacheMagic = "ctxls history cache v1\n"
+
+// ErrCacheForeign is a cache file that is not a history cache of this
+// version, or not of this directory or these bounds.
+var ErrCacheForeign = errors.New("not a history cache for this folder")
+
+type cacheFile struct {
+	Dir        string
+	Prefix     string
+	MaxCommits int
+	MaxAge     int64
+	Head       string
+	HeadTime   int64
+	Paths      []string
+	Commits    []cacheCommit
+}
+
+type cacheCommit struct {
+	Hash          string
+	Time          int64
+	Subject, Body string
+	Files         []int32 // nil: left out of the tables
+	Spans         []int32 // file, start, end; ...
+}
+
+// Save writes the history, read from dir, to the cache file path.
+func (h *History) Save(path, dir string) error {
+	cf := cacheFile{Dir: dir, Prefix: h.prefix, MaxCommits: h.opts.MaxCommits, MaxAge: int64(h.opts.MaxAge), Head: h.Head, HeadTime: h.headTime, Paths: h.paths}
+	cf.Commits = make([]cacheCommit, len(h.commits))
+	for i := range h.commits {
+		c := &h.commits[i]
+		cc := cacheCommit{Hash: c.hash, Time: c.time, Subject: c.subject, Body: c.body, Files: c.files}
+		if c.files != nil {
+			cc.Spans = make([]int32, 0, 3*len(c.spans))
+			for _, sp := range c.spans {
+				cc.Spans = append(cc.Spans, sp.file, sp.start, sp.end)
+			}
+		}
+		cf.Commits[i] = cc
+	}
+	var b bytes.Buffer
+	b.WriteString(cacheMagic)
+	if err := gob.NewEncoder(&b).Encode(&cf); err != nil {
+		return err
+	}
+	b.Write(binary.LittleEndian.AppendUint64(nil, xxhash.Sum64(b.Bytes()[len(cacheMagic):])))
+	if b.Len() > MaxCacheBytes {
+		return fmt.Errorf("history cache: %d bytes, over the bound of %d; not written", b.Len(), MaxCacheBytes)
+	}
+	tmp, err := cachefile.CreateIndexTemp(path)
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b.Bytes())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// LoadCache reads the history cache file path, written for dir with
+// opts. A missing file is an error wrapping os.ErrNotExist; a file of
+// another kind, folder or bounds wraps ErrCacheForeign; a damaged one
+// says so.
+func LoadCache(path, dir string, opts Options) (*History, error) {
+	opts = opts.resolved()
+	data, _, err := cachefile.Read(path, MaxCacheBytes)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(data, []byte(cacheMagic)) {
+		return nil, fmt.Errorf("%s: %w", path, ErrCacheForeign)
+	}
+	body := data[len(cacheMagic):]
+	if len(body) < 8 || xxhash.Sum64(body[:len(body)-8]) != binary.LittleEndian.Uint64(body[len(body)-8:]) {
+		return nil, fmt.Errorf("%s: history cache damaged (checksum)", path)
+	}
+	var cf cacheFile
+	if err := gob.NewDecoder(bytes.NewReader(body[:len(body)-8])).Decode(&cf); err != nil {
+		return nil, fmt.Errorf("%s: history cache damaged: %v", path, err)
+	}
+	if cf.Dir != dir || cf.MaxCommits != opts.MaxCommits || cf.MaxAge != int64(opts.MaxAge) {
+		return nil, fmt.Errorf("%s: %w", path, ErrCacheForeign)
+	}
+	cs := make([]rawCommit, len(cf.Commits))
+	for i, cc := range cf.Commits {
+		rc := rawCommit{hash: cc.Hash, time: cc.Time, subject: cc.Subject, body: cc.Body}
+		for _, f := range cc.Files {
+			if f < 0 || int(f) >= len(cf.Paths) {
+				return nil, fmt.Errorf("%s: history cache damaged: path %d of %d", path, f, len(cf.Paths))
+			}
+			rc.files = append(rc.files, cf.Paths[f])
+		}
+		if len(cc.Spans)%3 != 0 {
+			return nil, fmt.Errorf("%s: history cache damaged: spans", path)
+		}
+		for j := 0; j+2 < len(cc.Spans); j += 3 {
+			f := cc.Spans[j]
+			if f < 0 || int(f) >= len(cf.Paths) {
+				return nil, fmt.Errorf("%s: history cache damaged: path %d of %d", path, f, len(cf.Paths))
+			}
+			rc.spans = append(rc.spans, rawSpan{path: cf.Paths[f], start: cc.Spans[j+1], end: cc.Spans[j+2]})
+		}
+		cs[i] = rc
+	}
+	h := &History{Head: cf.Head, prefix: cf.Prefix, headTime: cf.HeadTime, opts: opts}
+	if err := h.build(cs); err != nil {
+		return nil, err
+	}
+	return h, nil
+}

@@ -1,0 +1,502 @@
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The symbol-level tables need to know which lines each past commit
+// touched, in terms of the files as they are now: the index holds the
+// symbols of today's files only, and parsing every past version of every
+// file would cost more than the whole history read. So the history reads
+// each commit's hunks (git log -p --unified=0, the same commits the file
+// tables read) and follows every hunk's lines forward, through the hunks
+// of the later commits, to the head commit, renames included (-M): a line
+// of a function changed a year ago lands on the line the function holds
+// today. Lines a later commit rewrote land on what replaced them; a file
+// deleted since leaves nothing. The workspace maps the spans to the
+// symbols that hold those lines today (sources.go).
+
+// maxBody caps a commit message's body: the tables need its words, not
+// a pasted log.
+const maxBody = 4096
+
+// maxSpansPerCommit bounds the spans kept of one commit (every hunk is
+// still followed, for the commits before it).
+const maxSpansPerCommit = 256
+
+// span is a range of lines of a file at the head commit (1-based,
+// inclusive) that a commit touched.
+type span struct {
+	file       int32
+	start, end int32
+}
+
+// rawSpan is a span as a read gives it: its path relative to the
+// history's directory.
+type rawSpan struct {
+	path       string
+	start, end int32
+}
+
+// rawCommit is a commit as read, before the tables are built.
+type rawCommit struct {
+	hash    string
+	time    int64
+	subject string
+	body    string
+	files   []string // relative to the directory, as they were then
+	spans   []rawSpan
+}
+
+// hunk is one hunk of a unified diff: the old lines [os, os+ol) became the
+// new lines [ns, ns+nl); an empty side's start is the line before it.
+// cum is the change in line count of this hunk and the ones before it.
+type hunk struct {
+	os, ol, ns, nl int32
+	cum            int32
+}
+
+// track is one file followed forward: its path at the head ("" when it
+// was deleted since) and the hunks of the commits after the one being
+// read, newest first.
+type track struct {
+	path  string
+	dead  bool
+	later [][]hunk
+}
+
+// tracker follows paths and lines from the commit being read to the head.
+// cur maps a path as it is just after that commit to its track.
+type tracker struct {
+	cur map[string]*track
+}
+
+func newTracker() *tracker { return &tracker{cur: map[string]*track{}} }
+
+// resolve is the track of path as it is just after the commit being read:
+// a path no later commit renamed or deleted is itself at the head.
+func (tr *tracker) resolve(path string) *track {
+	if t, ok := tr.cur[path]; ok {
+		return t
+	}
+	t := &track{path: path}
+	tr.cur[path] = t
+	return t
+}
+
+// forward follows the lines [a, b] of the track's file, as they were
+// after the commit being read, to the head. ok is false when the file is
+// gone.
+func (t *track) forward(a, b int32) (int32, int32, bool) {
+	if t.dead {
+		return 0, 0, false
+	}
+	for i := len(t.later) - 1; i >= 0; i-- {
+		hs := t.later[i]
+		a, b = mapLine(hs, a, false), mapLine(hs, b, true)
+		if a > b {
+			a, b = b, a
+		}
+	}
+	return max(a, 1), max(b, 1), true
+}
+
+// mapLine maps line l of a diff's old side to its new side: a line the
+// diff changed maps to the first (or, high, the last) line that replaced
+// it, a removed one to the line before the removal (or, high, after it).
+func mapLine(hs []hunk, l int32, high bool) int32 {
+	// The hunks whose old side starts at or before l (an insertion after
+	// line os moves the lines from os+1 on).
+	i := sort.Search(len(hs), func(i int) bool {
+		k := hs[i].os
+		if hs[i].ol == 0 {
+			k++
+		}
+		return k > l
+	})
+	if i == 0 {
+		return l
+	}
+	h := hs[i-1]
+	if h.ol > 0 && l <= h.os+h.ol-1 {
+		switch {
+		case h.nl == 0 && high:
+			return h.ns + 1
+		case h.nl == 0:
+			return h.ns
+		case high:
+			return h.ns + h.nl - 1
+		}
+		return h.ns
+	}
+	return l + h.cum
+}
+
+// fileDiff is one file of a commit's diff: its raw status and paths
+// (repository-relative) and its hunks.
+type fileDiff struct {
+	status   byte // 'A', 'D', 'M', 'R', 'C', 'T', ...
+	old, new string
+	hunks    []hunk
+}
+
+// logArgs is how readLog asks git log for commits: their messages and
+// files (--raw, renames found), and with -p their hunks. The prefixes,
+// external diff and text conversion are pinned against the user's
+// configuration.
+var logArgs = []string{"log", "--no-merges", "-M", "--raw", "--no-color", "--no-ext-diff", "--no-textconv",
+	"--src-prefix=a/", "--dst-prefix=b/", "--format=%x1e%H%x1f%ct%x1f%s%x1f%b%x1f"}
+
+// readLog reads the commits git log gives for args (a range and bounds),
+// newest first, with their files and the lines they touched followed to
+// the first commit git gives; it returns the tracker, which an extension
+// uses to follow older commits' spans the same way. The hunks are read in
+// a second pass, for the commits the tables keep only: a sweep's (most of
+// the bytes of a history's diffs) would move lines in ways nobody asks
+// about, so lines are followed through its renames but not its hunks.
+func readLog(ctx context.Context, dir, prefix string, args ...string) ([]rawCommit, *tracker, error) {
+	var pcs []parsedCommit
+	err := runLog(ctx, dir, append(append(cloneArgs(logArgs), args...), "--"), "", func(r *bufio.Reader) error {
+		var err error
+		pcs, err = parseLog(r)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var want strings.Builder
+	at := map[string]int{}
+	for i, pc := range pcs {
+		if n := pc.filesIn(prefix); n > 0 && n <= MaxFilesPerCommit {
+			want.WriteString(pc.hash + "\n")
+			at[pc.hash] = i
+		}
+	}
+	if want.Len() > 0 {
+		err = runLog(ctx, dir, append(cloneArgs(logArgs), "-p", "--unified=0", "--no-walk=unsorted", "--stdin"), want.String(), func(r *bufio.Reader) error {
+			withHunks, err := parseLog(r)
+			for _, pc := range withHunks {
+				if i, ok := at[pc.hash]; ok && len(pc.diffs) == len(pcs[i].diffs) {
+					pcs[i].diffs = pc.diffs
+				}
+			}
+			return err
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	tr := newTracker()
+	out := make([]rawCommit, len(pcs))
+	for i := range pcs {
+		out[i] = pcs[i].rawCommit
+		tr.commit(&out[i], pcs[i].diffs, prefix)
+	}
+	return out, tr, nil
+}
+
+// runLog runs git with args, stdin as its input, and parse on its output.
+func runLog(ctx context.Context, dir string, args []string, stdin string, parse func(*bufio.Reader) error) error {
+	cmd := gitCmd(ctx, dir, args...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%w: %v", ErrNoHistory, err)
+	}
+	perr := parse(bufio.NewReaderSize(out, 1<<20))
+	if perr != nil {
+		io.Copy(io.Discard, out)
+	}
+	if err := cmd.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("git log: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return perr
+}
+
+// parsedCommit is a commit as git log gave it: its message and its diffs.
+type parsedCommit struct {
+	rawCommit
+	diffs []fileDiff
+}
+
+// filesIn counts the files of the commit in the directory at prefix.
+func (pc *parsedCommit) filesIn(prefix string) int {
+	n := 0
+	for _, d := range pc.diffs {
+		if strings.HasPrefix(d.old, prefix) && (d.status == 'R' || d.status == 'D') {
+			n++
+		}
+		if strings.HasPrefix(d.new, prefix) && d.status != 'D' {
+			n++
+		}
+	}
+	return n
+}
+
+func cloneArgs(s []string) []string { return append([]string(nil), s...) }
+
+// maxLine bounds the part of a line the parser keeps: a minified file's
+// diff line can be megabytes, and only headers are read whole.
+const maxLine = 64 << 10
+
+// readLine reads one line without its newline, keeping at most maxLine
+// bytes of it. The slice is valid until the next call.
+func readLine(r *bufio.Reader, buf []byte) ([]byte, error) {
+	buf = buf[:0]
+	for {
+		part, err := r.ReadSlice('\n')
+		if len(buf)+len(part) <= maxLine {
+			buf = append(buf, part...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if len(buf) > 0 && buf[len(buf)-1] == '\n' {
+			buf = buf[:len(buf)-1]
+		}
+		if err == io.EOF && len(buf) > 0 {
+			err = nil
+		}
+		return buf, err
+	}
+}
+
+// parseLog parses logArgs' output: each commit is a header ("\x1e hash
+// \x1f time \x1f subject \x1f body \x1f", the body over several lines),
+// its raw lines (":modes shas status\tpath[\tpath]") and its diffs, one
+// "diff --git" per raw line in the same order.
+func parseLog(r *bufio.Reader) ([]parsedCommit, error) {
+	var (
+		out      []parsedCommit
+		cur      *rawCommit
+		diffs    []fileDiff
+		header   strings.Builder
+		inHeader bool
+		nDiff    = -1 // the diff being read, an index into diffs
+		oldRem   int32
+		newRem   int32
+		buf      = make([]byte, 0, 4096)
+	)
+	flush := func() {
+		if cur != nil {
+			out = append(out, parsedCommit{*cur, diffs})
+		}
+		cur, diffs, nDiff = nil, nil, -1
+	}
+	for {
+		line, err := readLine(r, buf)
+		buf = line
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		if errors.Is(err, io.EOF) && len(line) == 0 {
+			break
+		}
+		switch {
+		case oldRem > 0 || newRem > 0:
+			// A hunk's lines: skipped, counted.
+			switch {
+			case len(line) > 0 && line[0] == '-':
+				oldRem--
+			case len(line) > 0 && line[0] == '+':
+				newRem--
+			case len(line) > 0 && line[0] == '\\':
+			default:
+				oldRem, newRem = 0, 0 // not a hunk line: the counts were wrong
+				goto meta
+			}
+			continue
+		}
+	meta:
+		switch {
+		case len(line) > 0 && line[0] == 0x1e:
+			flush()
+			header.Reset()
+			header.Write(line[1:])
+			inHeader = true
+		case inHeader:
+			header.WriteByte('\n')
+			header.Write(line)
+		case len(line) > 0 && line[0] == ':' && cur != nil:
+			if d, ok := rawLine(string(line)); ok {
+				diffs = append(diffs, d)
+			}
+		case bytes.HasPrefix(line, []byte("diff --git ")):
+			nDiff++
+		case bytes.HasPrefix(line, []byte("@@ ")) && nDiff >= 0 && nDiff < len(diffs):
+			h, ok := hunkHeader(line)
+			if ok {
+				d := &diffs[nDiff]
+				if n := len(d.hunks); n > 0 {
+					h.cum = d.hunks[n-1].cum
+				}
+				h.cum += h.nl - h.ol
+				d.hunks = append(d.hunks, h)
+				oldRem, newRem = h.ol, h.nl
+			}
+		}
+		if inHeader && strings.Count(header.String(), "\x1f") >= 4 {
+			inHeader = false
+			f := strings.SplitN(header.String(), "\x1f", 5)
+			t, _ := strconv.ParseInt(f[1], 10, 64)
+			body := strings.TrimSpace(f[3])
+			if len(body) > maxBody {
+				body = body[:maxBody]
+			}
+			cur = &rawCommit{hash: f[0], time: t, subject: f[2], body: body}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+	}
+	flush()
+	return out, nil
+}
+
+// rawLine parses ":100644 100644 abc def M\tpath" (R and C give two
+// paths). Paths git quoted are unquoted.
+func rawLine(s string) (fileDiff, bool) {
+	meta, paths, ok := strings.Cut(s, "\t")
+	if !ok {
+		return fileDiff{}, false
+	}
+	f := strings.Fields(meta)
+	if len(f) < 5 || f[4] == "" {
+		return fileDiff{}, false
+	}
+	d := fileDiff{status: f[4][0]}
+	p := strings.Split(paths, "\t")
+	for i := range p {
+		if strings.HasPrefix(p[i], `"`) {
+			if u, err := strconv.Unquote(p[i]); err == nil {
+				p[i] = u
+			}
+		}
+	}
+	d.old, d.new = p[0], p[0]
+	if len(p) > 1 {
+		d.new = p[1]
+	}
+	return d, true
+}
+
+// hunkHeader parses "@@ -os[,ol] +ns[,nl] @@ ...".
+func hunkHeader(line []byte) (hunk, bool) {
+	f := strings.Fields(string(line[3:min(len(line), 80)]))
+	if len(f) < 2 || !strings.HasPrefix(f[0], "-") || !strings.HasPrefix(f[1], "+") {
+		return hunk{}, false
+	}
+	os, ol, ok1 := startLen(f[0][1:])
+	ns, nl, ok2 := startLen(f[1][1:])
+	return hunk{os: os, ol: ol, ns: ns, nl: nl}, ok1 && ok2
+}
+
+func startLen(s string) (int32, int32, bool) {
+	a, b, has := strings.Cut(s, ",")
+	start, err := strconv.ParseInt(a, 10, 32)
+	if err != nil {
+		return 0, 0, false
+	}
+	n := int64(1)
+	if has {
+		if n, err = strconv.ParseInt(b, 10, 32); err != nil {
+			return 0, 0, false
+		}
+	}
+	return int32(start), int32(n), true
+}
+
+// commit takes in one commit's diffs (the commits come newest first): its
+// files, the lines it touched followed to the head, and then its hunks and
+// renames, for the commits before it.
+func (tr *tracker) commit(c *rawCommit, diffs []fileDiff, prefix string) {
+	rel := func(p string) (string, bool) {
+		if !strings.HasPrefix(p, prefix) {
+			return "", false
+		}
+		return strings.TrimPrefix(p, prefix), true
+	}
+	for _, d := range diffs {
+		if p, ok := rel(d.old); ok && (d.status == 'R' || d.status == 'D') {
+			c.files = append(c.files, p)
+		}
+		if p, ok := rel(d.new); ok && d.status != 'D' {
+			c.files = append(c.files, p)
+		}
+	}
+	tracks := make([]*track, len(diffs))
+	for i, d := range diffs {
+		if d.status == 'D' {
+			continue
+		}
+		t := tr.resolve(d.new)
+		tracks[i] = t
+		if p, ok := rel(t.path); ok && !t.dead {
+			for _, h := range d.hunks {
+				if len(c.spans) >= maxSpansPerCommit {
+					break
+				}
+				a, b := h.ns, h.ns+h.nl-1
+				if h.nl == 0 {
+					a, b = h.ns, h.ns+1
+				}
+				if a, b, ok := t.forward(a, b); ok {
+					c.spans = append(c.spans, rawSpan{path: p, start: a, end: b})
+				}
+			}
+		}
+		if len(d.hunks) > 0 {
+			t.later = append(t.later, d.hunks)
+		}
+	}
+	// What the paths were before this commit: a file added, renamed or
+	// copied here was another file (or none) there, and a file deleted
+	// here is gone at the head.
+	for _, d := range diffs {
+		switch d.status {
+		case 'A', 'R', 'C':
+			delete(tr.cur, d.new)
+		}
+	}
+	for i, d := range diffs {
+		switch d.status {
+		case 'R':
+			tr.cur[d.old] = tracks[i]
+		case 'D':
+			tr.cur[d.old] = &track{dead: true}
+		}
+	}
+	sort.SliceStable(c.spans, func(i, j int) bool { return c.spans[i].path < c.spans[j].path })
+}
+
+// follow maps a span of a history at an older head to the head the
+// tracker read up to.
+func (tr *tracker) follow(prefix string, sp rawSpan) (rawSpan, bool) {
+	t, ok := tr.cur[prefix+sp.path]
+	if !ok {
+		return sp, true
+	}
+	a, b, ok := t.forward(sp.start, sp.end)
+	if !ok || !strings.HasPrefix(t.path, prefix) {
+		return rawSpan{}, false
+	}
+	return rawSpan{path: strings.TrimPrefix(t.path, prefix), start: a, end: b}, true
+}
