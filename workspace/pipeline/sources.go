@@ -575,32 +575,10 @@ func (s *scope) touchedSymbols(touches []history.Touch) ranked {
 	if len(touches) == 0 {
 		return ranked{}
 	}
-	type fileSyms struct {
-		slots  []uint32
-		ranges []parse.Range
-	}
 	files := map[string]*fileSyms{}
-	symsOf := func(p string) *fileSyms {
-		if f, ok := files[p]; ok {
-			return f
-		}
-		f := &fileSyms{}
-		files[p] = f
-		fs, ok := s.idx.FileSlot(p)
-		if !ok || s.fileFilter != nil && !s.fileFilter(fs) {
-			return f
-		}
-		for _, slot := range s.idx.FileSymbols(fs) {
-			if ref, ok := s.idx.Symbol(slot); ok {
-				f.slots = append(f.slots, slot)
-				f.ranges = append(f.ranges, ref.Range)
-			}
-		}
-		return f
-	}
 	score := map[uint32]float64{}
 	var commit []uint32 // the symbols of the commit being summed
-	var hit []int
+	var hit []int       // scratch of innermost
 	flush := func(w float64) {
 		if len(commit) == 0 {
 			return
@@ -614,27 +592,12 @@ func (s *scope) touchedSymbols(touches []history.Touch) ranked {
 		commit = commit[:0]
 	}
 	for i, t := range touches {
-		f := symsOf(t.Path)
-		// Symbols come outer before inner: an overlapping symbol that
-		// holds the next overlapping one is its container.
-		hit = hit[:0]
-		for j, r := range f.ranges {
-			if int(r.StartLine)+1 <= t.End && t.Start <= int(r.EndLine)+1 {
-				hit = append(hit, j)
-			}
+		f, ok := files[t.Path]
+		if !ok {
+			f = s.fileSymbols(t.Path)
+			files[t.Path] = f
 		}
-		for k, j := range hit {
-			inner := false
-			for _, j2 := range hit[k+1:] {
-				if f.ranges[j].Contains(f.ranges[j2]) {
-					inner = true
-					break
-				}
-			}
-			if !inner {
-				commit = append(commit, f.slots[j])
-			}
-		}
+		hit, commit = f.innermost(t, hit[:0], commit)
 		if i+1 == len(touches) || touches[i+1].Commit != t.Commit {
 			flush(t.Weight)
 		}
@@ -654,4 +617,52 @@ func (s *scope) touchedSymbols(touches []history.Touch) ranked {
 		out.syms = append(out.syms, symRank{list[i].slot, int32(r), float32(list[i].w)})
 	}
 	return out
+}
+
+// fileSyms are the symbols of one file, in index order (outer before
+// inner), with their ranges.
+type fileSyms struct {
+	slots  []uint32
+	ranges []parse.Range
+}
+
+// fileSymbols are the symbols of the file at path p the request may
+// select; none when the file is not indexed or filtered out.
+func (s *scope) fileSymbols(p string) *fileSyms {
+	f := &fileSyms{}
+	fs, ok := s.idx.FileSlot(p)
+	if !ok || s.fileFilter != nil && !s.fileFilter(fs) {
+		return f
+	}
+	for _, slot := range s.idx.FileSymbols(fs) {
+		if ref, ok := s.idx.Symbol(slot); ok {
+			f.slots = append(f.slots, slot)
+			f.ranges = append(f.ranges, ref.Range)
+		}
+	}
+	return f
+}
+
+// innermost appends to commit the innermost symbols overlapping the lines
+// of t (1-based): an overlapping symbol that holds the next overlapping one
+// is its container. hit is scratch space, returned for reuse.
+func (f *fileSyms) innermost(t history.Touch, hit []int, commit []uint32) ([]int, []uint32) {
+	for j, r := range f.ranges {
+		if int(r.StartLine)+1 <= t.End && t.Start <= int(r.EndLine)+1 {
+			hit = append(hit, j)
+		}
+	}
+	for k, j := range hit {
+		inner := false
+		for _, j2 := range hit[k+1:] {
+			if f.ranges[j].Contains(f.ranges[j2]) {
+				inner = true
+				break
+			}
+		}
+		if !inner {
+			commit = append(commit, f.slots[j])
+		}
+	}
+	return hit, commit
 }
