@@ -8,8 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
-
-	"github.com/cespare/xxhash/v2"
 )
 
 // A loaded index checks each segment's head (the records, strings, sums
@@ -17,16 +15,18 @@ import (
 // segment's body (vectors, postings, documents' term lists, signatures and
 // doc comments: two thirds of the file) the first time a read needs it,
 // so that a restart from a cold page cache reads the heads and what its
-// requests use rather than the whole file. Every read of a body goes
-// through its segment's gate: the first one checksums the body and checks
-// its structure; a sound body is read from then on at the cost of an
-// atomic load; a damaged one is never read: its postings, vectors, doc
-// terms, signatures and references read as absent, and the index reports
+// requests use rather than the whole file. A body has four parts, each
+// with its checksum (postings, documents' terms, vectors, text), so that
+// a lexical search checks the postings alone. Every read of a part goes
+// through its gate: the first one checksums the part and checks its
+// structure; a sound part is read from then on at the cost of an atomic
+// load; a damaged one is never read: its postings, vectors, doc terms,
+// signatures or references read as absent, and the index reports
 // itself corrupt (Index.Corrupt, Index.OnCorrupt) for its owner to build
 // it again. Save refuses to write an index that found a damaged body.
 
-// segGate guards the body of one mapped segment. The nil gate (a segment
-// not from a file) is open.
+// segGate guards one part of the body of one mapped segment. The nil
+// gate (a segment not from a file) is open.
 type segGate struct {
 	ok    atomic.Bool
 	once  sync.Once
@@ -68,6 +68,7 @@ type lazyState struct {
 	mu        sync.Mutex
 	err       error // the first damaged body, nil if none
 	onCorrupt func(error)
+	gates     []*segGate // every gate of the index's segments
 }
 
 // fail records a damaged body and tells the owner, the first time.
@@ -114,51 +115,42 @@ func (ix *Index) OnCorrupt(fn func(error)) {
 	}
 }
 
-// VerifyAll checks every segment body not checked yet, as requests would
-// (a background pass, or a test), and returns Corrupt.
+// VerifyAll checks every part of a segment body not checked yet, as
+// requests would (a background pass, or a test), and returns Corrupt.
 func (ix *Index) VerifyAll() error {
-	seen := map[*segGate]bool{}
-	for _, r := range ix.symSeg {
-		if r != nil && !seen[r.gate] {
-			seen[r.gate] = true
-			r.gate.open()
-		}
-	}
-	for i := range ix.fileTab {
-		if g := ix.fileTab[i].gate; g != nil && !seen[g] {
-			seen[g] = true
-			g.open()
-		}
+	for _, g := range ix.lazy.gates {
+		g.open()
 	}
 	return ix.Corrupt()
 }
 
-// checkBody checksums the body of the segment and checks its postings and
-// documents' term lists.
-func (v *segView) checkBody() error {
-	h := xxhash.New()
-	for i, s := range v.secs {
-		if segBody[i] {
-			h.Write(s)
-		}
+// checkBody checksums part of the body of the segment and checks its
+// structure (postings, documents' term lists; vectors and text need only
+// their bounds, checked with the head).
+func (v *segView) checkBody(part int) error {
+	if bodySum(&v.secs, part) != v.e.Body[part] {
+		return fmt.Errorf("segment %d: %s: checksum mismatch", v.i, bodyNames[part])
 	}
-	if h.Sum64() != v.e.BodySum {
-		return fmt.Errorf("segment %d: checksum mismatch", v.i)
+	var err error
+	switch part {
+	case bodyPostings:
+		err = errors.Join(v.symLex.checkPostings(), v.fileLex.checkPostings())
+	case bodyDocTerms:
+		err = errors.Join(v.symLex.checkDocTerms(), v.fileLex.checkDocTerms())
 	}
-	if err := v.symLex.checkBody(); err != nil {
-		return fmt.Errorf("segment %d: %w", v.i, err)
-	}
-	if err := v.fileLex.checkBody(); err != nil {
+	if err != nil {
 		return fmt.Errorf("segment %d: %w", v.i, err)
 	}
 	return nil
 }
 
+var bodyNames = [numBodies]string{"postings", "document terms", "vectors", "text"}
+
 // headOnly returns secs with the body's sections left out.
 func headOnly(secs *[numSecs][]byte) *[numSecs][]byte {
 	h := *secs
 	for i := range h {
-		if segBody[i] {
+		if segPart[i] >= 0 {
 			h[i] = nil
 		}
 	}
@@ -192,7 +184,7 @@ func BodyRanges(path string) ([][2]int64, error) {
 			return nil, err
 		}
 		for i, s := range secs {
-			if segBody[i] && len(s) > 0 {
+			if segPart[i] >= 0 && len(s) > 0 {
 				off := int64(e.Off) + int64(le.Uint64(data[e.Off+uint64(16*i):]))
 				out = append(out, [2]int64{off, off + int64(len(s))})
 			}

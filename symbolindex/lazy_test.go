@@ -65,6 +65,11 @@ func TestLoadIndexChecksBodiesOnFirstRead(t *testing.T) {
 	if err := got.Corrupt(); err != nil {
 		t.Errorf("reading sound segments reported %v", err)
 	}
+	for c, g := range got.vecs.gates {
+		if g.ok.Load() {
+			t.Errorf("chunk %d: a lexical search checked vectors", c)
+		}
+	}
 	// A read of the damaged one finds it: nothing of it is served.
 	for _, q := range []string{"cart items count", "cart items count", "interest rate"} {
 		want := ixLexical(ix, q)

@@ -33,7 +33,8 @@ type lexSeg struct {
 	dtOff   []uint32
 	dtTerms []uint32
 	gid     []uint32 // local term id → term id
-	gate    *segGate // guards docs, tfs, dtOff and dtTerms (lazy.go)
+	gate    *segGate // guards docs and tfs (lazy.go)
+	dtGate  *segGate // guards dtOff and dtTerms
 }
 
 // lexSegData is a segment's lexical data as persist.go reads it. Terms are
@@ -53,7 +54,8 @@ type lexSegData struct {
 	Live    []byte
 	DTOff   []uint32
 	DTTerms []uint32
-	gate    *segGate
+	gate    *segGate // postings
+	dtGate  *segGate // documents' terms
 }
 
 // check reports the first inconsistency that would make the segment unsafe
@@ -63,7 +65,10 @@ func (d *lexSegData) check() error {
 	if err := d.checkHead(); err != nil {
 		return err
 	}
-	return d.checkBody()
+	if err := d.checkPostings(); err != nil {
+		return err
+	}
+	return d.checkDocTerms()
 }
 
 // checkHead is the part of check that reads neither the postings nor the
@@ -114,9 +119,9 @@ func (d *lexSegData) checkHead() error {
 	return nil
 }
 
-// checkBody is the rest of check, given checkHead passed: the postings
-// and the documents' term lists.
-func (d *lexSegData) checkBody() error {
+// checkPostings is the part of check that reads the postings, given
+// checkHead passed.
+func (d *lexSegData) checkPostings() error {
 	n := len(d.Live)
 	narrow := d.TFTab != nil
 	for _, t := range d.TF16 {
@@ -140,6 +145,13 @@ func (d *lexSegData) checkBody() error {
 			prev = int64(doc)
 		}
 	}
+	return nil
+}
+
+// checkDocTerms is the part of check that reads the documents' term
+// lists, given checkHead passed.
+func (d *lexSegData) checkDocTerms() error {
+	n := len(d.Live)
 	if d.DTOff[0] != 0 || d.DTOff[n] != uint32(len(d.DTTerms)) {
 		return fmt.Errorf("lexical segment: document terms do not match the postings")
 	}
@@ -164,7 +176,7 @@ func (l *Lexical) addSegments(ds []*lexSegData) {
 	count := make([]uint32, len(l.post)) // parts per term id
 	for _, d := range ds {
 		sg := lexSeg{lo: d.Lo, n: uint32(len(d.Live)), docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab,
-			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: make([]uint32, len(d.Terms)), gate: d.gate}
+			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: make([]uint32, len(d.Terms)), gate: d.gate, dtGate: d.dtGate}
 		for i, t := range d.Terms {
 			id, ok := l.dict[t]
 			if !ok {
@@ -235,7 +247,7 @@ func (l *Lexical) segOf(doc uint32) (*lexSeg, uint32) {
 func (l *Lexical) removeBase(doc uint32) {
 	sg, _ := l.segOf(doc)
 	i := doc - sg.lo
-	if !sg.gate.open() {
+	if !sg.dtGate.open() {
 		// A damaged segment: its terms are unknown, their counts stay.
 		l.inBase[doc] = false
 		l.ndead++
@@ -255,7 +267,7 @@ func (l *Lexical) removeBase(doc uint32) {
 func (l *Lexical) eachTerm(doc uint32, fn func(id, tf uint32)) {
 	if l.isBase(doc) {
 		sg, si := l.segOf(doc)
-		if !sg.gate.open() {
+		if !sg.dtGate.open() || !sg.gate.open() {
 			return // a damaged segment: nothing read from it
 		}
 		i := doc - sg.lo

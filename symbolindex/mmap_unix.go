@@ -59,7 +59,7 @@ func mapOpen(f *os.File, path string) ([]byte, error) {
 // dropPages tells the kernel that the pages of b (a part of a private
 // mapping not written to) are not needed now: they leave the resident set
 // and are read again from the page cache when touched. Used after the
-// checksum pass, which touches every page of the file once.
+// load, which touches the segments' heads once.
 func dropPages(b []byte) {
 	const page = 4096
 	if len(b) < page {

@@ -101,7 +101,8 @@ type cacheHeader struct {
 // segEntry is one row of the header's segment table.
 type segEntry struct {
 	Off, Len         uint64
-	Sum, BodySum     uint64 // xxhash64 of the head and of the body (segBody)
+	Sum              uint64            // xxhash64 of the head
+	Body             [numBodies]uint64 // xxhash64 of each part of the body (segPart)
 	FileBase, NFiles uint32
 	SymBase, NSyms   uint32
 }
@@ -181,30 +182,57 @@ var segCold = map[int]bool{
 	secFileLex + lexDTOff: true, secFileLex + lexDTTerms: true,
 }
 
-// segBody are the sections of a segment's body, which the load does not
-// read: they are checked on first use (lazy.go). The others are its head.
-var segBody = func() (b [numSecs]bool) {
-	for _, i := range []int{secVecs, secScales, secText,
-		secSymLex + lexDocs, secSymLex + lexTFs, secSymLex + lexDTOff, secSymLex + lexDTTerms,
-		secFileLex + lexDocs, secFileLex + lexTFs, secFileLex + lexDTOff, secFileLex + lexDTTerms} {
-		b[i] = true
+// The parts of a segment's body, which the load does not read: each is
+// checked by the first read that needs it (lazy.go). The other sections
+// are the segment's head.
+const (
+	bodyPostings = iota // both lexical indexes' postings: searches
+	bodyDocTerms        // each document's terms: edits, removals, saves
+	bodyVectors         // vectors and scales: semantic searches
+	bodyText            // signatures, doc comments, references as written
+	numBodies
+)
+
+// segPart is each section's part of the body, -1 for the head.
+var segPart = func() (p [numSecs]int) {
+	for i := range p {
+		p[i] = -1
 	}
-	return b
+	for _, lex := range []int{secSymLex, secFileLex} {
+		p[lex+lexDocs], p[lex+lexTFs] = bodyPostings, bodyPostings
+		p[lex+lexDTOff], p[lex+lexDTTerms] = bodyDocTerms, bodyDocTerms
+	}
+	p[secVecs], p[secScales] = bodyVectors, bodyVectors
+	p[secText] = bodyText
+	return p
 }()
 
 // segSums returns the checksums of a segment's head (its section table
-// tab and the head sections) and body.
-func segSums(tab []byte, secs *[numSecs][]byte) (head, body uint64) {
-	h, b := xxhash.New(), xxhash.New()
+// tab and the head sections) and of each part of its body.
+func segSums(tab []byte, secs *[numSecs][]byte) (head uint64, body [numBodies]uint64) {
+	h := xxhash.New()
 	h.Write(tab)
 	for i, s := range secs {
-		if segBody[i] {
-			b.Write(s)
-		} else {
+		if segPart[i] < 0 {
 			h.Write(s)
 		}
 	}
-	return h.Sum64(), b.Sum64()
+	for part := range body {
+		body[part] = bodySum(secs, part)
+	}
+	return h.Sum64(), body
+}
+
+// bodySum is the checksum of part of the body of a segment of sections
+// secs.
+func bodySum(secs *[numSecs][]byte, part int) uint64 {
+	d := xxhash.New()
+	for i, s := range secs {
+		if segPart[i] == part {
+			d.Write(s)
+		}
+	}
+	return d.Sum64()
 }
 
 // hostLittleEndian: the arrays are written and read in the host's byte
@@ -292,7 +320,7 @@ func (ix *Index) writeSegments(f *os.File) error {
 		if err != nil {
 			return err
 		}
-		table[i] = segEntry{Off: off, Len: n, Sum: sum, BodySum: body,
+		table[i] = segEntry{Off: off, Len: n, Sum: sum, Body: body,
 			FileBase: fileBase, NFiles: uint32(len(g.paths)), SymBase: symBase, NSyms: uint32(g.nsyms)}
 		end = off + n
 		off += uint64(alignUp(int(n), pageSize))
@@ -441,7 +469,7 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 // writeSegment writes a segment's section table and sections at off in f,
 // hot sections first, and returns its length and the checksums of its head
 // and body.
-func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (n, head, body uint64, err error) {
+func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (n, head uint64, body [numBodies]uint64, err error) {
 	tab := make([]byte, 16*numSecs)
 	pos := uint64(len(tab))
 	for _, cold := range []bool{false, true} {
@@ -470,7 +498,7 @@ func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (n, head, body u
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return 0, 0, 0, err
+		return 0, 0, body, err
 	}
 	return n, head, body, nil
 }
@@ -623,9 +651,9 @@ func LoadIndex(path string, emb embed.Embedder) (*Index, error) {
 // segView is one checked segment of a mapped cache.
 type segView struct {
 	e       segEntry
-	i       int             // its position in the file
-	secs    [numSecs][]byte // its sections
-	gate    *segGate        // guards its body
+	i       int                 // its position in the file
+	secs    [numSecs][]byte     // its sections
+	gates   [numBodies]*segGate // guard the parts of its body
 	strs    []byte
 	text    []byte
 	files   []segFile
@@ -680,7 +708,10 @@ func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index,
 	}
 	ix.Reembedded, ix.gen, ix.overlay = 0, 0, 0
 	for _, v := range views {
-		v.gate.lazy = &ix.lazy
+		for _, g := range v.gates {
+			g.lazy = &ix.lazy
+			ix.lazy.gates = append(ix.lazy.gates, g)
+		}
 	}
 	if len(bad) > 0 {
 		return ix, &SegmentsError{Bad: len(bad), Total: len(h.table), Err: bad[0]}
@@ -762,7 +793,7 @@ func checkSegments(data []byte, table []segEntry, dim int, drop func([]byte)) (v
 		if secs, err := segSections(data, e); err == nil {
 			base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
 			for i, sec := range secs {
-				if !segBody[i] && len(sec) > 0 {
+				if segPart[i] < 0 && len(sec) > 0 {
 					adviseWillNeed(data, int(uintptr(unsafe.Pointer(unsafe.SliceData(sec)))-base), len(sec))
 				}
 			}
@@ -890,7 +921,9 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 		return nil, errors.New("checksum mismatch")
 	}
 	v := &segView{e: e, secs: secs, strs: secs[secStrs], text: secs[secText], vecs: viewInt8(secs[secVecs])}
-	v.gate = &segGate{check: v.checkBody}
+	for part := range v.gates {
+		v.gates[part] = &segGate{check: func() error { return v.checkBody(part) }}
+	}
 	var errs []error
 	collect := func(err error) {
 		if err != nil {
@@ -1049,7 +1082,7 @@ func (ix *Index) mapSegment(v *segView) {
 			fe.Slots = nil
 		}
 		if f.NRefs > 0 {
-			fe.mapped, fe.strs, fe.gate = v.refs[f.FirstRef:f.FirstRef+f.NRefs:f.FirstRef+f.NRefs], v.text, v.gate
+			fe.mapped, fe.strs, fe.gate = v.refs[f.FirstRef:f.FirstRef+f.NRefs:f.FirstRef+f.NRefs], v.text, v.gates[bodyText]
 		}
 		ix.fileTab[fslot] = fe
 		ix.files[p] = fslot
@@ -1075,9 +1108,10 @@ func (ix *Index) mapSegment(v *segView) {
 	}
 	ix.nsyms += int(e.NSyms)
 	ix.vecs.mapChunks(e.SymBase, v.vecs, v.scales)
-	ix.vecs.gateChunks(e.SymBase, int(e.NSyms), v.gate)
-	v.symLex.gate, v.fileLex.gate = v.gate, v.gate
-	recs := &segRecords{base: e.SymBase, syms: v.syms, strs: v.strs, text: v.text, gate: v.gate}
+	ix.vecs.gateChunks(e.SymBase, int(e.NSyms), v.gates[bodyVectors])
+	v.symLex.gate, v.symLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
+	v.fileLex.gate, v.fileLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
+	recs := &segRecords{base: e.SymBase, syms: v.syms, strs: v.strs, text: v.text, gate: v.gates[bodyText]}
 	for c := e.SymBase / vecChunk; c*vecChunk < e.SymBase+e.NSyms; c++ {
 		ix.symSeg[c] = recs
 	}

@@ -86,7 +86,7 @@ func (w *StreamWriter) flush() error {
 	if err != nil {
 		return fmt.Errorf("stream index %s: %w", w.path, err)
 	}
-	w.table = append(w.table, segEntry{Off: w.off, Len: n, Sum: sum, BodySum: body,
+	w.table = append(w.table, segEntry{Off: w.off, Len: n, Sum: sum, Body: body,
 		FileBase: w.fileBase, NFiles: uint32(len(g.paths)), SymBase: w.symBase, NSyms: uint32(g.nsyms)})
 	w.end = w.off + n
 	w.off += uint64(alignUp(int(n), pageSize))
