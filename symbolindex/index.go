@@ -64,9 +64,10 @@ type Index struct {
 	// created: the work an edit really caused.
 	Reembedded int
 
-	gen     uint64 // bumped by every change
-	overlay int    // distinct files put or removed since the index was created or loaded
-	mapped  []byte // the cache file the index reads in place, if loaded
+	gen     uint64     // bumped by every change
+	overlay int        // distinct files put or removed since the index was created or loaded
+	mapped  []byte     // the cache file the index reads in place, if loaded
+	lazy    *lazyState // shared by the frozen copies (cow.go)
 
 	// Copy-on-write (cow.go): the writer's epoch, the epochs of the slices
 	// it writes in place, and the Versions whose readers it must not
@@ -122,14 +123,16 @@ type fileEntry struct {
 	Category heuristics.Category
 	Hash     uint64 // xxhash64 of the content
 	Size     int64
-	ModTime  int64 // unix nanoseconds, for the cache's fast path
+	ModTime  int64  // unix nanoseconds, for the cache's fast path
+	Ino      uint64 // inode number, for the same (0: unknown)
 	Slots    []uint32
 	Refs     []string
 	Sum      []float32 // sum of the symbol vectors, for the Merkle aggregate
 	// mapped holds the references of a file loaded from a cache segment
 	// (Refs is then nil): they are read from the mapping when asked for.
 	mapped []segRef
-	strs   []byte // the segment's text section
+	strs   []byte   // the segment's text section
+	gate   *segGate // guards strs (lazy.go)
 	// loaded: the entry is the one a cache segment gave, unchanged since;
 	// the first Put or Remove of it counts in the overlay, later ones not.
 	loaded bool
@@ -148,6 +151,7 @@ type segRecords struct {
 	base       uint32
 	syms       []segSym
 	strs, text []byte
+	gate       *segGate // guards text (lazy.go)
 }
 
 func (v *segRecords) str(r strRef) string { return mappedStr(v.strs, r) }
@@ -164,8 +168,12 @@ func (ix *Index) sym(s uint32) parse.Symbol {
 		return ix.syms[a-1].Sym
 	}
 	v, r := ix.record(s)
-	return parse.Symbol{Name: v.str(r.Name), Qualified: v.str(r.Qual), Kind: r.Kind, Range: r.Range,
-		StartByte: r.StartByte, EndByte: r.EndByte, Signature: mappedStr(v.text, r.Sig), Doc: mappedStr(v.text, r.Doc)}
+	sym := parse.Symbol{Name: v.str(r.Name), Qualified: v.str(r.Qual), Kind: r.Kind, Range: r.Range,
+		StartByte: r.StartByte, EndByte: r.EndByte}
+	if v.gate.open() {
+		sym.Signature, sym.Doc = mappedStr(v.text, r.Sig), mappedStr(v.text, r.Doc)
+	}
+	return sym
 }
 
 // own returns the heap entry of slot s, making one (from the slot's cache
@@ -194,6 +202,7 @@ func NewIndex(emb embed.Embedder) *Index {
 		flex: NewLexical(DefaultFileParams()),
 		vecs: NewVectorStore(emb.Dim()),
 		tree: merkle.New(emb.Dim()),
+		lazy: &lazyState{},
 	}
 }
 
@@ -216,6 +225,7 @@ type FileDoc struct {
 	Hash     uint64
 	Size     int64
 	ModTime  int64
+	Ino      uint64 // inode number (0: unknown); set by the caller
 	Parsed   *parse.ParsedFile
 	Keys     []string
 	Hashes   []uint64
@@ -471,6 +481,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		Hash:     d.Hash,
 		Size:     d.Size,
 		ModTime:  d.ModTime,
+		Ino:      d.Ino,
 		Slots:    slots,
 		Refs:     d.Parsed.Refs,
 		Sum:      sum,
@@ -629,6 +640,7 @@ type FileState struct {
 	Hash    uint64
 	Size    int64
 	ModTime int64
+	Ino     uint64 // 0: unknown
 }
 
 // State returns the indexed state of a file.
@@ -638,7 +650,7 @@ func (ix *Index) State(relPath string) (FileState, bool) {
 		return FileState{}, false
 	}
 	fe := &ix.fileTab[fslot]
-	return FileState{Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime}, true
+	return FileState{Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime, Ino: fe.Ino}, true
 }
 
 // EachPath calls fn with every indexed file path and its slot, in no
@@ -722,6 +734,9 @@ func (ix *Index) FileRefs(f uint32) []string {
 	fe := &ix.fileTab[f]
 	if fe.mapped == nil {
 		return fe.Refs
+	}
+	if !fe.gate.open() {
+		return nil
 	}
 	refs := make([]string, len(fe.mapped))
 	for i, r := range fe.mapped {
@@ -814,13 +829,14 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 
 // Touch records new stat data for a file whose content did not change, so
 // the next start can skip reading it.
-func (ix *Index) Touch(relPath string, size, modTime int64) {
+func (ix *Index) Touch(relPath string, size, modTime int64, ino uint64) {
 	if f, ok := ix.files.get(relPath); ok {
 		ix.writing()
 		ix.gen++
 		ix.fileTab = cowOwn(ix.fileTab, &ix.st.fileTab, ix.epoch)
 		ix.fileTab[f].Size = size
 		ix.fileTab[f].ModTime = modTime
+		ix.fileTab[f].Ino = ino
 	}
 }
 

@@ -33,6 +33,8 @@ type lexSeg struct {
 	dtOff   []uint32
 	dtTerms []uint32
 	gid     []uint32 // local term id → term id
+	gate    *segGate // guards docs and tfs (lazy.go)
+	dtGate  *segGate // guards dtOff and dtTerms
 }
 
 // lexSegData is a segment's lexical data as persist.go reads it. Terms are
@@ -52,12 +54,26 @@ type lexSegData struct {
 	Live    []byte
 	DTOff   []uint32
 	DTTerms []uint32
+	gate    *segGate // postings
+	dtGate  *segGate // documents' terms
 }
 
 // check reports the first inconsistency that would make the segment unsafe
 // to read: offsets out of order or out of range, unsorted terms or
 // postings, documents outside the segment.
 func (d *lexSegData) check() error {
+	if err := d.checkHead(); err != nil {
+		return err
+	}
+	if err := d.checkPostings(); err != nil {
+		return err
+	}
+	return d.checkDocTerms()
+}
+
+// checkHead is the part of check that reads neither the postings nor the
+// documents' term lists (the body of a segment), only their lengths.
+func (d *lexSegData) checkHead() error {
 	n := len(d.Live)
 	np := len(d.Docs)
 	narrow := d.TFTab != nil
@@ -69,11 +85,6 @@ func (d *lexSegData) check() error {
 		for _, tf := range d.TFTab {
 			if tf == 0 {
 				return fmt.Errorf("lexical segment: zero frequency in the table")
-			}
-		}
-		for _, t := range d.TF16 {
-			if int(t) >= len(d.TFTab) {
-				return fmt.Errorf("lexical segment: frequency index %d out of range", t)
 			}
 		}
 	} else if len(d.Docs16) != 0 || len(d.TF16) != 0 || len(d.TFs) != np {
@@ -96,6 +107,30 @@ func (d *lexSegData) check() error {
 		if a >= b || b > uint32(np) {
 			return fmt.Errorf("lexical segment: term %q: bad postings range", t)
 		}
+	}
+	if len(d.DTTerms) != np {
+		return fmt.Errorf("lexical segment: document terms do not match the postings")
+	}
+	for i := 0; i < n; i++ {
+		if d.Live[i] > 1 {
+			return fmt.Errorf("lexical segment: document %d: bad term list", d.Lo+uint32(i))
+		}
+	}
+	return nil
+}
+
+// checkPostings is the part of check that reads the postings, given
+// checkHead passed.
+func (d *lexSegData) checkPostings() error {
+	n := len(d.Live)
+	narrow := d.TFTab != nil
+	for _, t := range d.TF16 {
+		if int(t) >= len(d.TFTab) {
+			return fmt.Errorf("lexical segment: frequency index %d out of range", t)
+		}
+	}
+	for i, t := range d.Terms {
+		a, b := d.TermOff[i], d.TermOff[i+1]
 		prev := int64(d.Lo) - 1
 		for j := a; j < b; j++ {
 			var doc, tf uint32
@@ -110,7 +145,14 @@ func (d *lexSegData) check() error {
 			prev = int64(doc)
 		}
 	}
-	if d.DTOff[0] != 0 || d.DTOff[n] != uint32(len(d.DTTerms)) || len(d.DTTerms) != np {
+	return nil
+}
+
+// checkDocTerms is the part of check that reads the documents' term
+// lists, given checkHead passed.
+func (d *lexSegData) checkDocTerms() error {
+	n := len(d.Live)
+	if d.DTOff[0] != 0 || d.DTOff[n] != uint32(len(d.DTTerms)) {
 		return fmt.Errorf("lexical segment: document terms do not match the postings")
 	}
 	for i := 0; i < n; i++ {
@@ -134,7 +176,7 @@ func (l *Lexical) addSegments(ds []*lexSegData) {
 	count := make([]uint32, len(l.post)) // parts per term id
 	for _, d := range ds {
 		sg := lexSeg{lo: d.Lo, n: uint32(len(d.Live)), docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab,
-			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: make([]uint32, len(d.Terms))}
+			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: make([]uint32, len(d.Terms)), gate: d.gate, dtGate: d.dtGate}
 		for i, t := range d.Terms {
 			id, ok := l.dict.get(t)
 			if !ok {
@@ -205,6 +247,12 @@ func (l *Lexical) segOf(doc uint32) (*lexSeg, uint32) {
 func (l *Lexical) removeBase(doc uint32) {
 	sg, _ := l.segOf(doc)
 	i := doc - sg.lo
+	if !sg.dtGate.open() {
+		// A damaged segment: its terms are unknown, their counts stay.
+		l.inBase[doc] = false
+		l.ndead++
+		return
+	}
 	for _, lt := range sg.dtTerms[sg.dtOff[i]:sg.dtOff[i+1]] {
 		id := sg.gid[lt]
 		l.post[id].nbase--
@@ -220,6 +268,9 @@ func (l *Lexical) removeBase(doc uint32) {
 func (l *Lexical) eachTerm(doc uint32, fn func(id, tf uint32)) {
 	if l.isBase(doc) {
 		sg, si := l.segOf(doc)
+		if !sg.dtGate.open() || !sg.gate.open() {
+			return // a damaged segment: nothing read from it
+		}
 		i := doc - sg.lo
 		for _, lt := range sg.dtTerms[sg.dtOff[i]:sg.dtOff[i+1]] {
 			id := sg.gid[lt]

@@ -626,6 +626,9 @@ func (l *Lexical) Search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 		}
 		for _, pt := range l.parts[p.first : p.first+p.nparts] {
 			sg := &l.segs[pt.seg]
+			if !sg.gate.open() {
+				continue // a damaged segment (lazy.go): none of its postings
+			}
 			if sg.tfTab != nil {
 				l.accumulate16(sg, pt, wq, &norm, buf, skip)
 			} else {

@@ -27,3 +27,5 @@ func dropPages([]byte) {}
 func unmapFile([]byte) {}
 
 func adviseRandom([]byte) {}
+
+func adviseWillNeed([]byte, int, int) {}

@@ -53,15 +53,13 @@ func mapOpen(f *os.File, path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mmap %s: %w", path, err)
 	}
-	// The load reads every segment once, front to back.
-	_ = syscall.Madvise(b, syscall.MADV_SEQUENTIAL)
 	return b, nil
 }
 
 // dropPages tells the kernel that the pages of b (a part of a private
 // mapping not written to) are not needed now: they leave the resident set
 // and are read again from the page cache when touched. Used after the
-// checksum pass, which touches every page of the file once.
+// load, which touches the segments' heads once.
 func dropPages(b []byte) {
 	const page = 4096
 	if len(b) < page {
@@ -86,4 +84,13 @@ func unmapFile(b []byte) {
 	if len(b) > 0 {
 		_ = syscall.Munmap(b)
 	}
+}
+
+// adviseWillNeed asks the kernel to read the pages of data[off:off+n] (data
+// a file mapping) ahead, in the background.
+func adviseWillNeed(data []byte, off, n int) {
+	if n <= 0 {
+		return
+	}
+	_ = syscall.Madvise(data[off&^(pageSize-1):off+n], syscall.MADV_WILLNEED)
 }

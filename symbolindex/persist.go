@@ -32,9 +32,17 @@ import (
 // themselves — as flat little-endian arrays. LoadIndex maps the file and
 // reads the arrays in place: no decoding, no re-quantizing, no postings
 // rebuilt; only the hash tables (paths, names, terms) and the Merkle tree
-// are built, from the mapped strings. Each segment carries an xxhash64 of
-// its bytes: a damaged segment is left out, and its files are indexed
-// again as if new, while the other segments are used.
+// are built, from the mapped strings. Each segment carries two xxhash64s:
+// one of its head (the section table and the sections the load reads: the
+// records, strings, sums and term tables) and one of its body (vectors,
+// postings, each document's terms, signatures and doc comments). The load
+// checks the heads; a damaged head leaves the segment out, and its files
+// are indexed again as if new, while the other segments are used. A body
+// is checked (checksum and structure) the first time anything reads it
+// (segGate, lazy.go), so that a restart reads only the heads and what its
+// requests use; a damaged body is never read: the reads of that segment
+// come back empty and the index reports itself corrupt (Index.Corrupt),
+// for its owner to rebuild it.
 //
 // Layout: a header (magic, version, dimension, embedder, the segment
 // table, then an xxhash64 of the header), then the segments, each at a
@@ -44,7 +52,7 @@ import (
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 5
+const cacheVersion = 6
 
 // segMagic starts every cache file.
 const segMagic = "ctxlsidx"
@@ -92,7 +100,9 @@ type cacheHeader struct {
 
 // segEntry is one row of the header's segment table.
 type segEntry struct {
-	Off, Len, Sum    uint64
+	Off, Len         uint64
+	Sum              uint64            // xxhash64 of the head
+	Body             [numBodies]uint64 // xxhash64 of each part of the body (segPart)
 	FileBase, NFiles uint32
 	SymBase, NSyms   uint32
 }
@@ -102,12 +112,12 @@ type strRef struct{ Off, Len uint32 }
 
 // segFile is one file's record.
 type segFile struct {
-	Path, Lang         strRef
-	Hash               uint64
-	Size, ModTime      int64
-	FirstSym, NSyms    uint32 // the file's symbols: syms[FirstSym:FirstSym+NSyms]
-	FirstRef, NRefs    uint32 // its references: refs[FirstRef:FirstRef+NRefs]
-	_pad0, _pad1, _pad uint32
+	Path, Lang      strRef
+	Hash            uint64
+	Size, ModTime   int64
+	FirstSym, NSyms uint32 // the file's symbols: syms[FirstSym:FirstSym+NSyms]
+	FirstRef, NRefs uint32 // its references: refs[FirstRef:FirstRef+NRefs]
+	Ino             uint64 // the inode number it had when read (0: unknown)
 }
 
 // segRef is one referenced identifier, as written (in the text section)
@@ -170,6 +180,59 @@ var segCold = map[int]bool{
 	secFiles: true, secRefs: true, secText: true,
 	secSymLex + lexDTOff: true, secSymLex + lexDTTerms: true,
 	secFileLex + lexDTOff: true, secFileLex + lexDTTerms: true,
+}
+
+// The parts of a segment's body, which the load does not read: each is
+// checked by the first read that needs it (lazy.go). The other sections
+// are the segment's head.
+const (
+	bodyPostings = iota // both lexical indexes' postings: searches
+	bodyDocTerms        // each document's terms: edits, removals, saves
+	bodyVectors         // vectors and scales: semantic searches
+	bodyText            // signatures, doc comments, references as written
+	numBodies
+)
+
+// segPart is each section's part of the body, -1 for the head.
+var segPart = func() (p [numSecs]int) {
+	for i := range p {
+		p[i] = -1
+	}
+	for _, lex := range []int{secSymLex, secFileLex} {
+		p[lex+lexDocs], p[lex+lexTFs] = bodyPostings, bodyPostings
+		p[lex+lexDTOff], p[lex+lexDTTerms] = bodyDocTerms, bodyDocTerms
+	}
+	p[secVecs], p[secScales] = bodyVectors, bodyVectors
+	p[secText] = bodyText
+	return p
+}()
+
+// segSums returns the checksums of a segment's head (its section table
+// tab and the head sections) and of each part of its body.
+func segSums(tab []byte, secs *[numSecs][]byte) (head uint64, body [numBodies]uint64) {
+	h := xxhash.New()
+	h.Write(tab)
+	for i, s := range secs {
+		if segPart[i] < 0 {
+			h.Write(s)
+		}
+	}
+	for part := range body {
+		body[part] = bodySum(secs, part)
+	}
+	return h.Sum64(), body
+}
+
+// bodySum is the checksum of part of the body of a segment of sections
+// secs.
+func bodySum(secs *[numSecs][]byte, part int) uint64 {
+	d := xxhash.New()
+	for i, s := range secs {
+		if segPart[i] == part {
+			d.Write(s)
+		}
+	}
+	return d.Sum64()
 }
 
 // hostLittleEndian: the arrays are written and read in the host's byte
@@ -253,16 +316,20 @@ func (ix *Index) writeSegments(f *os.File) error {
 	end := off
 	w := &segWriter{ix: ix}
 	for i, g := range groups {
-		n, sum, err := writeSegment(f, int64(off), w.segment(g, fileBase, symBase))
+		n, sum, body, err := writeSegment(f, int64(off), w.segment(g, fileBase, symBase))
 		if err != nil {
 			return err
 		}
-		table[i] = segEntry{Off: off, Len: n, Sum: sum,
+		table[i] = segEntry{Off: off, Len: n, Sum: sum, Body: body,
 			FileBase: fileBase, NFiles: uint32(len(g.paths)), SymBase: symBase, NSyms: uint32(g.nsyms)}
 		end = off + n
 		off += uint64(alignUp(int(n), pageSize))
 		fileBase += uint32(len(g.paths))
 		symBase = uint32(alignUp(int(symBase)+g.nsyms, vecChunk))
+	}
+	if err := ix.Corrupt(); err != nil {
+		// A damaged body was read as empty: writing it would keep the loss.
+		return err
 	}
 	return writeHeader(f, ix.emb, table, fileBase, symBase, end)
 }
@@ -354,7 +421,7 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 		fslot := ix.files.at(p)
 		oldFiles[i] = fslot
 		fe := &ix.fileTab[fslot]
-		files[i] = segFile{Path: w.str(fe.Path), Lang: w.str(fe.Language), Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime,
+		files[i] = segFile{Path: w.str(fe.Path), Lang: w.str(fe.Language), Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime, Ino: fe.Ino,
 			FirstSym: uint32(len(syms)), NSyms: uint32(len(fe.Slots)), FirstRef: uint32(len(refs))}
 		frefs := ix.FileRefs(fslot)
 		files[i].NRefs = uint32(len(frefs))
@@ -400,8 +467,9 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 }
 
 // writeSegment writes a segment's section table and sections at off in f,
-// hot sections first, and returns its length and checksum.
-func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (uint64, uint64, error) {
+// hot sections first, and returns its length and the checksums of its head
+// and body.
+func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (n, head uint64, body [numBodies]uint64, err error) {
 	tab := make([]byte, 16*numSecs)
 	pos := uint64(len(tab))
 	for _, cold := range []bool{false, true} {
@@ -414,10 +482,10 @@ func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (uint64, uint64,
 			}
 		}
 	}
-	sum := xxhash.New()
-	bw := bufio.NewWriterSize(io.MultiWriter(io.NewOffsetWriter(f, off), sum), 1<<20)
+	head, body = segSums(tab, secs)
+	bw := bufio.NewWriterSize(io.NewOffsetWriter(f, off), 1<<20)
 	bw.Write(tab)
-	n := uint64(len(tab))
+	n = uint64(len(tab))
 	var pad [8]byte
 	for _, cold := range []bool{false, true} {
 		for i, s := range secs {
@@ -430,9 +498,9 @@ func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (uint64, uint64,
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return 0, 0, err
+		return 0, 0, body, err
 	}
-	return n, sum.Sum64(), nil
+	return n, head, body, nil
 }
 
 // lexical writes the postings of the documents olds (the index's doc ids;
@@ -557,10 +625,11 @@ func LoadIndex(path string, emb embed.Embedder) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix, err := decodeIndex(data, emb, dropPages)
-	// The checks read the file front to back; requests read it here and
-	// there.
+	// The load reads the segments' heads (asked for up front,
+	// checkSegments) and requests read the rest here and there: no
+	// readahead around a read.
 	adviseRandom(data)
+	ix, err := decodeIndex(data, emb, dropPages)
 	if ix == nil {
 		unmapFile(data)
 		if f != nil {
@@ -569,6 +638,7 @@ func LoadIndex(path string, emb embed.Embedder) (*Index, error) {
 		return nil, fmt.Errorf("load index %s: %w", path, err)
 	}
 	ix.mapped = data
+	ix.lazy.path = path
 	if f != nil {
 		ix.vecs.readRowsFrom(f, data)
 	}
@@ -581,6 +651,9 @@ func LoadIndex(path string, emb embed.Embedder) (*Index, error) {
 // segView is one checked segment of a mapped cache.
 type segView struct {
 	e       segEntry
+	i       int                 // its position in the file
+	secs    [numSecs][]byte     // its sections
+	gates   [numBodies]*segGate // guard the parts of its body
 	strs    []byte
 	text    []byte
 	files   []segFile
@@ -606,9 +679,9 @@ func mappedStr(strs []byte, r strRef) string {
 
 // decodeIndex reads a mapped cache. On error it returns no index, except
 // for a *SegmentsError, which comes with the index of the sound segments.
-// drop, if not nil, is called with each segment once its checksum has been
-// computed: the checksums read the whole file once, and only what the
-// index touches from then on should stay resident.
+// drop, if not nil, is called with each segment once its head has been
+// checked, and with the whole file once the index is built: only what
+// requests touch from then on should stay resident.
 func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index, err error) {
 	// A cache must never take the process down, whatever its bytes.
 	defer func() {
@@ -634,6 +707,12 @@ func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index,
 		drop(data)
 	}
 	ix.Reembedded, ix.gen, ix.overlay = 0, 0, 0
+	for _, v := range views {
+		for _, g := range v.gates {
+			g.lazy = ix.lazy
+			ix.lazy.gates = append(ix.lazy.gates, g)
+		}
+	}
 	if len(bad) > 0 {
 		return ix, &SegmentsError{Bad: len(bad), Total: len(h.table), Err: bad[0]}
 	}
@@ -703,10 +782,23 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 	return segHeader{dim: int(dim), fileSlots: fileSlots, symSlots: symSlots, table: table}, nil
 }
 
-// checkSegments checksums and checks the segments of table, one segment
-// per worker at a time, and returns the views of the sound ones, in order,
-// and what is wrong with each of the others.
+// checkSegments checks the heads of the segments of table, one segment per
+// worker at a time, and returns the views of the sound ones, in order, and
+// what is wrong with each of the others. Their bodies are checked on first
+// use (segGate).
 func checkSegments(data []byte, table []segEntry, dim int, drop func([]byte)) (views []*segView, bad []error) {
+	// Ask for every head at once: the kernel reads them in large runs,
+	// and nothing of the bodies.
+	for _, e := range table {
+		if secs, err := segSections(data, e); err == nil {
+			base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+			for i, sec := range secs {
+				if segPart[i] < 0 && len(sec) > 0 {
+					adviseWillNeed(data, int(uintptr(unsafe.Pointer(unsafe.SliceData(sec)))-base), len(sec))
+				}
+			}
+		}
+	}
 	checked := make([]*segView, len(table))
 	errs := make([]error, len(table))
 	next := make(chan int)
@@ -717,6 +809,9 @@ func checkSegments(data []byte, table []segEntry, dim int, drop func([]byte)) (v
 			defer wg.Done()
 			for i := range next {
 				checked[i], errs[i] = checkSegmentSafe(data, table[i], dim, drop)
+				if checked[i] != nil {
+					checked[i].i = i
+				}
 			}
 		}()
 	}
@@ -791,38 +886,50 @@ func checkSegmentSafe(data []byte, e segEntry, dim int, drop func([]byte)) (v *s
 	return checkSegment(data, e, dim, drop)
 }
 
-// checkSegment verifies segment e's checksum and structure and returns its
-// sections, read in place.
-func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView, error) {
+// segSections returns the sections of segment e, in place, once their
+// offsets are in bounds.
+func segSections(data []byte, e segEntry) (secs [numSecs][]byte, err error) {
 	if e.Off%pageSize != 0 || e.Off > uint64(len(data)) || e.Len > uint64(len(data))-e.Off {
-		return nil, errors.New("beyond the end of the file")
+		return secs, errors.New("beyond the end of the file")
 	}
 	seg := data[e.Off : e.Off+e.Len]
-	if drop != nil {
-		defer drop(seg)
-	}
-	if xxhash.Sum64(seg) != e.Sum {
-		return nil, errors.New("checksum mismatch")
-	}
 	if len(seg) < 16*numSecs {
-		return nil, errors.New("short section table")
+		return secs, errors.New("short section table")
 	}
-	var secs [numSecs][]byte
 	for i := range secs {
 		off, n := binary.LittleEndian.Uint64(seg[16*i:]), binary.LittleEndian.Uint64(seg[16*i+8:])
 		if off%8 != 0 || off > uint64(len(seg)) || n > uint64(len(seg))-off {
-			return nil, fmt.Errorf("section %d out of bounds", i)
+			return secs, fmt.Errorf("section %d out of bounds", i)
 		}
 		secs[i] = seg[off : off+n : off+n]
 	}
-	v := &segView{e: e, strs: secs[secStrs], text: secs[secText], vecs: viewInt8(secs[secVecs])}
+	return secs, nil
+}
+
+// checkSegment verifies the checksum and structure of segment e's head and
+// returns its sections, read in place; its body is checked by its gate,
+// on first use.
+func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView, error) {
+	secs, err := segSections(data, e)
+	if err != nil {
+		return nil, err
+	}
+	if drop != nil {
+		defer drop(data[e.Off : e.Off+e.Len])
+	}
+	if head, _ := segSums(data[e.Off:e.Off+16*numSecs], headOnly(&secs)); head != e.Sum {
+		return nil, errors.New("checksum mismatch")
+	}
+	v := &segView{e: e, secs: secs, strs: secs[secStrs], text: secs[secText], vecs: viewInt8(secs[secVecs])}
+	for part := range v.gates {
+		v.gates[part] = &segGate{check: func() error { return v.checkBody(part) }}
+	}
 	var errs []error
 	collect := func(err error) {
 		if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	var err error
 	v.files, err = viewAs[segFile](secs[secFiles])
 	collect(err)
 	v.refs, err = viewAs[segRef](secs[secRefs])
@@ -954,7 +1061,7 @@ func (v *segView) readLex(secs [][]byte, lo uint32, d *lexSegData) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	return d.check()
+	return d.checkHead()
 }
 
 // mapSegment adds the files and symbols of a checked segment to the index
@@ -969,13 +1076,13 @@ func (ix *Index) mapSegment(v *segView) {
 		p := v.str(f.Path)
 		slots := v.slots[f.FirstSym : f.FirstSym+f.NSyms : f.FirstSym+f.NSyms]
 		lang := v.str(f.Lang)
-		fe := fileEntry{Path: p, Language: lang, Category: heuristics.CategoryOf(p, lang), Hash: f.Hash, Size: f.Size, ModTime: f.ModTime,
+		fe := fileEntry{Path: p, Language: lang, Category: heuristics.CategoryOf(p, lang), Hash: f.Hash, Size: f.Size, ModTime: f.ModTime, Ino: f.Ino,
 			Slots: slots, Sum: v.sums[i*dim : (i+1)*dim : (i+1)*dim], loaded: true}
 		if len(fe.Slots) == 0 {
 			fe.Slots = nil
 		}
 		if f.NRefs > 0 {
-			fe.mapped, fe.strs = v.refs[f.FirstRef:f.FirstRef+f.NRefs:f.FirstRef+f.NRefs], v.text
+			fe.mapped, fe.strs, fe.gate = v.refs[f.FirstRef:f.FirstRef+f.NRefs:f.FirstRef+f.NRefs], v.text, v.gates[bodyText]
 		}
 		ix.fileTab[fslot] = fe
 		ix.files.set(p, fslot, ix.epoch)
@@ -1001,7 +1108,10 @@ func (ix *Index) mapSegment(v *segView) {
 	}
 	ix.nsyms += int(e.NSyms)
 	ix.vecs.mapChunks(e.SymBase, v.vecs, v.scales)
-	recs := &segRecords{base: e.SymBase, syms: v.syms, strs: v.strs, text: v.text}
+	ix.vecs.gateChunks(e.SymBase, int(e.NSyms), v.gates[bodyVectors])
+	v.symLex.gate, v.symLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
+	v.fileLex.gate, v.fileLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
+	recs := &segRecords{base: e.SymBase, syms: v.syms, strs: v.strs, text: v.text, gate: v.gates[bodyText]}
 	for c := e.SymBase / vecChunk; c*vecChunk < e.SymBase+e.NSyms; c++ {
 		ix.symSeg[c] = recs
 	}

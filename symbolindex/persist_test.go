@@ -210,8 +210,12 @@ func TestLoadIndexNeverTrustsFlippedBytes(t *testing.T) {
 	}
 	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	bad := filepath.Join(t.TempDir(), "bad.idx")
-	// A damaged byte anywhere either fails the load or leaves an index that
-	// answers exactly like the original; a damaged index is never trusted.
+	// A damaged byte anywhere either fails the load, or is in a segment's
+	// body (read on first use, not at load) and the first read of it
+	// reports the index corrupt and reads nothing of that segment, or
+	// leaves an index that answers exactly like the original; a damaged
+	// index is never trusted.
+	lazy := 0
 	for i := 0; i < len(data); i += 1 + i/15 {
 		b := slices.Clone(data)
 		b[i] ^= 0x10
@@ -222,11 +226,25 @@ func TestLoadIndexNeverTrustsFlippedBytes(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if got.Tree().RootHex() != ix.Tree().RootHex() || !slices.Equal(ixSymbols(got), ixSymbols(ix)) ||
-			!slices.Equal(ixSemantic(t, got, persistQueries[0]), ixSemantic(t, ix, persistQueries[0])) ||
-			!slices.Equal(ixLexical(got, persistQueries[1]), ixLexical(ix, persistQueries[1])) {
+		if got.Tree().RootHex() != ix.Tree().RootHex() || !slices.Equal(ixSymbols(got), ixSymbols(ix)) {
 			t.Fatalf("byte %d of %d flipped: the damaged cache loaded without error into a different index", i, len(data))
 		}
+		sem, lex := ixSemantic(t, got, persistQueries[0]), ixLexical(got, persistQueries[1])
+		semOK, lexOK := slices.Equal(sem, ixSemantic(t, ix, persistQueries[0])), slices.Equal(lex, ixLexical(ix, persistQueries[1]))
+		if semOK && lexOK {
+			continue
+		}
+		// One segment: a damaged part of its body reads as absent.
+		if got.Corrupt() == nil || !semOK && len(sem) > 0 || !lexOK && len(lex) > 0 {
+			t.Fatalf("byte %d of %d flipped: answers %q %q from a damaged segment (corrupt: %v)", i, len(data), sem, lex, got.Corrupt())
+		}
+		if err := got.Save(filepath.Join(t.TempDir(), "again.idx")); !errors.Is(err, ErrCorruptSegment) {
+			t.Fatalf("byte %d flipped: saving the damaged index: err %v, want ErrCorruptSegment", i, err)
+		}
+		lazy++
+	}
+	if lazy == 0 {
+		t.Error("no flipped byte was found by a read rather than the load")
 	}
 }
 

@@ -82,11 +82,11 @@ func (w *StreamWriter) Embedded() int { return w.embedded }
 func (w *StreamWriter) flush() error {
 	g := segGroup{paths: w.cur.Paths(), nsyms: w.curSyms}
 	sw := &segWriter{ix: w.cur}
-	n, sum, err := writeSegment(w.f, int64(w.off), sw.segment(g, w.fileBase, w.symBase))
+	n, sum, body, err := writeSegment(w.f, int64(w.off), sw.segment(g, w.fileBase, w.symBase))
 	if err != nil {
 		return fmt.Errorf("stream index %s: %w", w.path, err)
 	}
-	w.table = append(w.table, segEntry{Off: w.off, Len: n, Sum: sum,
+	w.table = append(w.table, segEntry{Off: w.off, Len: n, Sum: sum, Body: body,
 		FileBase: w.fileBase, NFiles: uint32(len(g.paths)), SymBase: w.symBase, NSyms: uint32(g.nsyms)})
 	w.end = w.off + n
 	w.off += uint64(alignUp(int(n), pageSize))

@@ -49,8 +49,9 @@ type VectorStore struct {
 	live   []bool      // by slot
 	n      int
 
-	file    *os.File // the cache file mapped chunks come from, if any
-	fileOff []int64  // by chunk: where its rows are in file; -1: not there (a heap chunk, or written since the load)
+	file    *os.File   // the cache file mapped chunks come from, if any
+	gates   []*segGate // by chunk: guards a mapped chunk's rows (lazy.go); nil: none
+	fileOff []int64    // by chunk: where its rows are in file; -1: not there (a heap chunk, or written since the load)
 
 	// Copy-on-write (cow.go): the writer's epoch, the epochs of the
 	// slices it writes in place, and of each chunk (by chunk; missing: 0).
@@ -185,7 +186,24 @@ func (s *VectorStore) Len() int { return s.n }
 
 // Has reports whether slot holds a vector.
 func (s *VectorStore) Has(slot uint32) bool {
-	return int64(slot) < int64(len(s.live)) && s.live[slot]
+	return int64(slot) < int64(len(s.live)) && s.live[slot] && s.readable(slot/vecChunk)
+}
+
+// readable reports whether chunk ci may be read: it is not a damaged
+// segment's (lazy.go).
+func (s *VectorStore) readable(ci uint32) bool {
+	return int(ci) >= len(s.gates) || s.gates[ci].open()
+}
+
+// gateChunks makes the chunks of the n slots from first on readable once
+// g opens.
+func (s *VectorStore) gateChunks(first uint32, n int, g *segGate) {
+	for c := int(first) / vecChunk; c*vecChunk < int(first)+n; c++ {
+		for len(s.gates) <= c {
+			s.gates = append(s.gates, nil)
+		}
+		s.gates[c] = g
+	}
 }
 
 // Set stores v in slot, replacing what it held; the store grows as needed.
@@ -220,6 +238,7 @@ func (s *VectorStore) Set(slot uint32, v []float32) error {
 	if len(s.scales[ci]) <= int(slot%vecChunk) {
 		// A new chunk, or a mapped one shorter than the slot: a full
 		// chunk of its own.
+		s.readable(uint32(ci))
 		d := make([]int8, vecChunk*s.dim)
 		sc := make([]float32, vecChunk)
 		copy(d, s.data[ci])
@@ -327,7 +346,7 @@ func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot)
 	}
 	if slots == nil && s.file == nil {
 		for slot, ok := range s.live {
-			if ok {
+			if ok && s.readable(uint32(slot/vecChunk)) {
 				sc := float32(vecDot(s.row(uint32(slot)), qq)) * s.scale(uint32(slot)) * qs
 				h = topKPush(h, k, ScoredSlot{Slot: uint32(slot), Score: sc}, vecWorse)
 			}

@@ -212,7 +212,10 @@ func TestCacheCorruptIsRebuilt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i := len(b) / 3; i < len(b)/3+64; i++ {
+			// In the segment's head (its strings, after its section
+			// table), which the load checks; a damaged body is found
+			// by the first read of it (TestCacheDamagedBodyIsRebuilt).
+			for i := 4096 + 512; i < 4096+512+64; i++ {
 				b[i] ^= 0xa5
 			}
 			if err := os.WriteFile(path, b, 0o644); err != nil {
@@ -244,6 +247,73 @@ func TestCacheCorruptIsRebuilt(t *testing.T) {
 				t.Errorf("after the rebuild: reused %d, want %d", next.Reused, selAppFiles)
 			}
 		})
+	}
+}
+
+// A byte damaged in a segment's body (vectors, postings, text) is not
+// read by a restart, which reads only the segments' heads; the first
+// select that reads it finds the damage, answers nothing from that
+// segment, logs one warning naming the cache file, and the folder is
+// rebuilt from its files in the background, cache included.
+func TestCacheDamagedBodyIsRebuilt(t *testing.T) {
+	root := t.TempDir()
+	selWriteTree(t, root, selApp)
+	dir := t.TempDir()
+	ws, cold, _ := cacheIndex(t, root, dir)
+	req := &SelectRequest{Query: "parseConfig"}
+	want := selIDs(selDo(t, ws, req))
+	selFirst(t, selDo(t, ws, req), "sym:internal/config/config.go::parseConfig")
+
+	bodies, err := symbolindex.BodyRanges(cold.Cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(cold.Cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range bodies {
+		b[(r[0]+r[1])/2] ^= 0x5a // one byte in the middle of each body section
+	}
+	if err := os.WriteFile(cold.Cache, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ws, st, log := cacheIndex(t, root, dir)
+	if st.Reused != selAppFiles || st.MerkleRoot != cold.MerkleRoot {
+		t.Errorf("restart: reused %d, root %s; want %d from the cache, root %s", st.Reused, st.MerkleRoot, selAppFiles, cold.MerkleRoot)
+	}
+	if w := log.lines("WARN"); len(w) != 0 {
+		t.Errorf("the restart read a segment body: %q", w)
+	}
+	// The first select reads the damaged bodies: nothing of them is
+	// served, and nothing the index did not hold before.
+	for _, id := range selIDs(selDo(t, ws, req)) {
+		if !slices.Contains(want, id) {
+			t.Errorf("select from a damaged cache returned %s, not among %q", id, want)
+		}
+	}
+	// The rebuild, in the background, brings the answer back.
+	deadline := time.Now().Add(2 * time.Minute)
+	for !slices.Equal(selIDs(selDo(t, ws, req)), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no rebuild after a damaged segment: select %q, want %q (log: %s)", selIDs(selDo(t, ws, req)), want, log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if w := log.lines("WARN"); len(w) != 1 || !strings.Contains(w[0], cold.Cache) || !strings.Contains(w[0], "damaged") {
+		t.Errorf("want one warning naming the cache file %s, got %q", cold.Cache, w)
+	}
+	// The rebuilt cache is sound: the next restart reads it whole.
+	ws, next, log := cacheIndex(t, root, dir)
+	if next.Reused != selAppFiles || next.MerkleRoot != cold.MerkleRoot {
+		t.Errorf("after the rebuild: reused %d, root %s; want %d, %s", next.Reused, next.MerkleRoot, selAppFiles, cold.MerkleRoot)
+	}
+	if got := selIDs(selDo(t, ws, req)); !slices.Equal(got, want) {
+		t.Errorf("after the rebuild: select %q, want %q", got, want)
+	}
+	if w := log.lines("WARN"); len(w) != 0 {
+		t.Errorf("the rebuilt cache is damaged: %q", w)
 	}
 }
 
@@ -455,5 +525,49 @@ func TestCacheOverlayMergesInBackground(t *testing.T) {
 	_, st, _ := cacheIndex(t, root, dir)
 	if st.Parsed != len(files) || st.Reused != selAppFiles-len(files) {
 		t.Errorf("restart after the merge: reused %d, parsed %d of %d", st.Reused, st.Parsed, selAppFiles)
+	}
+}
+
+// A restart takes a file whose size, modification time and inode number
+// match its record in the cache as it is, without reading it; a file
+// replaced by another (an editor's save by rename) with the same size and
+// time has another inode, and is read again.
+func TestCacheStatCheckHasInode(t *testing.T) {
+	root := t.TempDir()
+	selWriteTree(t, root, selApp)
+	dir := t.TempDir()
+	_, cold, _ := cacheIndex(t, root, dir)
+	path := filepath.Join(root, "internal", "config", "config.go")
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same bytes count, one identifier renamed, written beside it and
+	// renamed over it with the old time: only the inode tells.
+	renamed := bytes.Replace(src, []byte("func parseConfig("), []byte("func parseConfiX("), 1)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, renamed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(tmp, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	ws, re, _ := cacheIndex(t, root, dir)
+	if re.Parsed != 1 || re.Reused != selAppFiles-1 || re.MerkleRoot == cold.MerkleRoot {
+		t.Errorf("after a same-size, same-time replacement: parsed %d, reused %d (root changed: %v); want 1, %d, changed",
+			re.Parsed, re.Reused, re.MerkleRoot != cold.MerkleRoot, selAppFiles-1)
+	}
+	selFirst(t, selDo(t, ws, &SelectRequest{Query: "parseConfiX"}), "sym:internal/config/config.go::parseConfiX")
+	// Saved with its inode: the next restart reads nothing again.
+	_, again, _ := cacheIndex(t, root, dir)
+	if again.Parsed != 0 || again.Reused != selAppFiles {
+		t.Errorf("next restart: parsed %d, reused %d; want 0, %d", again.Parsed, again.Reused, selAppFiles)
 	}
 }

@@ -38,6 +38,11 @@ type DiscoverOptions struct {
 	// Workers bounds how many directories and files are read at once; 0
 	// means GOMAXPROCS.
 	Workers int
+	// Known, if not nil, returns the content hash an index holds for the
+	// file rel when its record has this size, modification time (unix
+	// nanoseconds) and inode number: such a file is not read, classified
+	// or hashed again (it was when it was indexed).
+	Known func(rel string, size, modTime int64, ino uint64) (hash uint64, ok bool)
 }
 
 // discoverOptions are the discovery options cfg implies.
@@ -59,7 +64,10 @@ type FileInfo struct {
 	ModTime time.Time
 	// Hash is the xxhash64 of the bytes read, the content hash the index is
 	// keyed by: an unchanged hash means the file need not be parsed again.
+	// For a file DiscoverOptions.Known knew, it is the hash it gave.
 	Hash uint64
+	// Ino is the file's inode number (0 where there is none).
+	Ino uint64
 }
 
 // Skip is a file or directory Discover saw but did not index, for the
@@ -151,6 +159,7 @@ type discoverer struct {
 	realRoot string
 	exclude  *glob.Set
 	maxBytes int64
+	known    func(rel string, size, modTime int64, ino uint64) (uint64, bool)
 
 	mu      sync.Mutex
 	cond    sync.Cond
@@ -223,6 +232,7 @@ func newDiscoverer(ctx context.Context, root string, opts DiscoverOptions) (*dis
 		realRoot: real,
 		exclude:  exclude,
 		maxBytes: opts.MaxFileBytes,
+		known:    opts.Known,
 	}
 	if d.maxBytes == 0 {
 		d.maxBytes = config.DefaultMaxFileBytes
@@ -426,6 +436,13 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 		w.skip(c.rel, SkipTooLarge, fmt.Errorf("%d bytes, over maxFileBytes %d", st.Size(), d.maxBytes))
 		return
 	}
+	ino := inoOf(st)
+	if d.known != nil && ino != 0 {
+		if h, ok := d.known(c.rel, st.Size(), st.ModTime().UnixNano(), ino); ok {
+			w.files = append(w.files, FileInfo{Path: c.rel, Abs: c.abs, Size: st.Size(), ModTime: st.ModTime(), Hash: h, Ino: ino})
+			return
+		}
+	}
 	data, err := w.read(f, st.Size(), d.maxBytes)
 	if err != nil {
 		w.skip(c.rel, SkipUnreadable, err)
@@ -445,6 +462,7 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 		Size:    int64(len(data)),
 		ModTime: st.ModTime(),
 		Hash:    xxhash.Sum64(data),
+		Ino:     ino,
 	})
 }
 

@@ -223,7 +223,7 @@ func (w *Workspace) setActive(abs string, pos *Cursor) {
 func (w *Workspace) reindexDisk(f *Folder, rel, abs string) error {
 	src, st, err := readRegular(f.Root, abs, w.cfg.MaxFileBytes)
 	if err == nil && !w.excluded(rel) {
-		return w.reindexText(f, FileInfo{Path: rel, Abs: abs, Size: int64(len(src)), ModTime: st.ModTime()}, src, nil, false)
+		return w.reindexText(f, FileInfo{Path: rel, Abs: abs, Size: int64(len(src)), ModTime: st.ModTime(), Ino: inoOf(st)}, src, nil, false)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

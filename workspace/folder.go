@@ -53,6 +53,13 @@ type Folder struct {
 	// noCache: a directory stands at the folder's cache path, so no cache
 	// can be written there; the folder runs without one.
 	noCache atomic.Bool
+	// building serializes the folder's builds: a rebuild after a damaged
+	// cache segment waits for the build under way.
+	building sync.Mutex
+	// fresh: the next build starts from nothing, neither the index served
+	// nor the cache (a damaged segment was found in it).
+	fresh      atomic.Bool
+	rebuilding atomic.Bool
 	// rules are the folder's parsed rules (rules.go), replaced whole
 	// holding the workspace's mu and this mu; nil until looked for.
 	rules *folderRules
@@ -135,6 +142,8 @@ func folderCacheFile(dir, root, ext string) string {
 // them: from the cache when there is one, re-parsing only files whose content
 // changed, then saves the cache.
 func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log *slog.Logger, progress func(Progress)) (IndexStats, error) {
+	f.building.Lock()
+	defer f.building.Unlock()
 	start := time.Now()
 	stats := IndexStats{Root: f.Root, Embedder: emb.ID(), Cache: "off", SkipReasons: map[string]int{}}
 	cacheDir, persist := cfg.ResolvedCacheDir()
@@ -150,7 +159,16 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log 
 	if cfile != "" {
 		stats.Cache = cfile
 	}
-	files, skipped, err := Discover(ctx, f.Root, discoverOptions(cfg))
+	f.watchCorrupt(base, cfg, emb, log)
+	dopts := discoverOptions(cfg)
+	dopts.Known = func(rel string, size, modTime int64, ino uint64) (uint64, bool) {
+		// A file whose stat matches its record is not read again.
+		f.mu.RLock()
+		s, ok := base.State(rel)
+		f.mu.RUnlock()
+		return s.Hash, ok && s.Size == size && s.ModTime == modTime && s.Ino == ino
+	}
+	files, skipped, err := Discover(ctx, f.Root, dopts)
 	if err != nil {
 		return IndexStats{}, err
 	}
@@ -172,7 +190,39 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log 
 	f.mu.RUnlock()
 	stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 	f.install(idx, m, gen, refused)
+	f.watchCorrupt(idx, cfg, emb, log)
+	f.watchCorrupt(m, cfg, emb, log)
 	return stats, nil
+}
+
+// watchCorrupt makes a damaged segment that idx, an index read from the
+// cache, comes across when a read first needs it (symbolindex's lazy
+// checks) log one warning naming the cache file and rebuild the folder's
+// index from its files in the background. Until the rebuild is installed
+// the folder serves idx without that segment's postings, vectors and text.
+func (f *Folder) watchCorrupt(idx *symbolindex.Index, cfg Config, emb embed.Embedder, log *slog.Logger) {
+	if idx == nil || !idx.Mapped() {
+		return
+	}
+	idx.OnCorrupt(func(err error) {
+		// On the reader's goroutine, which may hold f.mu: only log and
+		// start the rebuild.
+		log.Warn("index cache damaged; rebuilding the index from the files", "root", f.Root, "err", err)
+		go f.rebuild(cfg, emb, log)
+	})
+}
+
+// rebuild builds the folder's index again from its files alone and writes
+// a new cache, once the build under way (if any) is done.
+func (f *Folder) rebuild(cfg Config, emb embed.Embedder, log *slog.Logger) {
+	if !f.rebuilding.CompareAndSwap(false, true) {
+		return
+	}
+	defer f.rebuilding.Store(false)
+	f.fresh.Store(true)
+	if _, err := f.build(context.Background(), cfg, emb, log, nil); err != nil {
+		log.Warn("could not rebuild the index", "root", f.Root, "err", err)
+	}
 }
 
 // startingIndex is the index a build starts from: the current one (a
@@ -180,6 +230,9 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log 
 // cfile's, else a new one. It returns the cache file to save to, "" when
 // the folder is to run without one.
 func (f *Folder) startingIndex(emb embed.Embedder, cfile string, log *slog.Logger) (base *symbolindex.Index, live bool, cacheFile string) {
+	if f.fresh.Swap(false) {
+		return symbolindex.NewIndex(emb), false, cfile
+	}
 	f.mu.RLock()
 	base = f.idx
 	f.mu.RUnlock()
@@ -616,7 +669,7 @@ func diffFiles(idx *symbolindex.Index, files []FileInfo, st *updateStats) (todo 
 	seen := make(map[string]bool, len(files))
 	for _, fi := range files {
 		seen[fi.Path] = true
-		if s, ok := idx.State(fi.Path); ok && s.Size == fi.Size && s.ModTime == fi.ModTime.UnixNano() {
+		if s, ok := idx.State(fi.Path); ok && s.Size == fi.Size && s.ModTime == fi.ModTime.UnixNano() && s.Ino == fi.Ino {
 			st.reused++
 			continue
 		}
@@ -691,7 +744,7 @@ func (st *updateStats) apply(idx *symbolindex.Index, q prepared) {
 		st.skips = append(st.skips, *q.skip)
 		idx.Remove(q.skip.Path)
 	case q.same:
-		idx.Touch(q.info.Path, q.info.Size, q.info.ModTime.UnixNano())
+		idx.Touch(q.info.Path, q.info.Size, q.info.ModTime.UnixNano(), q.info.Ino)
 		st.touched++
 	default:
 		idx.Put(q.doc)
@@ -756,6 +809,7 @@ func prepareContent(parseSrc func(src []byte) (*parse.ParsedFile, error), emb em
 	if err != nil {
 		return prepared{skip: &Skip{Path: fi.Path, Reason: SkipUnreadable, Err: err}, info: fi}
 	}
+	doc.Ino = fi.Ino
 	return prepared{doc: doc, info: fi}
 }
 

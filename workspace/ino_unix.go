@@ -1,0 +1,16 @@
+//go:build unix
+
+package workspace
+
+import (
+	"os"
+	"syscall"
+)
+
+// inoOf is the inode number of the file st describes, 0 if unknown.
+func inoOf(st os.FileInfo) uint64 {
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(s.Ino)
+	}
+	return 0
+}
