@@ -137,6 +137,7 @@ type explainer struct {
 	// earlier the same for the conversation's earlier prompts.
 	own, earlier map[string]string
 	fileTerms    map[string]map[string]bool // by absolute path
+	tok          tokenize.Scratch
 }
 
 // explain gives each entry its reason (packEntry.why) and marks the ones
@@ -227,9 +228,19 @@ func (x *explainer) termOrder(words map[string]string) []string {
 	return ts
 }
 
-func termSet(text string) map[string]bool {
+// termSet is the set of the terms of text that are terms of the question
+// or the conversation. Only those are ever looked up (matched), so only
+// they are kept: the others cost no allocation.
+func (x *explainer) termSet(text string) map[string]bool {
 	out := map[string]bool{}
-	tokenize.Terms(text, func(t string) { out[t] = true })
+	x.tok.Run(text, tokenize.ModeDoc, func(b []byte) bool {
+		if _, ok := x.own[string(b)]; ok {
+			out[string(b)] = true
+		} else if _, ok := x.earlier[string(b)]; ok {
+			out[string(b)] = true
+		}
+		return true
+	})
 	return out
 }
 
@@ -387,7 +398,7 @@ func ago(d time.Duration) string {
 // words names the query's words the candidate holds: in its name or path
 // first ("named in your question"), else in its text.
 func (x *explainer) words(c *cand) string {
-	name := termSet(c.sym.Qualified + " " + c.path)
+	name := x.termSet(c.sym.Qualified + " " + c.path)
 	if ws := x.matched(x.own, func(t string) bool { return name[t] }); len(ws) > 0 {
 		return "named in your question: " + strings.Join(ws, ", ")
 	}
@@ -407,14 +418,14 @@ func (x *explainer) candTerms(c *cand) map[string]bool {
 	if int(c.sym.EndByte) > len(src) || c.sym.StartByte > c.sym.EndByte {
 		return nil
 	}
-	return termSet(string(src[c.sym.StartByte:c.sym.EndByte]))
+	return x.termSet(string(src[c.sym.StartByte:c.sym.EndByte]))
 }
 
 // fileHas reports whether the whole text of file abs holds a term.
 func (x *explainer) fileHas(abs string) func(string) bool {
 	ts, ok := x.fileTerms[abs]
 	if !ok {
-		ts = termSet(string(x.srcs[abs]))
+		ts = x.termSet(string(x.srcs[abs]))
 		x.fileTerms[abs] = ts
 	}
 	return func(t string) bool { return ts[t] }
