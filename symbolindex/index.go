@@ -410,24 +410,7 @@ func pathText(relPath string) string {
 func (ix *Index) Put(d *FileDoc) []uint32 {
 	ix.writing()
 	ix.gen++
-	fslot, exists := ix.files.get(d.Path)
-	if !exists || ix.fileTab[fslot].loaded {
-		ix.overlay++
-	}
-	var old map[string]uint32 // leaf key → slot, for reuse
-	if exists {
-		fe := &ix.fileTab[fslot]
-		old = make(map[string]uint32, len(fe.Slots))
-		for _, s := range fe.Slots {
-			old[ix.LeafKey(s)] = s
-		}
-		ix.flex.Remove(fslot)
-	} else {
-		fslot = ix.allocFile()
-		ix.files.set(d.Path, fslot, ix.epoch)
-		b := path.Base(d.Path)
-		ix.byBase.set(b, append(ix.byBase.at(b), fslot), ix.epoch)
-	}
+	fslot, exists, old := ix.putFile(d.Path)
 
 	dim := ix.emb.Dim()
 	sum := make([]float32, dim)
@@ -490,6 +473,30 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum, SharedSum: true}) // sum is never modified
 	ix.Reembedded += len(fresh)
 	return fresh
+}
+
+// putFile is the file slot of rel for Put, allocated if the file is new,
+// and the slots its symbols held by leaf key (for reuse; nil for a new
+// file).
+func (ix *Index) putFile(rel string) (fslot uint32, exists bool, old map[string]uint32) {
+	fslot, exists = ix.files.get(rel)
+	if !exists || ix.fileTab[fslot].loaded {
+		ix.overlay++
+	}
+	if exists {
+		fe := &ix.fileTab[fslot]
+		old = make(map[string]uint32, len(fe.Slots))
+		for _, s := range fe.Slots {
+			old[ix.LeafKey(s)] = s
+		}
+		ix.flex.Remove(fslot)
+		return fslot, true, old
+	}
+	fslot = ix.allocFile()
+	ix.files.set(rel, fslot, ix.epoch)
+	b := path.Base(rel)
+	ix.byBase.set(b, append(ix.byBase.at(b), fslot), ix.epoch)
+	return fslot, false, nil
 }
 
 // complete tokenizes and embeds symbol i if Prepare skipped it as known

@@ -284,23 +284,8 @@ func readLine(r *bufio.Reader, buf []byte) ([]byte, error) {
 // its raw lines (":modes shas status\tpath[\tpath]") and its diffs, one
 // "diff --git" per raw line in the same order.
 func parseLog(r *bufio.Reader) ([]parsedCommit, error) {
-	var (
-		out      []parsedCommit
-		cur      *rawCommit
-		diffs    []fileDiff
-		header   strings.Builder
-		inHeader bool
-		nDiff    = -1 // the diff being read, an index into diffs
-		oldRem   int32
-		newRem   int32
-		buf      = make([]byte, 0, 4096)
-	)
-	flush := func() {
-		if cur != nil {
-			out = append(out, parsedCommit{*cur, diffs})
-		}
-		cur, diffs, nDiff = nil, nil, -1
-	}
+	lp := &logParser{nDiff: -1}
+	buf := make([]byte, 0, 4096)
 	for {
 		line, err := readLine(r, buf)
 		buf = line
@@ -310,65 +295,94 @@ func parseLog(r *bufio.Reader) ([]parsedCommit, error) {
 		if errors.Is(err, io.EOF) && len(line) == 0 {
 			break
 		}
-		switch {
-		case oldRem > 0 || newRem > 0:
-			// A hunk's lines: skipped, counted.
-			switch {
-			case len(line) > 0 && line[0] == '-':
-				oldRem--
-			case len(line) > 0 && line[0] == '+':
-				newRem--
-			case len(line) > 0 && line[0] == '\\':
-			default:
-				oldRem, newRem = 0, 0 // not a hunk line: the counts were wrong
-				goto meta
-			}
-			continue
-		}
-	meta:
-		switch {
-		case len(line) > 0 && line[0] == 0x1e:
-			flush()
-			header.Reset()
-			header.Write(line[1:])
-			inHeader = true
-		case inHeader:
-			header.WriteByte('\n')
-			header.Write(line)
-		case len(line) > 0 && line[0] == ':' && cur != nil:
-			if d, ok := rawLine(string(line)); ok {
-				diffs = append(diffs, d)
-			}
-		case bytes.HasPrefix(line, []byte("diff --git ")):
-			nDiff++
-		case bytes.HasPrefix(line, []byte("@@ ")) && nDiff >= 0 && nDiff < len(diffs):
-			h, ok := hunkHeader(line)
-			if ok {
-				d := &diffs[nDiff]
-				if n := len(d.hunks); n > 0 {
-					h.cum = d.hunks[n-1].cum
-				}
-				h.cum += h.nl - h.ol
-				d.hunks = append(d.hunks, h)
-				oldRem, newRem = h.ol, h.nl
-			}
-		}
-		if inHeader && strings.Count(header.String(), "\x1f") >= 4 {
-			inHeader = false
-			f := strings.SplitN(header.String(), "\x1f", 5)
-			t, _ := strconv.ParseInt(f[1], 10, 64)
-			body := strings.TrimSpace(f[3])
-			if len(body) > maxBody {
-				body = body[:maxBody]
-			}
-			cur = &rawCommit{hash: f[0], time: t, subject: f[2], body: body}
-		}
+		lp.line(line)
 		if errors.Is(err, io.EOF) {
 			break
 		}
 	}
-	flush()
-	return out, nil
+	lp.flush()
+	return lp.out, nil
+}
+
+// logParser is parseLog's state between lines.
+type logParser struct {
+	out      []parsedCommit
+	cur      *rawCommit
+	diffs    []fileDiff
+	header   strings.Builder
+	inHeader bool
+	nDiff    int // the diff being read, an index into diffs; -1: none
+	// oldRem, newRem: the lines of the current hunk still to come.
+	oldRem, newRem int32
+}
+
+// flush ends the commit being read.
+func (lp *logParser) flush() {
+	if lp.cur != nil {
+		lp.out = append(lp.out, parsedCommit{*lp.cur, lp.diffs})
+	}
+	lp.cur, lp.diffs, lp.nDiff = nil, nil, -1
+}
+
+// line reads one line of the log.
+func (lp *logParser) line(line []byte) {
+	if lp.oldRem > 0 || lp.newRem > 0 {
+		// A hunk's lines: skipped, counted.
+		switch {
+		case len(line) > 0 && line[0] == '-':
+			lp.oldRem--
+			return
+		case len(line) > 0 && line[0] == '+':
+			lp.newRem--
+			return
+		case len(line) > 0 && line[0] == '\\':
+			return
+		}
+		lp.oldRem, lp.newRem = 0, 0 // not a hunk line: the counts were wrong
+	}
+	switch {
+	case len(line) > 0 && line[0] == 0x1e:
+		lp.flush()
+		lp.header.Reset()
+		lp.header.Write(line[1:])
+		lp.inHeader = true
+	case lp.inHeader:
+		lp.header.WriteByte('\n')
+		lp.header.Write(line)
+	case len(line) > 0 && line[0] == ':' && lp.cur != nil:
+		if d, ok := rawLine(string(line)); ok {
+			lp.diffs = append(lp.diffs, d)
+		}
+	case bytes.HasPrefix(line, []byte("diff --git ")):
+		lp.nDiff++
+	case bytes.HasPrefix(line, []byte("@@ ")) && lp.nDiff >= 0 && lp.nDiff < len(lp.diffs):
+		lp.hunk(line)
+	}
+	if lp.inHeader && strings.Count(lp.header.String(), "\x1f") >= 4 {
+		lp.inHeader = false
+		f := strings.SplitN(lp.header.String(), "\x1f", 5)
+		t, _ := strconv.ParseInt(f[1], 10, 64)
+		body := strings.TrimSpace(f[3])
+		if len(body) > maxBody {
+			body = body[:maxBody]
+		}
+		lp.cur = &rawCommit{hash: f[0], time: t, subject: f[2], body: body}
+	}
+}
+
+// hunk reads a hunk header of the current diff.
+func (lp *logParser) hunk(line []byte) {
+	h, ok := hunkHeader(line)
+	if !ok {
+		return
+	}
+	d := &lp.diffs[lp.nDiff]
+	if n := len(d.hunks); n > 0 {
+		h.cum = d.hunks[n-1].cum
+	}
+	h.cum += h.nl - h.ol
+	d.hunks = append(d.hunks, h)
+	lp.oldRem, lp.newRem = h.ol, h.nl
 }
 
 // rawLine parses ":100644 100644 abc def M\tpath" (R and C give two
