@@ -116,38 +116,6 @@ type ixStamps struct {
 	fileTab, symFile, symAt, syms uint64
 }
 
-// Freeze returns a frozen copy of the index for readers: it shares the
-// index's memory, and the index copies what it writes from now on, so
-// that the copy never changes. The copy must only be read.
-func (ix *Index) Freeze() *Index {
-	v := *ix
-	v.lex, v.flex, v.vecs = ix.lex.freeze(), ix.flex.freeze(), ix.vecs.freeze()
-	v.vers = nil
-	ix.epoch++
-	return &v
-}
-
-// unfreeze undoes the last Freeze, whose copy nobody can reach any more:
-// the index writes in place again what it owned before.
-func (ix *Index) unfreeze() {
-	ix.epoch--
-	ix.lex.cow--
-	ix.flex.cow--
-	ix.vecs.epoch--
-}
-
-func (l *Lexical) freeze() *Lexical {
-	v := *l
-	l.cow++
-	return &v
-}
-
-func (s *VectorStore) freeze() *VectorStore {
-	v := *s
-	s.epoch++
-	return &v
-}
-
 // removeSlotCopy returns list without its first x (the last element takes
 // its place), in a new slice: list itself may be shared.
 func removeSlotCopy(list []uint32, x uint32) []uint32 {

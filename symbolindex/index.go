@@ -1,3 +1,10 @@
+// Package symbolindex owns the symbol-level index of a workspace: the
+// records of each file's symbols, the lexical (BM25F) index over them, the
+// flat vector store, and the persistence of all of it under the cache
+// directory (memory-mapped segments, streamed writes). Its parts live in
+// packages of their own: parse turns files into symbols, tokenize turns
+// text into terms, embed turns text into vectors, cachefile writes the
+// cache files safely.
 package symbolindex
 
 import (
@@ -932,3 +939,39 @@ func (ix *Index) TermIDF(term string) float32 {
 
 // FilesNamed returns the slots of the files whose base name is base.
 func (ix *Index) FilesNamed(base string) []uint32 { return ix.byBase.at(base) }
+
+// Corrupt returns the first damaged segment body the index has come
+// across (wrapping ErrCorruptSegment), or nil. The index goes on serving
+// without that segment's postings, vectors and text; it should be built
+// again from the files.
+func (ix *Index) Corrupt() error {
+	ix.lazy.mu.Lock()
+	defer ix.lazy.mu.Unlock()
+	if ix.lazy.err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", ErrCorruptSegment, ix.lazy.err)
+}
+
+// OnCorrupt sets fn to be called, once and on the goroutine that came
+// across it, with the first damaged segment body: at once if one was
+// found already. fn must not call into the index (its caller may hold
+// the index's lock).
+func (ix *Index) OnCorrupt(fn func(error)) {
+	ix.lazy.mu.Lock()
+	ix.lazy.onCorrupt = fn
+	err := ix.lazy.err
+	ix.lazy.mu.Unlock()
+	if err != nil && fn != nil {
+		fn(fmt.Errorf("%w: %w", ErrCorruptSegment, err))
+	}
+}
+
+// VerifyAll checks every part of a segment body not checked yet, as
+// requests would (a background pass, or a test), and returns Corrupt.
+func (ix *Index) VerifyAll() error {
+	for _, g := range ix.lazy.gates {
+		g.open()
+	}
+	return ix.Corrupt()
+}

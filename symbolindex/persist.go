@@ -21,7 +21,6 @@ import (
 	"github.com/ctxls/ctxls/merkle"
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
 	"github.com/ctxls/ctxls/symbolindex/embed"
-	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // The cache is one file of immutable segments, in the spirit of zoekt's
@@ -53,9 +52,6 @@ import (
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
 const cacheVersion = 6
-
-// segMagic starts every cache file.
-const segMagic = "ctxlsidx"
 
 // cacheMagic is the magic of the gob caches of cache versions 1 and 2,
 // recognised so that an old cache is reported as a mismatch.
@@ -98,18 +94,6 @@ type cacheHeader struct {
 	Dim      int
 }
 
-// segEntry is one row of the header's segment table.
-type segEntry struct {
-	Off, Len         uint64
-	Sum              uint64            // xxhash64 of the head
-	Body             [numBodies]uint64 // xxhash64 of each part of the body (segPart)
-	FileBase, NFiles uint32
-	SymBase, NSyms   uint32
-}
-
-// strRef is a string in the segment's string section.
-type strRef struct{ Off, Len uint32 }
-
 // segFile is one file's record.
 type segFile struct {
 	Path, Lang      strRef
@@ -118,151 +102,6 @@ type segFile struct {
 	FirstSym, NSyms uint32 // the file's symbols: syms[FirstSym:FirstSym+NSyms]
 	FirstRef, NRefs uint32 // its references: refs[FirstRef:FirstRef+NRefs]
 	Ino             uint64 // the inode number it had when read (0: unknown)
-}
-
-// segRef is one referenced identifier, as written (in the text section)
-// and lowercased.
-type segRef struct{ Ref, Lower strRef }
-
-// segSym is one symbol's record; LName and LQual are the lowercased name
-// and qualified name, the keys of the name table. Sig and Doc are in the
-// text section, the others in the strings section.
-type segSym struct {
-	Name, Qual, LName, LQual, Sig, Doc, Key strRef
-	Hash                                    uint64
-	Range                                   parse.Range
-	StartByte, EndByte                      uint32
-	Kind                                    parse.Kind
-	_                                       [7]byte
-}
-
-// The sections of a segment, by id (written the hot ones first: segCold).
-// The two lexical indexes (symbols, whole files) have lexSections sections
-// each.
-const (
-	secStrs = iota
-	secFiles
-	secRefs
-	secSlots // global symbol slot of each symbol: the backing of FileSymbols
-	secSyms
-	secVecs
-	secScales
-	secSums
-	secText // signatures, doc comments and references as written: strings requests do not read
-	secSymLex
-	secFileLex = secSymLex + lexSections
-	numSecs    = secFileLex + lexSections
-)
-
-// Lexical sections, from secSymLex or secFileLex.
-const (
-	lexTerms = iota
-	lexTermOff
-	lexDocs
-	lexTFs
-	lexLens
-	lexLive
-	lexDTOff
-	lexDTTerms
-	lexTFTab // narrow form only: the distinct packed frequencies
-	lexForm  // uint32: 1 narrow, 0 wide
-	lexSections
-)
-
-const pageSize = 4096
-
-// segCold are the sections a request never reads (the files' records,
-// references and each document's term list serve loading, edits and
-// saving): they go at the end of a segment, away from the ones it reads,
-// so that the pages the kernel maps around a read hold data of use. (The
-// sums are read: they are the Merkle tree's file rows.)
-var segCold = map[int]bool{
-	secFiles: true, secRefs: true, secText: true,
-	secSymLex + lexDTOff: true, secSymLex + lexDTTerms: true,
-	secFileLex + lexDTOff: true, secFileLex + lexDTTerms: true,
-}
-
-// The parts of a segment's body, which the load does not read: each is
-// checked by the first read that needs it (lazy.go). The other sections
-// are the segment's head.
-const (
-	bodyPostings = iota // both lexical indexes' postings: searches
-	bodyDocTerms        // each document's terms: edits, removals, saves
-	bodyVectors         // vectors and scales: semantic searches
-	bodyText            // signatures, doc comments, references as written
-	numBodies
-)
-
-// segPart is each section's part of the body, -1 for the head.
-var segPart = func() (p [numSecs]int) {
-	for i := range p {
-		p[i] = -1
-	}
-	for _, lex := range []int{secSymLex, secFileLex} {
-		p[lex+lexDocs], p[lex+lexTFs] = bodyPostings, bodyPostings
-		p[lex+lexDTOff], p[lex+lexDTTerms] = bodyDocTerms, bodyDocTerms
-	}
-	p[secVecs], p[secScales] = bodyVectors, bodyVectors
-	p[secText] = bodyText
-	return p
-}()
-
-// segSums returns the checksums of a segment's head (its section table
-// tab and the head sections) and of each part of its body.
-func segSums(tab []byte, secs *[numSecs][]byte) (head uint64, body [numBodies]uint64) {
-	h := xxhash.New()
-	h.Write(tab)
-	for i, s := range secs {
-		if segPart[i] < 0 {
-			h.Write(s)
-		}
-	}
-	for part := range body {
-		body[part] = bodySum(secs, part)
-	}
-	return h.Sum64(), body
-}
-
-// bodySum is the checksum of part of the body of a segment of sections
-// secs.
-func bodySum(secs *[numSecs][]byte, part int) uint64 {
-	d := xxhash.New()
-	for i, s := range secs {
-		if segPart[i] == part {
-			d.Write(s)
-		}
-	}
-	return d.Sum64()
-}
-
-// hostLittleEndian: the arrays are written and read in the host's byte
-// order, which must be little-endian for the format to be portable.
-var hostLittleEndian = func() bool { x := uint16(1); return *(*byte)(unsafe.Pointer(&x)) == 1 }()
-
-// asBytes is the memory of s.
-func asBytes[T any](s []T) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	var zero T
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
-}
-
-// viewAs reads b in place as a []T; b's length must be a multiple of T's
-// size and its address aligned for T.
-func viewAs[T any](b []byte) ([]T, error) {
-	var zero T
-	size, align := int(unsafe.Sizeof(zero)), uintptr(unsafe.Alignof(zero))
-	if len(b)%size != 0 {
-		return nil, fmt.Errorf("section of %d bytes is not a whole number of %d-byte records", len(b), size)
-	}
-	if len(b) == 0 {
-		return nil, nil
-	}
-	if uintptr(unsafe.Pointer(unsafe.SliceData(b)))%align != 0 {
-		return nil, errors.New("misaligned section")
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size), nil
 }
 
 // Save writes the index to path atomically: it writes a temporary file in the
@@ -366,8 +205,6 @@ func writeHeader(f *os.File, emb embed.Embedder, table []segEntry, fileSlots, sy
 	}
 	return f.Truncate(int64(end))
 }
-
-func alignUp(n, a int) int { return (n + a - 1) / a * a }
 
 // segWriter builds segments; its buffers are reused from one to the next.
 type segWriter struct {
@@ -646,35 +483,6 @@ func LoadIndex(path string, emb embed.Embedder) (*Index, error) {
 		return ix, fmt.Errorf("load index %s: %w", path, err)
 	}
 	return ix, nil
-}
-
-// segView is one checked segment of a mapped cache.
-type segView struct {
-	e       segEntry
-	i       int                 // its position in the file
-	secs    [numSecs][]byte     // its sections
-	gates   [numBodies]*segGate // guard the parts of its body
-	strs    []byte
-	text    []byte
-	files   []segFile
-	refs    []segRef
-	slots   []uint32
-	syms    []segSym
-	vecs    []int8
-	scales  []float32
-	sums    []float32
-	symLex  lexSegData
-	fileLex lexSegData
-}
-
-func (v *segView) str(r strRef) string { return mappedStr(v.strs, r) }
-
-// mappedStr is the string r of a segment's strings, in place.
-func mappedStr(strs []byte, r strRef) string {
-	if r.Len == 0 {
-		return ""
-	}
-	return unsafe.String(&strs[r.Off], int(r.Len))
 }
 
 // decodeIndex reads a mapped cache. On error it returns no index, except
@@ -1123,4 +931,87 @@ func baseName(p string) string {
 		return p[i+1:]
 	}
 	return p
+}
+
+// checkBody checksums part of the body of the segment and checks its
+// structure (postings, documents' term lists; vectors and text need only
+// their bounds, checked with the head).
+func (v *segView) checkBody(part int) error {
+	sum := bodySum(&v.secs, part)
+	if part != bodyVectors {
+		// The check read the whole part; requests read a little of it.
+		// (Never the vectors: an edit may have written into their pages.)
+		defer func() {
+			for i, sec := range v.secs {
+				if segPart[i] == part && len(sec) > 0 {
+					// dropPages wants a page-aligned start.
+					skip := int((pageSize - uintptr(unsafe.Pointer(unsafe.SliceData(sec)))%pageSize) % pageSize)
+					if skip < len(sec) {
+						dropPages(sec[skip:])
+					}
+				}
+			}
+		}()
+	}
+	if sum != v.e.Body[part] {
+		return fmt.Errorf("segment %d: %s: checksum mismatch", v.i, bodyNames[part])
+	}
+	var err error
+	switch part {
+	case bodyPostings:
+		err = errors.Join(v.symLex.checkPostings(), v.fileLex.checkPostings())
+	case bodyDocTerms:
+		err = errors.Join(v.symLex.checkDocTerms(), v.fileLex.checkDocTerms())
+	}
+	if err != nil {
+		return fmt.Errorf("segment %d: %w", v.i, err)
+	}
+	return nil
+}
+
+// headOnly returns secs with the body's sections left out.
+func headOnly(secs *[numSecs][]byte) *[numSecs][]byte {
+	h := *secs
+	for i := range h {
+		if segPart[i] >= 0 {
+			h[i] = nil
+		}
+	}
+	return &h
+}
+
+// BodyRanges returns where the sections of each segment's body lie in the
+// cache file at path, as [offset, end) byte ranges: what a restart does
+// not read until a request needs it. For tools and tests that inspect or
+// damage a cache.
+func BodyRanges(path string) ([][2]int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	if len(data) < 32 || string(data[:8]) != segMagic {
+		return nil, errors.New("not a ctxls index")
+	}
+	nseg, embLen := le.Uint32(data[16:]), le.Uint32(data[20:])
+	entSize := int(unsafe.Sizeof(segEntry{}))
+	if embLen > 1<<10 || nseg > 1<<20 || len(data) < 32+int(embLen)+int(nseg)*entSize {
+		return nil, errors.New("corrupt cache header")
+	}
+	table := make([]segEntry, nseg)
+	copy(asBytes(table), data[32+embLen:])
+	var out [][2]int64
+	for _, e := range table {
+		secs, err := segSections(data, e)
+		if err != nil {
+			return nil, err
+		}
+		for i, s := range secs {
+			if segPart[i] >= 0 && len(s) > 0 {
+				off := int64(e.Off) + int64(le.Uint64(data[e.Off+uint64(16*i):]))
+				out = append(out, [2]int64{off, off + int64(len(s))})
+			}
+		}
+	}
+	return out, nil
 }

@@ -32,6 +32,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -345,7 +346,10 @@ func fileGraph(files map[string]*ast.File) []arrow {
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
-			if ok && !qualifier(sel.X, names) {
+			if ok && !qualifier(sel.X, names) && !slices.Contains(methods[sel.Sel.Name], file) {
+				// Without types x.M is any file's method M; a file
+				// that declares an M itself is taken to call its own
+				// (Lexical.Has in lexical.go, not Index.Has).
 				add(file, methods[sel.Sel.Name])
 			}
 			return true
