@@ -24,7 +24,7 @@ async function probe() {
   out.tools = vscode.lm.tools.map((t) => t.name);
   try {
     const res = await vscode.lm.invokeTool('ctxls_selectContext', {
-      input: { query: QUERY, limit: 3 },
+      input: { query: QUERY, limit: 8 }, // the default: a small limit would depend on the file the test left active
       toolInvocationToken: undefined,
     });
     out.tool = res.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
