@@ -2,10 +2,13 @@ package pipeline
 
 import (
 	"math"
+	"path"
 	"sort"
+	"strings"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace/items"
 	"github.com/ctxls/ctxls/workspace/snapshot"
 )
@@ -209,10 +212,11 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 		inGraph[sf.slot] = true
 	}
 	deictic := s.deictic()
+	s.nameStrengths(cs)
 	var here *cand
 	best := 0.0
 	for _, c := range cs {
-		c.fused = heuristics.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality]))
+		c.fused = heuristics.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality])) + c.strong
 		if deictic {
 			c.fused += (heuristics.DeicticBoost - 1) * heuristics.RRF(heuristics.Weights[heuristics.SrcGraph], int(c.ranks[heuristics.SrcGraph]))
 			if c.ranks[heuristics.SrcActive] == 1 {
@@ -235,6 +239,49 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 	if here != nil {
 		// A query pointing at the symbol under the cursor gets it first.
 		here.fused = max(here.fused, best+heuristics.RRF(heuristics.Weights[heuristics.SrcActive], 1))
+	}
+}
+
+// nameStrengths gives each candidate what the query's naming it adds to
+// its fused score (heuristics.StrongBonus of heuristics.NameStrength): for
+// its own name, or at heuristics.StemShare for its file's stem, whichever
+// is more.
+func (s *scope) nameStrengths(cs []*cand) {
+	if len(s.q.own) == 0 {
+		return
+	}
+	own := make(map[string]bool, len(s.q.own))
+	for _, t := range s.q.own {
+		own[t.Term] = true
+	}
+	inQuery := func(t string) bool { return own[t] }
+	idfs := map[string]float64{}
+	idf := func(t string) float64 {
+		w, ok := idfs[t]
+		if !ok {
+			w = float64(s.idx.TermIDF(t))
+			idfs[t] = w
+		}
+		return w
+	}
+	maxIDF := float64(s.idx.TermIDF(""))
+	strength := func(name string) float64 {
+		var terms []string
+		tokenize.Terms(name, func(t string) { terms = append(terms, t) })
+		return heuristics.StrongBonus(heuristics.NameStrength(terms, inQuery, idf, maxIDF))
+	}
+	stems := map[uint32]float64{}
+	for _, c := range cs {
+		st, ok := stems[c.fileSlot]
+		if !ok {
+			base := path.Base(c.path)
+			st = strength(strings.TrimSuffix(base, path.Ext(base))) * heuristics.StemShare
+			stems[c.fileSlot] = st
+		}
+		c.strong = st
+		if c.sym.Name != "" {
+			c.strong = max(c.strong, strength(c.sym.Name))
+		}
 	}
 }
 
