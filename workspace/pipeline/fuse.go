@@ -243,11 +243,21 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 }
 
 // nameStrengths gives each candidate what the query's naming it adds to
-// its fused score (heuristics.StrongBonus of heuristics.NameStrength): for
+// its fused score (heuristics.StrongBonus of heuristics.StrongName): for
 // its own name, or at heuristics.StemShare for its file's stem, whichever
-// is more.
+// is more, in proportion to its lexical score over the best one (a name
+// the words of the query otherwise match poorly is not what it asks for).
 func (s *scope) nameStrengths(cs []*cand) {
-	if len(s.q.own) == 0 {
+	// A release ("chore(release): v1.7.8") names a version, not code:
+	// its words matching a changelog's headings say nothing.
+	if len(s.q.own) == 0 || s.q.release {
+		return
+	}
+	topLex := 0.0
+	for _, c := range cs {
+		topLex = max(topLex, float64(c.scores[heuristics.SrcLexical]))
+	}
+	if topLex == 0 {
 		return
 	}
 	own := make(map[string]bool, len(s.q.own))
@@ -265,24 +275,42 @@ func (s *scope) nameStrengths(cs []*cand) {
 		return w
 	}
 	maxIDF := float64(s.idx.TermIDF(""))
-	strength := func(name string) float64 {
+	written := writtenNames(s.p.req.Query)
+	bonus := func(name string, asWritten bool) float64 {
 		var terms []string
 		tokenize.Terms(name, func(t string) { terms = append(terms, t) })
-		return heuristics.StrongBonus(heuristics.NameStrength(terms, inQuery, idf, maxIDF))
+		st, parts := heuristics.NameStrength(terms, inQuery, idf, maxIDF)
+		return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && written[name]))
 	}
 	stems := map[uint32]float64{}
 	for _, c := range cs {
 		st, ok := stems[c.fileSlot]
 		if !ok {
 			base := path.Base(c.path)
-			st = strength(strings.TrimSuffix(base, path.Ext(base))) * heuristics.StemShare
+			st = bonus(strings.TrimSuffix(base, path.Ext(base)), false) * heuristics.StemShare
 			stems[c.fileSlot] = st
 		}
 		c.strong = st
 		if c.sym.Name != "" {
-			c.strong = max(c.strong, strength(c.sym.Name))
+			c.strong = max(c.strong, bonus(c.sym.Name, true))
+		}
+		c.strong *= float64(c.scores[heuristics.SrcLexical]) / topLex
+	}
+}
+
+// writtenNames are the words of a query written as code writes names:
+// with a capital letter or an underscore ("Heartbeat", "fetch_orders"),
+// as written.
+func writtenNames(query string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(query, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if strings.ContainsFunc(w, func(r rune) bool { return r == '_' || r >= 'A' && r <= 'Z' }) {
+			out[w] = true
 		}
 	}
+	return out
 }
 
 // rankLocality ranks candidates by their locality score (nearest to the
