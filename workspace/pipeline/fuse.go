@@ -284,6 +284,16 @@ func (s *scope) nameStrengths(cs []*cand) {
 	}
 	stems := map[uint32]float64{}
 	for _, c := range cs {
+		if c.cat != 0 {
+			// A test, doc or configuration file repeats the names of the
+			// code it is about ("TestUploadRetry" for "retry the upload"):
+			// only a name written as it is counts.
+			c.strong = 0
+			if c.sym.Name != "" && written[c.sym.Name] {
+				c.strong = bonus(c.sym.Name, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
+			}
+			continue
+		}
 		st, ok := stems[c.fileSlot]
 		if !ok {
 			base := path.Base(c.path)
