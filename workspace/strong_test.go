@@ -307,3 +307,77 @@ func TestSelectStrongNameBeatsConsensus(t *testing.T) {
 		t.Errorf("without the name Heartbeat is still first: the fixture no longer tells the name apart")
 	}
 }
+
+// A commit scope that names a file by its stem ("fix(static): …" for
+// middleware/static.go) puts that file's code first, though another
+// file's words ("matched", "handler", "404") match the rest better.
+func TestSelectScopeStemBeatsWords(t *testing.T) {
+	ws, _ := selOpen(t, `
+-- router.go --
+package web
+
+import "net/http"
+
+// Router matches a request to its route; a matched route's handler runs,
+// an unmatched one answers 404 with the not-found handler.
+type Router struct {
+	routes   map[string]http.Handler
+	notFound http.Handler
+}
+
+// Find returns the matched handler for a path, or the 404 handler when no
+// route is matched.
+func (r *Router) Find(path string) http.Handler {
+	if h, ok := r.routes[path]; ok {
+		return h
+	}
+	return r.notFound
+}
+-- middleware/static.go --
+package middleware
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+)
+
+// Static serves files under root; a path with no file falls through to
+// the next handler.
+func Static(root string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			name := filepath.Join(root, filepath.Clean(r.URL.Path))
+			if _, err := os.Stat(name); err != nil {
+				next.ServeHTTP(w, r)
+				return
+			}
+			http.ServeFile(w, r, name)
+		})
+	}
+}
+-- middleware/logger.go --
+package middleware
+
+import (
+	"log"
+	"net/http"
+)
+
+// Logger logs each request's method and path before the next handler.
+func Logger(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.Println(r.Method, r.URL.Path)
+		next.ServeHTTP(w, r)
+	})
+}
+`, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "fix(static): preserve matched handler 404s"})
+	if files := selFiles(res); len(files) == 0 || files[0] != "middleware/static.go" {
+		t.Errorf("want middleware/static.go first, got %q", files)
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "preserve matched handler 404s"})
+	if files := selFiles(res); len(files) > 0 && files[0] == "middleware/static.go" {
+		t.Errorf("without the scope middleware/static.go is still first: the fixture no longer tells the scope apart")
+	}
+}

@@ -306,6 +306,35 @@ func (s *scope) nameStrengths(cs []*cand) {
 		}
 		c.strong *= float64(c.scores[heuristics.SrcLexical]) / topLex
 	}
+	s.scopedStems(cs)
+}
+
+// scopedStems gives the symbols of a file the request's scope names by
+// its stem ("fix(static): …" names middleware/static.go) its stem's full
+// bonus, whatever their words: the scope is the request's own pointer at
+// the file.
+func (s *scope) scopedStems(cs []*cand) {
+	named := map[uint32]bool{}
+	for _, m := range s.q.paths {
+		stem := strings.Trim(strings.TrimPrefix(m.name, "./"), "/")
+		if m.w < 1 || stem == "" || path.Ext(stem) != "" {
+			continue
+		}
+		for _, fs := range filesByPath(s.idx, stem) {
+			if namesStem(s.idx.FilePath(fs), stem) {
+				named[fs] = true
+			}
+		}
+	}
+	if len(named) == 0 {
+		return
+	}
+	full := heuristics.StemShare * heuristics.StrongBonus(1)
+	for _, c := range cs {
+		if named[c.fileSlot] {
+			c.strong = max(c.strong, full)
+		}
+	}
 }
 
 // writtenNames are the words of a query written as code writes names:
