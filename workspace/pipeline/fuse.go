@@ -310,9 +310,10 @@ func (s *scope) nameStrengths(cs []*cand) {
 }
 
 // scopedStems gives the symbols of a file the request's scope names by
-// its stem ("fix(static): …" names middleware/static.go) its stem's full
+// its stem ("fix(static): …" names middleware/static.go) a full name's
 // bonus, whatever their words: the scope is the request's own pointer at
-// the file.
+// the file (at half, as for a stem, two cases fewer came first on real
+// history; EVAL.md).
 func (s *scope) scopedStems(cs []*cand) {
 	named := map[uint32]bool{}
 	for _, m := range s.q.paths {
@@ -329,7 +330,7 @@ func (s *scope) scopedStems(cs []*cand) {
 	if len(named) == 0 {
 		return
 	}
-	full := heuristics.StemShare * heuristics.StrongBonus(1)
+	full := heuristics.StrongBonus(1)
 	for _, c := range cs {
 		if named[c.fileSlot] {
 			c.strong = max(c.strong, full)
