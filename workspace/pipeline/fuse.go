@@ -2,10 +2,13 @@ package pipeline
 
 import (
 	"math"
+	"path"
 	"sort"
+	"strings"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace/items"
 	"github.com/ctxls/ctxls/workspace/snapshot"
 )
@@ -210,10 +213,11 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 		inGraph[sf.slot] = true
 	}
 	deictic := s.deictic()
+	s.nameStrengths(cs)
 	var here *cand
 	best := 0.0
 	for _, c := range cs {
-		c.fused = s.fv.Weights.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality]))
+		c.fused = s.fv.Weights.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality])) + c.strong
 		if deictic {
 			c.fused += (heuristics.DeicticBoost - 1) * heuristics.RRF(s.fv.Weights.Source[heuristics.SrcGraph], int(c.ranks[heuristics.SrcGraph]))
 			if c.ranks[heuristics.SrcActive] == 1 {
@@ -237,6 +241,117 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 		// A query pointing at the symbol under the cursor gets it first.
 		here.fused = max(here.fused, best+heuristics.RRF(s.fv.Weights.Source[heuristics.SrcActive], 1))
 	}
+}
+
+// nameStrengths gives each candidate what the query's naming it adds to
+// its fused score (heuristics.StrongBonus of heuristics.StrongName): for
+// its own name, or at heuristics.StemShare for its file's stem, whichever
+// is more, in proportion to its lexical score over the best one (a name
+// the words of the query otherwise match poorly is not what it asks for).
+func (s *scope) nameStrengths(cs []*cand) {
+	// A release ("chore(release): v1.7.8") names a version, not code:
+	// its words matching a changelog's headings say nothing.
+	if len(s.q.own) == 0 || s.q.release {
+		return
+	}
+	topLex := 0.0
+	for _, c := range cs {
+		topLex = max(topLex, float64(c.scores[heuristics.SrcLexical]))
+	}
+	if topLex == 0 {
+		return
+	}
+	own := make(map[string]bool, len(s.q.own))
+	for _, t := range s.q.own {
+		own[t.Term] = true
+	}
+	inQuery := func(t string) bool { return own[t] }
+	idfs := map[string]float64{}
+	idf := func(t string) float64 {
+		w, ok := idfs[t]
+		if !ok {
+			w = float64(s.idx.TermIDF(t))
+			idfs[t] = w
+		}
+		return w
+	}
+	maxIDF := float64(s.idx.TermIDF(""))
+	written := writtenNames(s.p.req.Query)
+	bonus := func(name string, asWritten bool) float64 {
+		var terms []string
+		tokenize.Terms(name, func(t string) { terms = append(terms, t) })
+		st, parts := heuristics.NameStrength(terms, inQuery, idf, maxIDF)
+		return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && written[name]))
+	}
+	stems := map[uint32]float64{}
+	for _, c := range cs {
+		if c.cat != 0 {
+			// A test, doc or configuration file repeats the names of the
+			// code it is about ("TestUploadRetry" for "retry the upload"):
+			// only a name written as it is counts.
+			c.strong = 0
+			if c.sym.Name != "" && written[c.sym.Name] {
+				c.strong = bonus(c.sym.Name, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
+			}
+			continue
+		}
+		st, ok := stems[c.fileSlot]
+		if !ok {
+			base := path.Base(c.path)
+			st = bonus(strings.TrimSuffix(base, path.Ext(base)), false) * heuristics.StemShare
+			stems[c.fileSlot] = st
+		}
+		c.strong = st
+		if c.sym.Name != "" {
+			c.strong = max(c.strong, bonus(c.sym.Name, true))
+		}
+		c.strong *= float64(c.scores[heuristics.SrcLexical]) / topLex
+	}
+	s.scopedStems(cs)
+}
+
+// scopedStems gives the symbols of a file the request's scope names by
+// its stem ("fix(static): …" names middleware/static.go) a full name's
+// bonus, whatever their words: the scope is the request's own pointer at
+// the file (at half, as for a stem, two cases fewer came first on real
+// history; EVAL.md).
+func (s *scope) scopedStems(cs []*cand) {
+	named := map[uint32]bool{}
+	for _, m := range s.q.paths {
+		stem := strings.Trim(strings.TrimPrefix(m.name, "./"), "/")
+		if m.w < 1 || stem == "" || path.Ext(stem) != "" {
+			continue
+		}
+		for _, fs := range filesByPath(s.idx, stem) {
+			if namesStem(s.idx.FilePath(fs), stem) {
+				named[fs] = true
+			}
+		}
+	}
+	if len(named) == 0 {
+		return
+	}
+	full := heuristics.StrongBonus(1)
+	for _, c := range cs {
+		if named[c.fileSlot] {
+			c.strong = max(c.strong, full)
+		}
+	}
+}
+
+// writtenNames are the words of a query written as code writes names:
+// with a capital letter or an underscore ("Heartbeat", "fetch_orders"),
+// as written.
+func writtenNames(query string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(query, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if strings.ContainsFunc(w, func(r rune) bool { return r == '_' || r >= 'A' && r <= 'Z' }) {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // rankLocality ranks candidates by their locality score (nearest to the

@@ -120,7 +120,10 @@ type cand struct {
 	ranks    [heuristics.NumSources]int32
 	scores   [heuristics.NumSources]float32
 	fused    float64
-	reason   string
+	// strong: what the query's naming the symbol or its file adds to
+	// its fused score, on a scale of its own (fuse.go, nameStrengths).
+	strong float64
+	reason string
 	// head: a file item of the lines before the file's first symbol
 	// (focus.go), not of the whole file.
 	head bool

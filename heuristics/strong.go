@@ -1,0 +1,105 @@
+package heuristics
+
+// Strong, specific evidence (workspace/pipeline/fuse.go). Reciprocal-rank
+// fusion counts only places: a symbol the query names outright, found
+// first by one source, can fall behind symbols that several sources
+// rank in the middle (issue 22: "middleware: Heartbeat middleware to
+// respond to HEAD methods" did not return func Heartbeat in its first 40
+// items). The strength of a name match (how much of a symbol's name, or
+// its file's stem, the query spells, and how rare the words are) is
+// added to the fused score on its own scale, so that it cannot be
+// outvoted by a consensus of middling ranks.
+
+// NameStrength is how specifically a query names an identifier, in [0,1],
+// and how many of its parts the query holds: the share of the
+// identifier's parts (weighed by their IDF) the query holds, times how
+// rare the rarest part it holds is (its IDF over maxIDF, the IDF of a
+// term nothing holds). terms are the identifier's index terms as the
+// tokenizer gives them: its parts, then, for an identifier of two or more
+// parts, the parts joined. inQuery reports whether the query holds a
+// term; idf gives a term's IDF.
+//
+// "GenZshCompletion" for "zsh completion" lacks only "gen": fairly
+// strong, two parts. "Handler" for "fix the handler" is whole but common:
+// weak, one part.
+func NameStrength(terms []string, inQuery func(string) bool, idf func(string) float64, maxIDF float64) (strength float64, parts int) {
+	if len(terms) == 0 || !(maxIDF > 0) {
+		return 0, 0
+	}
+	if len(terms) > 1 {
+		joined := terms[len(terms)-1]
+		terms = terms[:len(terms)-1]
+		if inQuery(joined) {
+			return min(1, idf(joined)/maxIDF), len(terms)
+		}
+	}
+	var total, matched, rarest float64
+	for i, t := range terms {
+		if dup(terms[:i], t) {
+			continue
+		}
+		w := idf(t)
+		total += w
+		if inQuery(t) {
+			matched += w
+			rarest = max(rarest, w)
+			parts++
+		}
+	}
+	if matched == 0 || total == 0 {
+		return 0, 0
+	}
+	return matched / total * min(1, rarest/maxIDF), parts
+}
+
+// StrongName is the strength a name match counts with: a name the query
+// writes as the code does (written: "Heartbeat", "fetch_orders", with its
+// capitals or underscores, not merely a word that is also a name)
+// counts in full when it is not common; a name of which the query holds
+// two parts or more ("zsh completion" for GenZshCompletion) counts with
+// its strength; a one-word name the query merely uses as a word
+// ("history", "delete") counts nothing: on the golden sets such words
+// picked the wrong symbol more often than the right one.
+func StrongName(strength float64, parts int, written bool) float64 {
+	switch {
+	case written && strength > StrongFloor:
+		return 1
+	case parts >= 2:
+		return strength
+	}
+	return 0
+}
+
+func dup(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	// StrongFloor is the name strength below which a match adds nothing:
+	// a common word that happens to be a whole name ("handler", "error")
+	// is no more specific than any other lexical hit.
+	StrongFloor = 0.5
+	// StrongWeight scales what a name match at full strength adds, in
+	// first ranks of the lexical source: enough to stay ahead of a
+	// symbol several sources rank in the middle.
+	StrongWeight = 3.0
+	// StemShare is the share of its file's stem strength a symbol takes
+	// ("heartbeat" names heartbeat.go, and so its symbols): the file is
+	// named, not the symbol.
+	StemShare = 0.5
+)
+
+// StrongBonus is what a name strength in [0,1] adds to a fused score:
+// nothing below StrongFloor, rising linearly to StrongWeight first
+// lexical ranks at full strength.
+func StrongBonus(strength float64) float64 {
+	if !(strength > StrongFloor) {
+		return 0
+	}
+	return RRF(StrongWeight*Weights[SrcLexical], 1) * min(1, (strength-StrongFloor)/(1-StrongFloor))
+}

@@ -1,0 +1,108 @@
+package heuristics
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// idfOf is the IDF of terms held by the given numbers of n symbols.
+func idfOf(n int, df map[string]int) func(string) float64 {
+	return func(t string) float64 { return bm25IDF(n, df[t]) }
+}
+
+func bm25IDF(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+func inQuery(q string) func(string) bool {
+	set := map[string]bool{}
+	for _, t := range strings.Fields(q) {
+		set[t] = true
+	}
+	return func(t string) bool { return set[t] }
+}
+
+func TestNameStrength(t *testing.T) {
+	const n = 10000
+	maxIDF := bm25IDF(n, 0)
+	idf := idfOf(n, map[string]int{"heartbeat": 3, "zsh": 40, "complet": 300, "gen": 60, "handler": 900, "middlewar": 1500})
+	q := inQuery("middlewar heartbeat respond head method")
+	whole, parts := NameStrength([]string{"heartbeat"}, q, idf, maxIDF)
+	if whole < 0.75 || parts != 1 {
+		t.Errorf("a whole, rare name: strength %.2f of %d parts, want at least .75 of 1", whole, parts)
+	}
+	if s, _ := NameStrength([]string{"handler"}, inQuery("fix handler"), idf, maxIDF); s > StrongFloor {
+		t.Errorf("a whole but common name: strength %.2f, want at most the floor", s)
+	}
+	partial, parts := NameStrength([]string{"gen", "zsh", "complet", "genzshcomplet"}, inQuery("zsh complet"), idf, maxIDF)
+	if !(partial > 0 && partial < whole) || parts != 2 {
+		t.Errorf("GenZshCompletion for \"zsh completion\": strength %.2f of %d parts, want between 0 and %.2f, of 2", partial, parts, whole)
+	}
+	if s, parts := NameStrength([]string{"gen", "zsh", "complet", "genzshcomplet"}, inQuery("genzshcomplet"), idf, maxIDF); s < 0.99 || parts != 3 {
+		t.Errorf("the joined name itself: strength %.2f of %d parts, want 1 of 3", s, parts)
+	}
+	if s, parts := NameStrength([]string{"heartbeat"}, inQuery("profil"), idf, maxIDF); s != 0 || parts != 0 {
+		t.Errorf("a name the query does not hold: strength %.2f of %d parts, want 0", s, parts)
+	}
+	if s, _ := NameStrength(nil, q, idf, maxIDF); s != 0 {
+		t.Errorf("no name: strength %.2f", s)
+	}
+}
+
+// A one-word name counts only as the query writes it; a name of several
+// parts counts with its strength however it is written.
+func TestStrongName(t *testing.T) {
+	cases := []struct {
+		strength float64
+		parts    int
+		written  bool
+		want     float64
+	}{
+		{0.8, 1, true, 1},    // "Heartbeat"
+		{0.8, 1, false, 0},   // "history" used as a word
+		{0.3, 1, true, 0},    // "Context": written, but common
+		{0.6, 2, false, 0.6}, // "zsh completion"
+		{0.6, 1, false, 0},
+	}
+	for _, c := range cases {
+		if got := StrongName(c.strength, c.parts, c.written); got != c.want {
+			t.Errorf("StrongName(%v, %d, %v) = %v, want %v", c.strength, c.parts, c.written, got, c.want)
+		}
+	}
+}
+
+// A symbol the query names outright, found first by one source, stays
+// ahead of one that several sources rank in the middle, which reciprocal
+// ranks alone would put first (issue 22, Heartbeat).
+func TestStrongMatchBeatsMiddlingConsensus(t *testing.T) {
+	var single, consensus [NumSources]int32
+	single[SrcLexical], single[SrcFile], single[SrcSemantic] = 1, 7, 9
+	consensus[SrcLexical], consensus[SrcFile], consensus[SrcSemantic], consensus[SrcHistory] = 4, 1, 2, 1
+	if FuseRanks(&single, 0) >= FuseRanks(&consensus, 0) {
+		t.Fatal("the ranks alone already put the single match first: the case no longer tests anything")
+	}
+	const n = 5000
+	maxIDF := bm25IDF(n, 0)
+	idf := idfOf(n, map[string]int{"heartbeat": 2, "get": 400, "head": 60})
+	q := inQuery("middlewar heartbeat respond head method")
+	hs, hp := NameStrength([]string{"heartbeat"}, q, idf, maxIDF)
+	gs, gp := NameStrength([]string{"get", "head", "gethead"}, q, idf, maxIDF)
+	strong := FuseRanks(&single, 0) + StrongBonus(StrongName(hs, hp, true))
+	middling := FuseRanks(&consensus, 0) + StrongBonus(StrongName(gs, gp, false))
+	if strong <= middling {
+		t.Errorf("Heartbeat fused %.4f, GetHead %.4f: the strong single match is outvoted", strong, middling)
+	}
+}
+
+func TestStrongBonus(t *testing.T) {
+	if b := StrongBonus(StrongFloor); b != 0 {
+		t.Errorf("a strength at the floor adds %v", b)
+	}
+	if StrongBonus(0.75) >= StrongBonus(1) || StrongBonus(2) != StrongBonus(1) {
+		t.Error("the bonus does not rise with strength up to 1")
+	}
+	if got, want := StrongBonus(1), RRF(StrongWeight*Weights[SrcLexical], 1); got != want {
+		t.Errorf("full strength adds %v, want %v", got, want)
+	}
+}

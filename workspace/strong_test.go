@@ -1,0 +1,383 @@
+package workspace
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// muxkit is a router with a middleware/ folder of several files, all
+// worded alike ("middleware", "respond", "methods"), one of them the
+// heartbeat endpoint (issue 22).
+var muxkit = map[string]string{
+	"go.mod": `module example.com/muxkit
+
+go 1.22
+`,
+	"mux.go": `package muxkit
+
+import "net/http"
+
+// Mux routes requests by method and path, running its middleware stack
+// before every handler.
+type Mux struct {
+	middlewares []func(http.Handler) http.Handler
+	routes      map[string]map[string]http.Handler // method → pattern → handler
+}
+
+// Use appends middleware handlers to the Mux middleware stack. The
+// middleware stack runs before the route's handler for every request.
+func (mx *Mux) Use(middlewares ...func(http.Handler) http.Handler) {
+	mx.middlewares = append(mx.middlewares, middlewares...)
+}
+
+// Method adds a route for the HTTP method and pattern; the methods GET,
+// HEAD, POST, PUT and DELETE respond through the middleware stack.
+func (mx *Mux) Method(method, pattern string, h http.Handler) {
+	if mx.routes == nil {
+		mx.routes = map[string]map[string]http.Handler{}
+	}
+	if mx.routes[method] == nil {
+		mx.routes[method] = map[string]http.Handler{}
+	}
+	mx.routes[method][pattern] = h
+}
+
+// Head adds a route that responds to HEAD methods only.
+func (mx *Mux) Head(pattern string, h http.HandlerFunc) { mx.Method("HEAD", pattern, h) }
+
+// ServeHTTP responds to the request with the route's handler, wrapped in
+// the middleware stack; unknown methods respond 405.
+func (mx *Mux) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h, ok := mx.routes[r.Method][r.URL.Path]
+	if !ok {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return
+	}
+	for i := len(mx.middlewares) - 1; i >= 0; i-- {
+		h = mx.middlewares[i](h)
+	}
+	h.ServeHTTP(w, r)
+}
+`,
+	"middleware/middleware.go": `package middleware
+
+import "net/http"
+
+// New will create a new middleware handler from a http.Handler. The
+// middleware wraps the next handler of the middleware chain.
+func New(h http.Handler) func(next http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		})
+	}
+}
+
+// contextKey is a value for use with context.WithValue. It's used as a
+// pointer so it fits in an interface{} without allocation. This technique
+// for defining context keys was copied from Go 1.7's new use of context in
+// net/http; middleware stores its values under these keys.
+type contextKey struct {
+	name string
+}
+
+func (k *contextKey) String() string {
+	return "middleware context value " + k.name
+}
+`,
+	"middleware/chain.go": `package middleware
+
+import "net/http"
+
+// Chain returns a Middlewares type from a slice of middleware handlers.
+func Chain(middlewares ...func(http.Handler) http.Handler) Middlewares {
+	return Middlewares(middlewares)
+}
+
+// Middlewares is a stack of middleware handlers that respond in order.
+type Middlewares []func(http.Handler) http.Handler
+
+// Handler builds and returns a http.Handler from the chain of middlewares,
+// with the handler as the final handler of the middleware stack.
+func (mws Middlewares) Handler(h http.Handler) http.Handler {
+	return &ChainHandler{h, chain(mws, h), mws}
+}
+
+// ChainHandler is a http.Handler with support for handler composition
+// and execution of the middleware methods.
+type ChainHandler struct {
+	Endpoint    http.Handler
+	chain       http.Handler
+	Middlewares Middlewares
+}
+
+func (c *ChainHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c.chain.ServeHTTP(w, r)
+}
+
+// chain builds a http.Handler composed of an inline middleware stack and
+// endpoint handler in the order they are passed: every middleware responds
+// before the endpoint.
+func chain(middlewares []func(http.Handler) http.Handler, endpoint http.Handler) http.Handler {
+	if len(middlewares) == 0 {
+		return endpoint
+	}
+	h := middlewares[len(middlewares)-1](endpoint)
+	for i := len(middlewares) - 2; i >= 0; i-- {
+		h = middlewares[i](h)
+	}
+	return h
+}
+`,
+	"middleware/allowed_methods.go": `package middleware
+
+import "net/http"
+
+// AllowedMethods is a middleware that responds 405 to requests whose
+// methods are not among the allowed methods (GET and HEAD by default).
+func AllowedMethods(methods ...string) func(http.Handler) http.Handler {
+	if len(methods) == 0 {
+		methods = []string{"GET", "HEAD"}
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			for _, m := range methods {
+				if r.Method == m {
+					next.ServeHTTP(w, r)
+					return
+				}
+			}
+			w.WriteHeader(http.StatusMethodNotAllowed)
+		})
+	}
+}
+`,
+	"middleware/get_head.go": `package middleware
+
+import "net/http"
+
+// GetHead is a middleware that routes HEAD methods to the GET handler
+// when the route has no HEAD handler, so that the middleware stack
+// responds to HEAD requests like GET ones.
+func GetHead(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "HEAD" {
+			r.Method = "GET"
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+`,
+	"middleware/no_cache.go": `package middleware
+
+import "net/http"
+
+// NoCache is a middleware that sets headers so that every response to
+// GET and HEAD methods is not cached by the client or a proxy.
+func NoCache(h http.Handler) http.Handler {
+	fn := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache, no-store, no-transform, must-revalidate, private, max-age=0")
+		w.Header().Set("Pragma", "no-cache")
+		h.ServeHTTP(w, r)
+	}
+	return http.HandlerFunc(fn)
+}
+`,
+	"middleware/strip.go": `package middleware
+
+import (
+	"net/http"
+	"strings"
+)
+
+// StripSlashes is a middleware that will match request paths with a
+// trailing slash, strip it from the path and continue routing through the
+// middleware stack; HEAD and GET methods respond the same.
+func StripSlashes(next http.Handler) http.Handler {
+	fn := func(w http.ResponseWriter, r *http.Request) {
+		r.URL.Path = strings.TrimSuffix(r.URL.Path, "/")
+		next.ServeHTTP(w, r)
+	}
+	return http.HandlerFunc(fn)
+}
+`,
+	"middleware/heartbeat.go": `package middleware
+
+import (
+	"net/http"
+	"strings"
+)
+
+// Heartbeat endpoint middleware useful to setting up a path like
+// ` + "`" + `/ping` + "`" + ` that load balancers or uptime testing external services
+// can make a request before hitting any routes.
+func Heartbeat(endpoint string) func(http.Handler) http.Handler {
+	f := func(h http.Handler) http.Handler {
+		fn := func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == "GET" && strings.EqualFold(r.URL.Path, endpoint) {
+				w.Header().Set("Content-Type", "text/plain")
+				w.WriteHeader(http.StatusOK)
+				w.Write([]byte("."))
+				return
+			}
+			h.ServeHTTP(w, r)
+		}
+		return http.HandlerFunc(fn)
+	}
+	return f
+}
+`,
+	"middleware/profiler.go": `package middleware
+
+import (
+	"expvar"
+	"net/http"
+	"net/http/pprof"
+)
+
+// Profiler is a convenient subrouter used for mounting net/http/pprof,
+// with the expvar variables under /vars.
+func Profiler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/pprof/", pprof.Index)
+	mux.Handle("/vars", expvarHandler())
+	return mux
+}
+
+// expvarHandler writes the published expvar variables as JSON.
+func expvarHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		expvar.Do(func(kv expvar.KeyValue) { w.Write([]byte(kv.Key)) })
+	})
+}
+`,
+}
+
+// muxkitRepo is muxkit with a history of middleware commits about HEAD
+// methods that touched every middleware file but the heartbeat's.
+func muxkitRepo(t *testing.T) *histRepo {
+	r := newHistRepo(t)
+	// A library has hundreds of symbols, so that a word only one holds
+	// is as rare as it can be: status codes, one constant each.
+	var codes strings.Builder
+	codes.WriteString("package status\n\nconst (\n")
+	for i := range 300 {
+		fmt.Fprintf(&codes, "\t// Code%d is reply code %d.\n\tCode%d = %d\n", i, i, i, i)
+	}
+	codes.WriteString(")\n")
+	muxkit["internal/status/codes.go"] = codes.String()
+	r.commit("initial import", muxkit)
+	touch := func(msg string, paths ...string) {
+		files := map[string]string{}
+		for _, p := range paths {
+			muxkit[p] += "\n// " + strings.Fields(msg)[1] + "\n"
+			files[p] = muxkit[p]
+		}
+		r.commit(msg, files)
+	}
+	touch("middleware: GetHead responds to HEAD methods with the GET handler", "middleware/get_head.go", "mux.go")
+	touch("middleware: AllowedMethods responds 405 to methods not allowed", "middleware/allowed_methods.go", "mux.go")
+	touch("middleware: chain the middleware handlers in order", "middleware/chain.go")
+	touch("middleware: respond to HEAD methods in the middleware stack as well", "middleware/get_head.go", "middleware/chain.go")
+	touch("middleware: NoCache sets headers on HEAD responses too", "middleware/no_cache.go")
+	touch("middleware: StripSlashes keeps the methods of the request", "middleware/strip.go")
+	return r
+}
+
+// A request naming a folder ("middleware:") and, once, a symbol
+// ("Heartbeat") gets that symbol first, though history, the file ranking
+// and the embedder all rank the folder's other middleware in the middle:
+// an exact, rare name is not outvoted by a consensus of weaker evidence.
+func TestSelectStrongNameBeatsConsensus(t *testing.T) {
+	r := muxkitRepo(t)
+	ws := histWorkspace(t, r.dir)
+	res := selDo(t, ws, &SelectRequest{Query: "middleware: Heartbeat middleware to respond to HEAD methods as well", Limit: 10})
+	if len(res.Items) == 0 || res.Items[0].ID != "sym:middleware/heartbeat.go::Heartbeat" {
+		t.Errorf("want Heartbeat first, got %q", selIDs(res))
+	}
+	// The consensus is real: without the name, history's middleware
+	// leads, and Heartbeat is not first.
+	res = selDo(t, ws, &SelectRequest{Query: "middleware: respond to HEAD methods as well", Limit: 10})
+	if it := selFind(res, "sym:middleware/get_head.go::GetHead"); it == nil || it.Signals["history"].Rank == 0 {
+		t.Errorf("without the name, GetHead has no history rank: %q", selIDs(res))
+	}
+	if len(res.Items) > 0 && res.Items[0].ID == "sym:middleware/heartbeat.go::Heartbeat" {
+		t.Errorf("without the name Heartbeat is still first: the fixture no longer tells the name apart")
+	}
+}
+
+// A commit scope that names a file by its stem ("fix(static): …" for
+// middleware/static.go) puts that file's code first, though another
+// file's words ("matched", "handler", "404") match the rest better.
+func TestSelectScopeStemBeatsWords(t *testing.T) {
+	ws, _ := selOpen(t, `
+-- router.go --
+package web
+
+import "net/http"
+
+// Router matches a request to its route; a matched route's handler runs,
+// an unmatched one answers 404 with the not-found handler.
+type Router struct {
+	routes   map[string]http.Handler
+	notFound http.Handler
+}
+
+// Find returns the matched handler for a path, or the 404 handler when no
+// route is matched.
+func (r *Router) Find(path string) http.Handler {
+	if h, ok := r.routes[path]; ok {
+		return h
+	}
+	return r.notFound
+}
+-- middleware/static.go --
+package middleware
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+)
+
+// Static serves files under root; a path with no file falls through to
+// the next handler.
+func Static(root string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			name := filepath.Join(root, filepath.Clean(r.URL.Path))
+			if _, err := os.Stat(name); err != nil {
+				next.ServeHTTP(w, r)
+				return
+			}
+			http.ServeFile(w, r, name)
+		})
+	}
+}
+-- middleware/logger.go --
+package middleware
+
+import (
+	"log"
+	"net/http"
+)
+
+// Logger logs each request's method and path before the next handler.
+func Logger(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.Println(r.Method, r.URL.Path)
+		next.ServeHTTP(w, r)
+	})
+}
+`, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "fix(static): preserve matched handler 404s"})
+	if files := selFiles(res); len(files) == 0 || files[0] != "middleware/static.go" {
+		t.Errorf("want middleware/static.go first, got %q", files)
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "preserve matched handler 404s"})
+	if files := selFiles(res); len(files) > 0 && files[0] == "middleware/static.go" {
+		t.Errorf("without the scope middleware/static.go is still first: the fixture no longer tells the scope apart")
+	}
+}
