@@ -335,6 +335,13 @@ require('ctxls').setup({
 ENTRY = re.compile(r"^[ *] ([\w./-]+\.\w+:\d+(?:-\d+)?) .*\(\w[^)]*\) — \S")
 
 
+def same_item(a, b):
+    """Whether two renderings of an item's line, each cut at its box's
+    edge, are of the same item: the shorter starts the longer."""
+    a, b = a.rstrip(), b.rstrip()
+    return bool(a) and bool(b) and (a.startswith(b) or b.startswith(a))
+
+
 def inside(line):
     """The text of a line between a floating window's borders, or None."""
     a, b = line.find("│"), line.rfind("│")
@@ -393,7 +400,9 @@ def run(bin_path, outdir):
         shots.check(len(entries) >= 2, "fewer than 2 entries (path:lines symbol (kind) — why)", screen)
         previews = [t for t in boxed if t.startswith("## ")]
         shots.check(previews, "the preview has no heading naming the item", screen)
-        shots.check(previews[0][3:] == entries[0].string[2:],
+        # Both lines are cut at the box's edge, the heading one character
+        # sooner ("## " against two spaces): one must start the other.
+        shots.check(same_item(previews[0][3:], entries[0].string[2:]),
                     "the preview is of %r, the focused entry is %r" % (previews[0], entries[0].string), screen)
         shots.check("```go" in boxed and any(re.match(r"\s*(func|type|var|const|if|return|//) ", t) for t in boxed),
                     "the preview shows no Go code", screen)
@@ -403,9 +412,10 @@ def run(bin_path, outdir):
 
         # 3. j moves to the next entry; the preview follows.
         term.keys("j")
-        second = "## " + entries[1].string[2:]
+        second = entries[1].string[2:]
         shots.wait("the preview of the second entry (%s)" % entries[1].group(1),
-                   lambda s: second in map(inside, s.splitlines()))
+                   lambda s: any(t is not None and t.startswith("## ") and same_item(t[3:], second)
+                                 for t in map(inside, s.splitlines())))
         screen, ansi = shots.save("picker-next")
         shots.check(style_at(ansi, entries[1].group(1)) == looks[0] != style_at(ansi, entries[0].group(1)),
                     "the cursor line did not move to the second entry", screen)
@@ -417,10 +427,11 @@ def run(bin_path, outdir):
         screen, _ = shots.save("quickfix")
         qf = re.findall(r"^([\w./-]+)\|\d+(?:-\d+)? col \d+\| .*\(\w[^)]*, lines (\d+)-(\d+)\): \S", screen, re.M)
         shots.check(qf, "no entry path|line col n| symbol (kind, lines a-b): why", screen)
-        # The same question twice: the same items, with the same lines, as the picker listed.
+        # The same question twice: the same items, with the same lines, as the
+        # picker listed (as many as the window shows: long reasons wrap).
         listed = [e.group(1) for e in entries]
         shown = ["%s:%s" % (p, a if a == b else a + "-" + b) for p, a, b in qf]
-        shots.check(shown == listed, "the quickfix list holds %s, the picker listed %s" % (shown, listed), screen)
+        shots.check(len(shown) >= 2 and shown == listed[:len(shown)], "the quickfix list holds %s, the picker listed %s" % (shown, listed), screen)
 
         term.type(":qa!")
     finally:
