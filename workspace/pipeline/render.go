@@ -21,7 +21,7 @@ func (it *contextItem) selected(n int, cut bool) Selected {
 	text, trunc := heuristics.TruncateText(it.Text, n)
 	sel := Selected{
 		ID: it.ID(), Symbol: it.Name, Kind: it.Kind, Language: it.Lang, Text: text, Truncated: trunc || cut,
-		Score: round4(it.fused), Reason: it.reason, Span: it.Span, StartLineText: it.StartLine, EndLineText: it.EndLine,
+		Score: itemScore(it.fused), Reason: it.reason, Span: it.Span, StartLineText: it.StartLine, EndLineText: it.EndLine,
 	}
 	if it.rank > 0 {
 		sel.Signals = map[string]Signal{heuristics.SourceNames[heuristics.SrcItem]: {Rank: it.rank, Score: round4(it.score)}}
@@ -77,7 +77,7 @@ func buildItem(q *query, e *packEntry, pk heuristics.Packed, srcs map[string][]b
 		EndLineText:   parse.LineAt(src, r.EndLine),
 		Text:          text,
 		Truncated:     ex.Cut || e.cut || c.head, // a file head is never the whole file
-		Score:         round4(c.fused),
+		Score:         itemScore(c.fused),
 		Reason:        c.reason,
 		Signals:       signals(c),
 		Why:           e.why,
@@ -115,6 +115,17 @@ func signals(c *cand) map[string]Signal {
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// itemScore is an item's score on the wire: its fused score to four
+// places, and never 0 for an item that scored above 0 (a long answer's
+// last items, decayed within their file, would otherwise read as no match
+// at all).
+func itemScore(x float64) float64 {
+	if x > 0 {
+		return max(round4(x), 1e-4)
+	}
+	return round4(x)
+}
 
 // Every item of an answer says why it is there, in one short sentence a
 // person reads: the strongest one or two pieces of the evidence that put
