@@ -122,22 +122,7 @@ func WriteWeights(path string, fw *FittedWeights) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := cachefile.CreateIndexTemp(path)
-	if err != nil {
-		return fmt.Errorf("weights file %s: %w", path, err)
-	}
-	_, err = tmp.Write(append(data, '\n'))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := cachefile.WriteFile(path, append(data, '\n')); err != nil {
 		return fmt.Errorf("weights file %s: %w", path, err)
 	}
 	return nil

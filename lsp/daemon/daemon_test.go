@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/lsp/daemon"
+	"github.com/ctxls/ctxls/workspace/testutil"
 )
 
 var (
@@ -83,10 +84,10 @@ func (e *env) command(t *testing.T, args ...string) *exec.Cmd {
 
 // startDaemon starts `ctxls daemon` on the test's socket and waits until
 // it answers; it is stopped when the test ends.
-func (e *env) startDaemon(t *testing.T, idle string) (exited <-chan struct{}, log *syncBuffer) {
+func (e *env) startDaemon(t *testing.T, idle string) (exited <-chan struct{}, log *testutil.SyncBuffer) {
 	t.Helper()
 	cmd := e.command(t, "daemon", "--socket", e.socket, "--idle", idle, "--log-level", "debug")
-	log = &syncBuffer{}
+	log = &testutil.SyncBuffer{}
 	cmd.Stderr = log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -127,24 +128,6 @@ func (e *env) waitServing(t *testing.T) daemon.Status {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// syncBuffer is a process's stderr, read while it is written.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // fixture is a small Go repository.
@@ -209,13 +192,13 @@ type lspClient struct {
 	errs   map[int]string
 	next   int
 	done   chan struct{}
-	stderr *syncBuffer
+	stderr *testutil.SyncBuffer
 }
 
 func (e *env) startLSP(t *testing.T, args ...string) *lspClient {
 	t.Helper()
 	cmd := e.command(t, append([]string{"serve"}, args...)...)
-	c := &lspClient{t: t, cmd: cmd, resp: map[int]json.RawMessage{}, errs: map[int]string{}, done: make(chan struct{}), stderr: &syncBuffer{}}
+	c := &lspClient{t: t, cmd: cmd, resp: map[int]json.RawMessage{}, errs: map[int]string{}, done: make(chan struct{}), stderr: &testutil.SyncBuffer{}}
 	c.cond = sync.NewCond(&c.mu)
 	cmd.Stderr = c.stderr
 	var err error
@@ -327,14 +310,14 @@ type mcpClient struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan []byte
-	stderr *syncBuffer
+	stderr *testutil.SyncBuffer
 	next   int
 }
 
 func (e *env) startMCP(t *testing.T, args ...string) *mcpClient {
 	t.Helper()
 	cmd := e.command(t, append([]string{"mcp"}, args...)...)
-	c := &mcpClient{t: t, cmd: cmd, lines: make(chan []byte, 64), stderr: &syncBuffer{}}
+	c := &mcpClient{t: t, cmd: cmd, lines: make(chan []byte, 64), stderr: &testutil.SyncBuffer{}}
 	cmd.Stderr = c.stderr
 	var err error
 	if c.stdin, err = cmd.StdinPipe(); err != nil {
@@ -624,11 +607,11 @@ func TestConcurrentAutoStartsOneDaemon(t *testing.T) {
 func TestTwoDaemonsRace(t *testing.T) {
 	e := newEnv(t)
 	cmds := make([]*exec.Cmd, 2)
-	logs := make([]*syncBuffer, 2)
+	logs := make([]*testutil.SyncBuffer, 2)
 	done := make([]chan struct{}, 2)
 	for i := range 2 {
 		cmds[i] = e.command(t, "daemon", "--socket", e.socket, "--idle", "1m")
-		logs[i] = &syncBuffer{}
+		logs[i] = &testutil.SyncBuffer{}
 		cmds[i].Stderr = logs[i]
 		done[i] = make(chan struct{})
 	}

@@ -46,6 +46,31 @@ func CreateIndexTemp(path string) (*os.File, error) {
 	return createTemp(path, ".", 0o600)
 }
 
+// WriteFile replaces the cache file at path with data: written to a
+// locked temporary file (CreateIndexTemp), synced and renamed over path,
+// so that a reader sees the old file or the new one, never a part. The
+// temporary file is removed if anything fails.
+func WriteFile(path string, data []byte) error {
+	tmp, err := CreateIndexTemp(path)
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
 // CreateMemoryTemp is CreateIndexTemp for the memory file at path,
 // readable by all.
 func CreateMemoryTemp(path string) (*os.File, error) {

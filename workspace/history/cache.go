@@ -7,7 +7,6 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"sort"
 	"strconv"
@@ -169,21 +168,7 @@ func (h *History) Save(path, dir string) error {
 	if b.Len() > MaxCacheBytes {
 		return fmt.Errorf("history cache: %d bytes, over the bound of %d; not written", b.Len(), MaxCacheBytes)
 	}
-	tmp, err := cachefile.CreateIndexTemp(path)
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(b.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return cachefile.WriteFile(path, b.Bytes())
 }
 
 // LoadCache reads the history cache file path, written for dir with

@@ -326,12 +326,7 @@ func NamesVersion(text string) bool { return versionRE.MatchString(text) }
 // files. A query that names a version (release says so) also matches the
 // past commits whose subjects named one.
 func (h *History) PastChanges(terms []symbolindex.QueryTerm, release bool, k int) []File {
-	if h == nil {
-		return nil
-	}
-	if release {
-		terms = append(slices.Clip(terms), symbolindex.QueryTerm{Term: markerTerm, Weight: 1})
-	}
+	terms = h.pastTerms(terms, release)
 	if len(terms) == 0 {
 		return nil
 	}
@@ -410,16 +405,24 @@ func (h *History) touches(out []Touch, ci int32, w float64, skip int32) []Touch 
 	return out
 }
 
-// PastTouches are the lines that past commits described in words like
-// the query's touched: each of the best-matching commits (PastChanges')
-// gives its spans its BM25 score, weighted by age.
-func (h *History) PastTouches(terms []symbolindex.QueryTerm, release bool) []Touch {
+// pastTerms are the terms past messages are searched for: the query's,
+// and the version marker when the query names a release; none without a
+// history.
+func (h *History) pastTerms(terms []symbolindex.QueryTerm, release bool) []symbolindex.QueryTerm {
 	if h == nil {
 		return nil
 	}
 	if release {
 		terms = append(slices.Clip(terms), symbolindex.QueryTerm{Term: markerTerm, Weight: 1})
 	}
+	return terms
+}
+
+// PastTouches are the lines that past commits described in words like
+// the query's touched: each of the best-matching commits (PastChanges')
+// gives its spans its BM25 score, weighted by age.
+func (h *History) PastTouches(terms []symbolindex.QueryTerm, release bool) []Touch {
+	terms = h.pastTerms(terms, release)
 	if len(terms) == 0 {
 		return nil
 	}
