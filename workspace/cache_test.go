@@ -173,8 +173,8 @@ func TestCacheReparsesOnlyChangedFiles(t *testing.T) {
 	if edited.MerkleRoot == cold.MerkleRoot {
 		t.Error("the Merkle root did not change with the file's content")
 	}
-	if ws.Reembedded() != 1 {
-		t.Errorf("%d symbols re-embedded for an edit of one function, want 1", ws.Reembedded())
+	if n := selDo(t, ws, &SelectRequest{Query: "formatAmount"}).Stats.Reembedded; n != 1 {
+		t.Errorf("%d symbols re-embedded for an edit of one function, want 1", n)
 	}
 	it := docItem(t, ws, "formatAmount renders cents as a price", "sym:billing/format.go::formatAmount")
 	if !strings.Contains(it.Text, "cents / 100") {

@@ -190,18 +190,6 @@ func (w *Workspace) every(ok func(*Folder) bool) bool {
 	return true
 }
 
-// Reembedded is the number of symbols tokenized and embedded since the
-// indexes were built or loaded, summed over folders.
-func (w *Workspace) Reembedded() int {
-	n := 0
-	for _, f := range w.Folders() {
-		f.mu.RLock()
-		n += f.idx.Reembedded
-		f.mu.RUnlock()
-	}
-	return n
-}
-
 // ErrOutside says a URI or path is not inside any workspace folder.
 var ErrOutside = errors.New("outside the workspace folders")
 

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,42 +18,13 @@ import (
 	"github.com/ctxls/ctxls/lsp"
 	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
+	"github.com/ctxls/ctxls/workspace/testutil"
 )
-
-var (
-	tuneBinOnce sync.Once
-	tuneBin     string
-	tuneBinErr  error
-)
-
-// ctxlsBinary is the ctxls binary, built once per test run (CTXLS_BIN
-// names one already built).
-func ctxlsBinary(t *testing.T) string {
-	t.Helper()
-	tuneBinOnce.Do(func() {
-		if tuneBin = os.Getenv("CTXLS_BIN"); tuneBin != "" {
-			return
-		}
-		dir, err := os.MkdirTemp("", "ctxls-tune-test")
-		if err != nil {
-			tuneBinErr = err
-			return
-		}
-		tuneBin = filepath.Join(dir, "ctxls")
-		if out, err := exec.Command("go", "build", "-o", tuneBin, ".").CombinedOutput(); err != nil {
-			tuneBinErr = fmt.Errorf("building ctxls: %v\n%s", err, out)
-		}
-	})
-	if tuneBinErr != nil {
-		t.Fatal(tuneBinErr)
-	}
-	return tuneBin
-}
 
 // ctxlsProc runs the binary and returns its exit status and output.
 func ctxlsProc(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(ctxlsBinary(t), args...)
+	cmd := exec.Command(testutil.Binary(t), args...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

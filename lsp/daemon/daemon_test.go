@@ -21,37 +21,6 @@ import (
 	"github.com/ctxls/ctxls/workspace/testutil"
 )
 
-var (
-	buildOnce sync.Once
-	ctxlsBin  string
-	buildErr  error
-)
-
-// binary is the ctxls binary, built once per test run (CTXLS_BIN names
-// one already built).
-func binary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		if ctxlsBin = os.Getenv("CTXLS_BIN"); ctxlsBin != "" {
-			return
-		}
-		dir, err := os.MkdirTemp("", "ctxls-daemon-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		ctxlsBin = filepath.Join(dir, "ctxls")
-		out, err := exec.Command("go", "build", "-o", ctxlsBin, "../../cmd/ctxls").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("building ctxls: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return ctxlsBin
-}
-
 // env is a test's private home: a short directory (socket paths are
 // limited to about 100 bytes) with the cache and runtime directories.
 type env struct {
@@ -77,7 +46,7 @@ func newEnv(t *testing.T) *env {
 
 // command is the ctxls binary with args in the test's environment.
 func (e *env) command(t *testing.T, args ...string) *exec.Cmd {
-	cmd := exec.Command(binary(t), args...)
+	cmd := exec.Command(testutil.Binary(t), args...)
 	cmd.Env = e.vars
 	return cmd
 }

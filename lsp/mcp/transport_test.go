@@ -8,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -19,38 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/ctxls/ctxls/lsp/jsonfront"
+	"github.com/ctxls/ctxls/workspace/testutil"
 )
-
-var (
-	buildOnce sync.Once
-	ctxlsBin  string
-	buildErr  error
-)
-
-// binary is the ctxls binary, built once per test run (CTXLS_BIN names
-// one already built).
-func binary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		if ctxlsBin = os.Getenv("CTXLS_BIN"); ctxlsBin != "" {
-			return
-		}
-		dir, err := os.MkdirTemp("", "ctxls-mcp-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		ctxlsBin = filepath.Join(dir, "ctxls")
-		out, err := exec.Command("go", "build", "-o", ctxlsBin, "../../cmd/ctxls").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("building ctxls: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return ctxlsBin
-}
 
 // reply is a message from the server.
 type reply struct {
@@ -85,7 +53,7 @@ func startMCP(t *testing.T, root string) *mcpProcess {
 // startMCPArgs starts `ctxls mcp` with args.
 func startMCPArgs(t *testing.T, args ...string) *mcpProcess {
 	t.Helper()
-	cmd := exec.Command(binary(t), append([]string{"mcp"}, args...)...)
+	cmd := exec.Command(testutil.Binary(t), append([]string{"mcp"}, args...)...)
 	p := &mcpProcess{t: t, stderr: &bytes.Buffer{}, done: make(chan struct{}), replies: map[string][]reply{}}
 	p.changed = sync.NewCond(&p.mu)
 	cmd.Stderr = p.stderr

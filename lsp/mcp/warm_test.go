@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ctxls/ctxls/workspace/synth"
+	"github.com/ctxls/ctxls/workspace/testutil"
 )
 
 // synthWorkspace generates a workspace of about symbols/10 files.
@@ -63,7 +64,7 @@ func oneShot(t *testing.T, p *mcpProcess, query string) *selectAnswer {
 func TestFirstCallOnCachedWorkspace(t *testing.T) {
 	root := synthWorkspace(t, 4000)
 	cache := t.TempDir()
-	if out, err := exec.Command(binary(t), "index", "--root", root, "--cache-dir", cache).CombinedOutput(); err != nil {
+	if out, err := exec.Command(testutil.Binary(t), "index", "--root", root, "--cache-dir", cache).CombinedOutput(); err != nil {
 		t.Fatalf("ctxls index: %v\n%s", err, out)
 	}
 	for run := range 2 { // a one-shot client connects again for each call
