@@ -37,11 +37,13 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	}
 	utf8 := slices.Contains(p.Capabilities.General.PositionEncodings, encodingUTF8)
 	var ws *workspace.Workspace
-	if s.shared() {
+	if s.opts.Workspace != nil {
 		if ws, err = s.opts.Workspace(initialRoots(&p), cfg); err != nil {
 			return nil, invalidParams("%v", err)
 		}
-	} else {
+	}
+	shared := ws != nil
+	if !shared {
 		if ws, err = workspace.New(cfg, workspace.Options{Logger: s.log, Warn: s.warnUser}); err != nil {
 			return nil, invalidParams("initializationOptions: %v", err)
 		}
@@ -53,7 +55,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	}
 
 	s.mu.Lock()
-	s.ws, s.caps, s.utf8, s.state = ws, p.Capabilities, utf8, stateRunning
+	s.ws, s.caps, s.utf8, s.state, s.sharedWS = ws, p.Capabilities, utf8, stateRunning, shared
 	s.mu.Unlock()
 
 	res := initializeResult{ServerInfo: serverInfo{Name: "ctxls", Version: s.opts.Version}}

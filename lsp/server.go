@@ -49,7 +49,9 @@ type Options struct {
 	// folders and configuration of initialize instead of a new one: the
 	// shared daemon's (package daemon), which its owner indexes and
 	// watches. The session then neither indexes it nor changes its
-	// folders or configuration.
+	// folders or configuration. A nil workspace with no error (the daemon
+	// has none to share for an initialize with no folder) makes the
+	// session keep its own, as a server without Workspace does.
 	Workspace func(roots []string, cfg workspace.Config) (*workspace.Workspace, error)
 	// OnDocument, when set, is told every document event the session
 	// applied, on the read loop: the daemon keeps each session's open
@@ -72,8 +74,13 @@ func (s *Server) observe(kind, uri, path string, line *uint32) {
 	}
 }
 
-// shared reports whether the workspace is supplied (Options.Workspace).
-func (s *Server) shared() bool { return s.opts.Workspace != nil }
+// shared reports whether the session's workspace was supplied
+// (Options.Workspace) rather than its own.
+func (s *Server) shared() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sharedWS
+}
 
 // lifecycle is where a session is in initialize → shutdown → exit.
 type lifecycle int
@@ -117,6 +124,7 @@ type Server struct {
 	state       lifecycle
 	initialized bool
 	ws          *workspace.Workspace
+	sharedWS    bool // ws is the daemon's (Options.Workspace), not the session's own
 	caps        clientCapabilities
 	utf8        bool // positions count UTF-8 bytes, not UTF-16 code units
 

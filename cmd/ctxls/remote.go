@@ -53,7 +53,7 @@ func connectRemote(remote string, stderr io.Writer) *daemon.Client {
 func runDaemon(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("daemon", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	socket := fs.String("socket", "", "the Unix socket to serve on (default: $XDG_RUNTIME_DIR/ctxls/daemon.sock, else in the user cache dir)")
+	socket := fs.String("socket", "", "the Unix socket to serve on (default: $XDG_RUNTIME_DIR/ctxls/daemon-<build>.sock, else in the user cache dir; <build> names this binary)")
 	idle := fs.Duration("idle", daemon.DefaultIdle, "exit after this long without a client")
 	level := logLevelFlag(fs)
 	fs.Usage = func() {

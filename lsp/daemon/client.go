@@ -129,6 +129,7 @@ func (c *Client) call(method string, params, res any) error {
 // Attach makes the connection a session of p.Kind; the returned stream is
 // then that protocol's, to the daemon's session.
 func (c *Client) Attach(p AttachParams) (*Stream, AttachResult, error) {
+	p.Build = Build()
 	var res AttachResult
 	if err := c.call(MethodAttach, p, &res); err != nil {
 		return nil, res, err
@@ -154,6 +155,7 @@ func (s *Stream) CloseWrite() error {
 
 // Select runs one selection in the daemon.
 func (c *Client) Select(p SelectParams) (*wire.Result, error) {
+	p.Build = Build()
 	var res wire.Result
 	err := c.call(MethodSelect, p, &res)
 	return &res, err
@@ -167,10 +169,10 @@ func (c *Client) Status() (Status, error) {
 }
 
 // IsRequestError reports whether err is the daemon's answer to a bad
-// request (not a failure to reach it).
+// request (not a failure to reach it, nor a daemon of another build).
 func IsRequestError(err error) bool {
 	var re *rpcError
-	return errors.As(err, &re)
+	return errors.As(err, &re) && re.Code != codeOtherBuild
 }
 
 // IsParamError reports whether err is the daemon refusing a request's

@@ -250,6 +250,10 @@ func (d *Daemon) serveConn(conn net.Conn) {
 				d.reply(conn, m, nil, fmt.Errorf("%s: %v", MethodAttach, err))
 				return
 			}
+			if err := sameBuild(p.Build); err != nil {
+				d.reply(conn, m, nil, err)
+				return
+			}
 			d.attach(s, p, m, conn, r)
 			return
 		}
@@ -259,6 +263,10 @@ func (d *Daemon) serveConn(conn net.Conn) {
 			var p SelectParams
 			if err := json.Unmarshal(m.Params, &p); err != nil {
 				d.reply(conn, m, nil, fmt.Errorf("%s: %v", MethodSelect, err))
+				continue
+			}
+			if err := sameBuild(p.Build); err != nil {
+				d.reply(conn, m, nil, err)
 				continue
 			}
 			res, err := d.selectOnce(&p)
@@ -271,12 +279,24 @@ func (d *Daemon) serveConn(conn net.Conn) {
 	}
 }
 
+// sameBuild refuses a client of another build of ctxls (one that gave its
+// build: every client of this version does).
+func sameBuild(client string) error {
+	if client == "" || client == Build() {
+		return nil
+	}
+	return &rpcError{Code: codeOtherBuild, Message: fmt.Sprintf("this daemon is another build of ctxls (%s; yours is %s): use --remote=auto, which finds or starts a daemon of your build", Build(), client)}
+}
+
 func (d *Daemon) reply(w io.Writer, req *message, res any, err error) {
 	if req.ID == nil {
 		return
 	}
 	out := &message{ID: req.ID}
-	if err != nil {
+	var re *rpcError
+	if errors.As(err, &re) {
+		out.Error = re
+	} else if err != nil {
 		out.Error = &rpcError{Code: -32603, Message: err.Error()}
 	} else if out.Result, err = json.Marshal(res); err != nil {
 		out.Error = &rpcError{Code: -32603, Message: err.Error()}
@@ -301,6 +321,12 @@ func (d *Daemon) attach(s *session, p AttachParams, m *message, conn net.Conn, r
 		srv := lsp.New(lsp.Options{
 			Version: d.opts.Version, Log: d.logWriter(), LogLevel: d.opts.Level,
 			Workspace: func(roots []string, cfg workspace.Config) (*workspace.Workspace, error) {
+				if len(roots) == 0 {
+					// Nothing to share: the session keeps a workspace of
+					// its own, whose folders it adds later.
+					d.log.Info("session has no workspace folder; it keeps its own workspace", "session", s.id)
+					return nil, nil
+				}
 				sh, err := d.space(roots, cfg)
 				if err == nil {
 					d.mu.Lock()
@@ -548,7 +574,7 @@ func (d *Daemon) editorState(sh *shared) (mcp.EditorState, bool) {
 func (d *Daemon) status() Status {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	st := Status{PID: os.Getpid(), Version: d.opts.Version, Sessions: len(d.sessions) - 1} // not counting the asker
+	st := Status{PID: os.Getpid(), Version: d.opts.Version, Build: Build(), Sessions: len(d.sessions) - 1} // not counting the asker
 	for _, sh := range d.spaces {
 		st.Workspaces = append(st.Workspaces, strings.Join(sh.roots, ","))
 	}

@@ -40,7 +40,8 @@ func newEnv(t *testing.T) *env {
 	if err := os.Mkdir(run, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	return &env{dir: dir, socket: filepath.Join(run, "ctxls", "daemon.sock"), vars: append(os.Environ(),
+	socket := filepath.Join(run, "ctxls", daemon.SocketName(daemon.BuildOf(testutil.Binary(t))))
+	return &env{dir: dir, socket: socket, vars: append(os.Environ(),
 		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "XDG_RUNTIME_DIR="+run, "CTXLS_REMOTE=")}
 }
 
@@ -492,6 +493,37 @@ func TestAgentSeesEditorState(t *testing.T) {
 	}
 }
 
+// TestSessionWithNoFolder: an editor that opens no folder at initialize
+// and adds one later gets a workspace of its own in the daemon, indexed
+// when the folder comes, instead of an error.
+func TestSessionWithNoFolder(t *testing.T) {
+	e := newEnv(t)
+	root := fixture(t, e)
+	e.startDaemon(t, "1m")
+	ed := e.startLSP(t, "--remote="+e.socket)
+	ed.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
+	ed.send("initialized", 0, map[string]any{})
+	ed.send("workspace/didChangeWorkspaceFolders", 0, map[string]any{"event": map[string]any{
+		"added": []any{map[string]any{"uri": fileURI(root), "name": "shop"}}, "removed": []any{}}})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var res struct {
+			Items []struct{ Symbol string }
+		}
+		json.Unmarshal(ed.call("workspace/contextSelect", map[string]any{"query": "reserve stock"}), &res)
+		if len(res.Items) > 0 && res.Items[0].Symbol == "Reserve" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the added folder never answered: %+v; stderr:\n%s", res, ed.stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if s := ed.stderr.String(); strings.Contains(s, "warning") {
+		t.Errorf("the session warned:\n%s", s)
+	}
+}
+
 // TestSocketIsPrivate: the socket is 0600 in a 0700 directory, and a
 // client refuses a directory open to others, working in its own process
 // after one warning.
@@ -523,6 +555,67 @@ func TestSocketIsPrivate(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "Reserve") {
 		t.Errorf("the in-process fallback did not select Reserve:\n%s", out)
+	}
+}
+
+// TestAnotherBuildIsRefused: a daemon of another build of ctxls (an
+// upgrade left it running) never answers this build's clients: named
+// by its path it refuses them, and they work in their own process;
+// --remote=auto finds this build's own socket and starts a daemon there.
+func TestAnotherBuildIsRefused(t *testing.T) {
+	e := newEnv(t)
+	root := fixture(t, e)
+	other := filepath.Join(e.dir, "ctxls-other")
+	build := exec.Command("go", "build", "-ldflags=-X main.version=0.0.0-other", "-o", other, "github.com/ctxls/ctxls/cmd/ctxls")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building another ctxls: %v\n%s", err, out)
+	}
+	if daemon.BuildOf(other) == daemon.BuildOf(testutil.Binary(t)) {
+		t.Fatal("the other binary has this one's build")
+	}
+	oldSocket := filepath.Join(filepath.Dir(e.socket), daemon.SocketName(daemon.BuildOf(other)))
+	if oldSocket == e.socket {
+		t.Fatal("two builds share one socket name")
+	}
+	old := exec.Command(other, "daemon", "--socket", oldSocket, "--idle", "1m")
+	old.Env = e.vars
+	if err := old.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { old.Process.Signal(syscall.SIGTERM); old.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for _, err := os.Stat(oldSocket); err != nil; _, err = os.Stat(oldSocket) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the other daemon never listened: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	cmd := e.command(t, "select", "--remote="+oldSocket, "--root", root, "reserve stock")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("select: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "another build of ctxls") || !strings.Contains(stderr.String(), "working in this process") {
+		t.Errorf("stderr should say the daemon is another build and the select ran here:\n%s", stderr.String())
+	}
+	if !strings.Contains(string(out), "Reserve") {
+		t.Errorf("the in-process answer has no Reserve:\n%s", out)
+	}
+
+	cmd = e.command(t, "select", "--remote=auto", "--root", root, "reserve stock")
+	stderr.Reset()
+	cmd.Stderr = &stderr
+	if out, err = cmd.Output(); err != nil || stderr.Len() > 0 || !strings.Contains(string(out), "Reserve") {
+		t.Fatalf("select --remote=auto: %v\nstderr: %s\n%s", err, stderr.String(), out)
+	}
+	st := e.waitServing(t)
+	t.Cleanup(func() { syscall.Kill(st.PID, syscall.SIGTERM) })
+	if st.PID == old.Process.Pid || st.Build != daemon.BuildOf(testutil.Binary(t)) {
+		t.Errorf("--remote=auto reached pid %d of build %s; want a daemon of this build (%s), not the other's (pid %d)",
+			st.PID, st.Build, daemon.BuildOf(testutil.Binary(t)), old.Process.Pid)
 	}
 }
 

@@ -44,6 +44,9 @@ type AttachParams struct {
 	Config json.RawMessage `json:"config,omitempty"`
 	// PID is the client's process, for the daemon's log.
 	PID int `json:"pid,omitempty"`
+	// Build is the client's (Build); a daemon of another build refuses
+	// the session, so that a client never gets answers from other code.
+	Build string `json:"build,omitempty"`
 }
 
 // AttachResult is MethodAttach's answer.
@@ -57,12 +60,15 @@ type SelectParams struct {
 	Roots   []string        `json:"roots"`
 	Config  json.RawMessage `json:"config,omitempty"`
 	Request *wire.Request   `json:"request"`
+	// Build is the client's, as in AttachParams.
+	Build string `json:"build,omitempty"`
 }
 
 // Status is MethodStatus's answer.
 type Status struct {
 	PID        int      `json:"pid"`
 	Version    string   `json:"version"`
+	Build      string   `json:"build"`
 	Sessions   int      `json:"sessions"`
 	Workspaces []string `json:"workspaces"`
 }
@@ -76,6 +82,10 @@ type message struct {
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *rpcError       `json:"error,omitempty"`
 }
+
+// codeOtherBuild is the daemon's error for a client of another build: the
+// client then works in its own process.
+const codeOtherBuild = -32001
 
 type rpcError struct {
 	Code    int    `json:"code"`

@@ -9,20 +9,31 @@ import (
 	"syscall"
 )
 
-// SocketName is the daemon's socket file in its directory.
-const SocketName = "daemon.sock"
+// SocketName is the socket file of the daemon of build (Build) in its
+// directory.
+func SocketName(build string) string { return "daemon-" + build + ".sock" }
 
-// DefaultSocket is the per-user socket: $XDG_RUNTIME_DIR/ctxls/daemon.sock,
-// else ctxls/daemon/daemon.sock under the user cache directory.
+// DefaultSocket is this build's per-user socket:
+// $XDG_RUNTIME_DIR/ctxls/daemon-<build>.sock, else
+// ctxls/daemon/daemon-<build>.sock under the user cache directory.
 func DefaultSocket() (string, error) {
+	dir, err := SocketDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, SocketName(Build())), nil
+}
+
+// SocketDir is the per-user directory of the daemons' sockets.
+func SocketDir() (string, error) {
 	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
-		return filepath.Join(rt, "ctxls", SocketName), nil
+		return filepath.Join(rt, "ctxls"), nil
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("no place for the daemon socket: %v (set XDG_RUNTIME_DIR)", err)
 	}
-	return filepath.Join(cache, "ctxls", "daemon", SocketName), nil
+	return filepath.Join(cache, "ctxls", "daemon"), nil
 }
 
 // LogFile is where a daemon started by a client writes its log: beside

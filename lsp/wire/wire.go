@@ -147,6 +147,10 @@ type Result struct {
 // an empty answer beats a budget of guesses.
 const NoMatch = "Nothing in the workspace matches this question well; try naming a symbol, file or error message."
 
+// StillIndexing is the message of an empty answer while the workspace is
+// still being indexed: not a verdict on the question.
+const StillIndexing = "ctxls is still indexing this workspace and the files indexed so far hold nothing for this question; ask again when indexing is done."
+
 // Item is one selected slice of the workspace.
 type Item struct {
 	ID       string `json:"id"`
@@ -291,7 +295,11 @@ func SelectRequest(req *Request) (*workspace.SelectRequest, error) {
 // positions in UTF-8 bytes or UTF-16 code units.
 func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
 	res := &Result{Items: make([]Item, 0, len(sel.Items)), UsedChars: sel.UsedChars, LowConfidence: sel.LowConfidence, Stats: stats(sel.Stats)}
-	if len(sel.Items) == 0 && sel.LowConfidence {
+	switch {
+	case len(sel.Items) > 0:
+	case !sel.Stats.Ready:
+		res.Message = StillIndexing
+	case sel.LowConfidence:
 		res.Message = NoMatch
 	}
 	if sel.TokenEncoding != "" {

@@ -295,3 +295,34 @@ func TestSymbolRangeInEncoding(t *testing.T) {
 		}
 	})
 }
+
+// TestEmptyAnswerWhileIndexing: an empty answer before the folder is
+// indexed says ctxls is still indexing, not that nothing matches; once
+// indexed, an off-topic question gets the no-match message.
+func TestEmptyAnswerWhileIndexing(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "wave.go"), []byte("package i18n\n\nfunc Wave() string { return \"hi\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := workspace.DefaultConfig()
+	cfg.CacheDir = workspace.CacheDirOff
+	ws, err := workspace.New(cfg, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.AddFolder(dir); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := wire.Select(ctx, ws, &wire.Request{Query: "Wave"}, wire.Options{})
+	if err != nil || len(res.Items) != 0 || res.Stats.Ready || res.Message != wire.StillIndexing {
+		t.Fatalf("before the index: %+v, %v; want no items, ready false and the still-indexing message", res, err)
+	}
+	if _, err := ws.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err = wire.Select(ctx, ws, &wire.Request{Query: "quarterly tax reconciliation ledger"}, wire.Options{})
+	if err != nil || len(res.Items) != 0 || res.Message != wire.NoMatch {
+		t.Fatalf("off-topic after the index: %+v, %v; want no items and the no-match message", res, err)
+	}
+}
