@@ -264,7 +264,10 @@ func (s *Server) didInitialize() {
 		return
 	}
 	if s.shared() {
-		return // the daemon indexes and watches the shared workspace
+		// The daemon indexes and watches the shared workspace; the
+		// session reports when it is ready.
+		s.spawn(func() { s.followShared("ctxls-index-shared") })
+		return
 	}
 	if caps.Workspace.DidChangeWatchedFiles.DynamicRegistration {
 		s.spawn(s.registerWatchers)

@@ -86,6 +86,40 @@ func (s *Server) runIndex(token string) {
 	}
 }
 
+// followShared reports the shared daemon's index of this session's
+// workspace as work-done progress: begun at once, ended when the
+// workspace can answer, so that a client waiting for its index to end (a
+// status line, a "ready" test) sees it as with an index of its own.
+func (s *Server) followShared(token string) {
+	ws := s.workspace()
+	s.mu.Lock()
+	withProgress := s.caps.Window.WorkDoneProgress
+	s.mu.Unlock()
+	p := &progressReporter{s: s, last: -1}
+	if withProgress && !ws.Ready() {
+		p.begin(token)
+	}
+	tick := time.NewTicker(sharedPoll)
+	defer tick.Stop()
+	for !ws.Ready() {
+		select {
+		case <-s.work.Done():
+			p.end("indexing cancelled")
+			return
+		case <-tick.C:
+		}
+	}
+	if withProgress && p.token == nil {
+		p.begin(token) // ready at once: one begin and end still tell the client
+	}
+	p.end("indexed by the shared daemon")
+	s.log.Info("the shared daemon's index of this workspace is ready")
+}
+
+// sharedPoll is how often followShared looks whether the shared index is
+// ready.
+const sharedPoll = 50 * time.Millisecond
+
 // progressCreateTimeout bounds the wait for the client to accept a
 // progress token; indexing then goes on without progress.
 const progressCreateTimeout = 5 * time.Second

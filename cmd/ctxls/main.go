@@ -112,15 +112,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:
-		if strings.HasPrefix(cmd, "-") && cmd != "--stdio" {
-			err = usagef("unknown flag %s (see 'ctxls help')", cmd)
-		} else if cmd == "--stdio" {
+		if serveFlag(cmd) { // `ctxls --remote=auto` as an editor's cmd: serve's flags
 			err = runServe(ctx, args, stdin, stdout, stderr)
+		} else if strings.HasPrefix(cmd, "-") {
+			err = usagef("unknown flag %s (see 'ctxls help')", cmd)
 		} else {
 			err = usagef("unknown command %q (see 'ctxls help')", cmd)
 		}
 	}
 	return exitCode(err, stderr)
+}
+
+// serveFlag reports whether arg is one of serve's flags, which may come
+// without the word serve.
+func serveFlag(arg string) bool {
+	name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	return strings.HasPrefix(arg, "-") && (name == "stdio" || name == "remote" || name == "log-level")
 }
 
 func exitCode(err error, stderr io.Writer) int {

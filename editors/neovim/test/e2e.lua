@@ -935,6 +935,40 @@ case('the plugin uses a ctxls client started elsewhere (nvim-lspconfig, vim.lsp.
   end, 'the external client to stop')
 end)
 
+case('share_index: the editor and `ctxls select --remote=auto` in a terminal answer from one index, unsaved edits included', function()
+  local ok, err = pcall(ctxls.setup, { share_index = 'yes' })
+  check(not ok and tostring(err):match('share_index must be true or false'), "share_index = 'yes': %s", tostring(err))
+  local run, cache = tmp .. '/run', tmp .. '/daemon-cache'
+  vim.fn.mkdir(run, 'p', 448) -- 0700: the daemon refuses a directory others may enter
+  local env = { XDG_RUNTIME_DIR = run, XDG_CACHE_HOME = cache, CTXLS_REMOTE = '' }
+  ctxls.setup({ cmd = { bin }, share_index = true, cmd_env = env, request = { limit = 5 } })
+  vim.cmd('CtxlsRestart')
+  vim.cmd('edit ' .. vim.fn.fnameescape(cart_path))
+  wait_ready(shop)
+  local buf = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, {
+    '',
+    '// SplitQuokkaBasket divides a cart between two shoppers.',
+    'func SplitQuokkaBasket(c *Cart) (*Cart, *Cart) {',
+    '\treturn c, nil',
+    '}',
+  })
+  wait(20000, function()
+    local e, res = select({ query = 'split quokka basket between shoppers' })
+    return e == nil and find(res.items, 'cart/cart.go', 'SplitQuokkaBasket') ~= nil
+  end, 'the editor to select its unsaved SplitQuokkaBasket through the daemon')
+  local cli = { 'env', 'XDG_RUNTIME_DIR=' .. run, 'XDG_CACHE_HOME=' .. cache, 'CTXLS_REMOTE=',
+    bin, 'select', '--remote=auto', '--root', shop, '--limit', '5', 'split quokka basket between shoppers' }
+  local text = vim.fn.system(cli)
+  check(vim.v.shell_error == 0 and text:find('SplitQuokkaBasket', 1, true), 'ctxls select --remote=auto (exit %d):\n%s', vim.v.shell_error, text)
+  check(not text:find('warning', 1, true), 'the CLI did not use the daemon:\n%s', text)
+  vim.cmd('silent! undo')
+  vim.cmd('edit!')
+  ctxls.setup({ cmd = { bin }, init_options = { cacheDir = 'off' }, request = { limit = 5 } })
+  vim.cmd('CtxlsRestart')
+  vim.fn.system({ 'pkill', '-f', run }) -- the daemon's command line names its socket under run
+end)
+
 case('a missing ctxls binary is reported, not thrown', function()
   ctxls.setup({ cmd = { tmp .. '/no/such/ctxls' } })
   local path = write(tmp, 'elsewhere/.git/HEAD', '')
@@ -961,7 +995,7 @@ case('the help file has valid tags for every command and option', function()
   vim.opt.rtp:prepend(tmp .. '/rtp')
   for _, tag in ipairs({ 'ctxls', 'ctxls-setup', ':CtxlsSelect', ':CtxlsSelect!', ':CtxlsStatus', ':CtxlsRestart',
     ':CtxlsPick', 'ctxls-picker', 'ctxls-why', 'ctxls-pin', 'CtxlsRange', 'ctxls.open()', 'ctxls.selection()',
-    'ctxls.select()', 'ctxls.select_sync()', 'ctxls.to_markdown()', 'ctxls-lspconfig', 'ctxls-init_options',
+    'ctxls.select()', 'ctxls.select_sync()', 'ctxls.to_markdown()', 'ctxls-lspconfig', 'ctxls-init_options', 'ctxls-share_index',
     'ctxls-ai', 'ctxls-health', 'ctxls.stats_sync()', 'ctxls.ai.avante_tool()', 'ctxls.ai.copilotchat_function()',
     'ctxls.ai.codecompanion_slash_command()' }) do
     local ok, e = pcall(vim.cmd, 'help ' .. tag)

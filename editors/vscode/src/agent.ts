@@ -114,9 +114,13 @@ export function chatHistory(turns: readonly Turn[]): string[] {
   return out.slice(-8);
 }
 
-/** The arguments of `ctxls mcp` over the workspace folders. */
-export function mcpArgs(folders: readonly string[]): string[] {
-  const args = ['mcp'];
+/**
+ * The arguments of `ctxls mcp` over the workspace folders; with shareIndex,
+ * a client of the shared daemon, where the editor's server is too, so the
+ * agent's selections see the editor's open files, unsaved edits and cursor.
+ */
+export function mcpArgs(folders: readonly string[], shareIndex = false): string[] {
+  const args = shareIndex ? ['mcp', '--remote=auto'] : ['mcp'];
   for (const f of folders) args.push('--root', f);
   return args;
 }

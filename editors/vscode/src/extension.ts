@@ -37,7 +37,7 @@ import type { ContextItem, ContextSelectParams, ContextSelectResult } from './pr
 import { pickRows, resultTitle, toMarkdown } from './render';
 import { ContextSelection } from './selection';
 import { fetchStats, selectContext, sendConfiguration, sendFocus, waitUntilReady, type Rpc } from './session';
-import { buildSelectParams, initializationOptions, readSettings, type Settings } from './settings';
+import { buildSelectParams, initializationOptions, readSettings, serveArgs, type Settings } from './settings';
 import { onProgress, onStats, statusDetails, statusView, type Status } from './status';
 
 export type { ContextItem, ContextSelectParams, ContextSelectResult, SelectStats } from './protocol';
@@ -195,7 +195,7 @@ class Extension implements vscode.Disposable {
     if (!vscode.workspace.isTrusted || folders.length === 0) return [];
     const found = findServer({ configured: this.settings().path, workspaceFolder: folders[0] });
     if (!found.found) return [];
-    return [new vscode.McpStdioServerDefinition('ctxls', found.path, mcpArgs(folders))];
+    return [new vscode.McpStdioServerDefinition('ctxls', found.path, mcpArgs(folders, this.settings().shareIndex))];
   }
 
   /** @ctxls: the selected context for the prompt, or /explain: why. */
@@ -282,12 +282,12 @@ class Extension implements vscode.Disposable {
       return;
     }
     this.serverPath = found.path;
-    this.output.info(`starting ${found.path} serve --stdio (found via ${found.via})`);
+    this.output.info(`starting ${found.path} ${serveArgs(settings).join(' ')} (found via ${found.via})`);
     this.setStatus({ kind: 'starting' });
 
     const serverOptions: ServerOptions = {
       command: found.path,
-      args: ['serve'],
+      args: serveArgs(settings),
       transport: TransportKind.stdio,
       options: folder !== undefined ? { cwd: folder } : undefined,
     };
@@ -393,7 +393,8 @@ class Extension implements vscode.Disposable {
 
   private configurationChanged(e: vscode.ConfigurationChangeEvent): void {
     if (!e.affectsConfiguration('ctxls')) return;
-    if (e.affectsConfiguration('ctxls.path')) {
+    if (e.affectsConfiguration('ctxls.path') || e.affectsConfiguration('ctxls.shareIndex')) {
+      this.mcpChanged.fire();
       void this.restart();
       return;
     }

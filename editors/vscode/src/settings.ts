@@ -13,11 +13,17 @@ import type { ContextSelectParams, InitializationOptions, RequestDefaults } from
 export interface Settings extends InitializationOptions, RequestDefaults {
   /** The ctxls binary: "" (look on PATH), a command name or a path. */
   path: string;
+  /**
+   * Share one index with agents and the CLI: the server and the MCP server
+   * for agents run as clients of ctxls's per-user daemon (`--remote=auto`).
+   */
+  shareIndex: boolean;
 }
 
 /** The values used when a setting is unset or invalid. */
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   path: '',
+  shareIndex: false,
   embedder: 'hash',
   modelPath: '',
   onnxRuntimeLibrary: '',
@@ -84,9 +90,17 @@ export function readSettings(get: (key: string) => unknown, home: string = os.ho
       problems.push(`ctxls.exclude must be a list of glob strings, got ${describe(rawExclude)}; using []`);
     }
   }
+  let shareIndex = DEFAULT_SETTINGS.shareIndex;
+  const rawShare = get('shareIndex');
+  if (typeof rawShare === 'boolean') {
+    shareIndex = rawShare;
+  } else if (rawShare !== undefined && rawShare !== null) {
+    problems.push(`ctxls.shareIndex must be true or false, got ${describe(rawShare)}; using false`);
+  }
   const cacheDir = str('cacheDir');
   const settings: Settings = {
     path: expandHome(str('path'), home),
+    shareIndex,
     embedder,
     modelPath: expandHome(str('modelPath'), home),
     onnxRuntimeLibrary: expandHome(str('onnxRuntimeLibrary'), home),
@@ -98,6 +112,11 @@ export function readSettings(get: (key: string) => unknown, home: string = os.ho
     maxCharsPerItem: int('maxCharsPerItem', 1, Number.MAX_SAFE_INTEGER),
   };
   return { settings, problems };
+}
+
+/** The arguments of `ctxls serve`: a client of the shared daemon when shareIndex is on. */
+export function serveArgs(s: Pick<Settings, 'shareIndex'>): string[] {
+  return s.shareIndex ? ['serve', '--remote=auto'] : ['serve'];
 }
 
 /** The initializationOptions of the server's initialize request. */

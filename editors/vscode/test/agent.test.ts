@@ -100,4 +100,5 @@ test('chatHistory keeps the prompts, oldest first, at most 8', () => {
 test('mcpArgs names every folder as a root', () => {
   assert.deepEqual(mcpArgs(['/a', '/b c']), ['mcp', '--root', '/a', '--root', '/b c']);
   assert.deepEqual(mcpArgs([]), ['mcp']);
+  assert.deepEqual(mcpArgs(['/a'], true), ['mcp', '--remote=auto', '--root', '/a']);
 });

@@ -7,6 +7,7 @@ import {
   DEFAULT_SETTINGS,
   initializationOptions,
   readSettings,
+  serveArgs,
   type Settings,
 } from '../src/settings';
 
@@ -24,6 +25,7 @@ describe('readSettings', () => {
     const { settings, problems } = readSettings(
       from({
         path: ' ~/go/bin/ctxls ',
+        shareIndex: true,
         embedder: 'onnx',
         modelPath: '~/models/minilm',
         onnxRuntimeLibrary: '/opt/ort/libonnxruntime.so',
@@ -39,6 +41,7 @@ describe('readSettings', () => {
     assert.deepEqual(problems, []);
     assert.deepEqual(settings, {
       path: '/home/ada/go/bin/ctxls',
+      shareIndex: true,
       embedder: 'onnx',
       modelPath: '/home/ada/models/minilm',
       onnxRuntimeLibrary: '/opt/ort/libonnxruntime.so',
@@ -53,7 +56,7 @@ describe('readSettings', () => {
 
   test('each invalid value falls back to its default and is reported by name', () => {
     const { settings, problems } = readSettings(
-      from({ embedder: 'bert', limit: 500, maxChars: 0, maxCharsPerItem: 2.5, exclude: 'vendor/**', cacheDir: 42 }),
+      from({ embedder: 'bert', limit: 500, maxChars: 0, maxCharsPerItem: 2.5, exclude: 'vendor/**', cacheDir: 42, shareIndex: 'yes' }),
       home,
     );
     assert.equal(settings.embedder, 'hash');
@@ -62,11 +65,19 @@ describe('readSettings', () => {
     assert.equal(settings.maxCharsPerItem, 1500);
     assert.deepEqual(settings.exclude, []);
     assert.equal(settings.cacheDir, '');
-    assert.equal(problems.length, 6);
-    for (const name of ['ctxls.embedder', 'ctxls.limit', 'ctxls.maxChars', 'ctxls.maxCharsPerItem', 'ctxls.exclude', 'ctxls.cacheDir']) {
+    assert.equal(settings.shareIndex, false);
+    assert.equal(problems.length, 7);
+    for (const name of ['ctxls.embedder', 'ctxls.limit', 'ctxls.maxChars', 'ctxls.maxCharsPerItem', 'ctxls.exclude', 'ctxls.cacheDir', 'ctxls.shareIndex']) {
       assert.ok(problems.some((p) => p.startsWith(name + ' ')), `no problem names ${name}: ${problems.join('; ')}`);
     }
     assert.match(problems.find((p) => p.startsWith('ctxls.limit'))!, /between 1 and 100, got number 500; using 8/);
+  });
+});
+
+describe('how the server is started', () => {
+  test('serve runs in its own process unless the index is shared through the daemon', () => {
+    assert.deepEqual(serveArgs(DEFAULT_SETTINGS), ['serve']);
+    assert.deepEqual(serveArgs({ shareIndex: true }), ['serve', '--remote=auto']);
   });
 });
 

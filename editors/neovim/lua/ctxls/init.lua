@@ -24,6 +24,11 @@ local HAS_011 = has('nvim-0.11') -- client:method() calls
 local defaults = {
   -- The command that starts the server; it speaks LSP on stdin/stdout.
   cmd = { 'ctxls', 'serve' },
+  -- Share one live index with agents and the CLI through ctxls's per-user
+  -- daemon (`--remote=auto`): an agent's `ctxls mcp --remote=auto` or a
+  -- terminal's `ctxls select --remote=auto` then sees this editor's open
+  -- files, unsaved edits and cursor (with the same init_options).
+  share_index = false,
   -- initializationOptions: embedder, modelPath, onnxRuntimeLibrary,
   -- exclude, maxFileBytes, cacheDir (docs/protocol.md).
   init_options = {},
@@ -151,6 +156,9 @@ local function check_config(c)
     if type(a) ~= 'string' or a == '' then
       fail(('cmd[%d] must be a non-empty string, got %s'):format(i, vim.inspect(a)))
     end
+  end
+  if type(c.share_index) ~= 'boolean' then
+    fail('share_index must be true or false, got ' .. vim.inspect(c.share_index))
   end
   if type(c.init_options) ~= 'table' then
     fail('init_options must be a table, got ' .. type(c.init_options))
@@ -320,7 +328,7 @@ local function client_config(root)
   local c = config()
   return {
     name = NAME,
-    cmd = c.cmd,
+    cmd = c.share_index and vim.list_extend(vim.list_slice(c.cmd), { '--remote=auto' }) or c.cmd,
     cmd_env = c.cmd_env,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ':t') } },
