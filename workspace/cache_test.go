@@ -317,6 +317,70 @@ func TestCacheDamagedBodyIsRebuilt(t *testing.T) {
 	}
 }
 
+// TestCacheRebuildKeepsUnsavedEdits: the rebuild after a damaged segment
+// starts from the files alone; a document open with unsaved text is put
+// back when it is installed, so the editor's edit is not lost with the
+// cache.
+func TestCacheRebuildKeepsUnsavedEdits(t *testing.T) {
+	root := t.TempDir()
+	selWriteTree(t, root, selApp)
+	dir := t.TempDir()
+	_, cold, _ := cacheIndex(t, root, dir)
+	req := &SelectRequest{Query: "parseConfig"}
+
+	bodies, err := symbolindex.BodyRanges(cold.Cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(cold.Cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range bodies {
+		b[(r[0]+r[1])/2] ^= 0x5a
+	}
+	if err := os.WriteFile(cold.Cache, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ws, _, log := cacheIndex(t, root, dir)
+	if strings.Contains(log.String(), "index streamed into its cache file") {
+		t.Fatalf("the restart wrote its cache; the test cannot see the rebuild's write (log: %s)", log)
+	}
+	path := filepath.Join(root, "internal/config/config.go")
+	disk, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unsaved := string(disk) + "\n// reloadQuokkaSettings rereads the settings of the quokka enclosure.\nfunc reloadQuokkaSettings() error { return nil }\n"
+	if err := ws.DidOpen(path, 1, unsaved); err != nil {
+		t.Fatal(err)
+	}
+	edited := &SelectRequest{Query: "reload quokka enclosure settings"}
+	selFirst(t, selDo(t, ws, edited), "sym:internal/config/config.go::reloadQuokkaSettings")
+	// The first select reads the damaged bodies and starts the rebuild,
+	// which ends writing a new cache.
+	selDo(t, ws, req)
+	deadline := time.Now().Add(2 * time.Minute)
+	for !strings.Contains(log.String(), "damaged") || !strings.Contains(log.String(), "index streamed into its cache file") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no rebuild after a damaged segment (log: %s)", log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for {
+		ids := selIDs(selDo(t, ws, edited))
+		if len(ids) > 0 && ids[0] == "sym:internal/config/config.go::reloadQuokkaSettings" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the rebuild the unsaved reloadQuokkaSettings is gone: %q (log: %s)", ids, log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func TestCacheIncompatibleIsRebuilt(t *testing.T) {
 	for _, c := range []struct {
 		name  string

@@ -60,6 +60,9 @@ type Folder struct {
 	// nor the cache (a damaged segment was found in it).
 	fresh      atomic.Bool
 	rebuilding atomic.Bool
+	// afterRebuild, set by the workspace, runs when a rebuild after a
+	// damaged cache is installed: it puts the open documents back.
+	afterRebuild func()
 	// rules are the folder's parsed rules (rules.go), replaced whole
 	// holding the workspace's mu and this mu; nil until looked for.
 	rules *folderRules
@@ -222,6 +225,10 @@ func (f *Folder) rebuild(cfg Config, emb embed.Embedder, log *slog.Logger) {
 	f.fresh.Store(true)
 	if _, err := f.build(context.Background(), cfg, emb, log, nil); err != nil {
 		log.Warn("could not rebuild the index", "root", f.Root, "err", err)
+		return
+	}
+	if f.afterRebuild != nil {
+		f.afterRebuild()
 	}
 }
 

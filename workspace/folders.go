@@ -50,10 +50,33 @@ func (w *Workspace) AddFolder(root string) (*Folder, error) {
 			return g, nil
 		}
 	}
+	// A rebuild of a damaged cache starts from the files alone: the open
+	// documents' unsaved text goes back in when it is installed.
+	f.afterRebuild = func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.reapplyDocsLocked(f)
+	}
 	w.folders = append(w.folders, f)
 	w.loadMemoryLocked(f.Root)
 	w.discoverRulesLocked(f) // the top-level rules, before the first index
 	return f, nil
+}
+
+// reapplyDocsLocked puts the open documents' text into the index again
+// after a build replaced it with the disk's: every open document, or only
+// those inside folder only. Caller holds w.mu.
+func (w *Workspace) reapplyDocsLocked(only *Folder) {
+	for abs, d := range w.docs {
+		if only != nil {
+			if f, _, err := locate(w.folders, abs); err != nil || f != only {
+				continue
+			}
+		}
+		if err := w.reindexDoc(abs, d, false); err != nil {
+			w.log.Warn("re-applying open document", "path", abs, "err", err)
+		}
+	}
 }
 
 // RemoveFolder drops a workspace folder and its index. It reports whether
@@ -103,11 +126,7 @@ func (w *Workspace) Index(ctx context.Context, progress func(Progress)) ([]Index
 		out = append(out, st)
 	}
 	w.mu.Lock()
-	for abs, d := range w.docs {
-		if err := w.reindexDoc(abs, d, false); err != nil {
-			w.log.Warn("re-applying open document", "path", abs, "err", err)
-		}
-	}
+	w.reapplyDocsLocked(nil)
 	for _, f := range folders {
 		w.discoverRulesLocked(f) // rules.go
 	}
