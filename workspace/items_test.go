@@ -197,6 +197,51 @@ func TestRulesReadThroughGate(t *testing.T) {
 	}
 }
 
+// TestSymlinkedRulesInside: rule files that are symlinks to files inside
+// the folder (CLAUDE.md → a guide in docs/, a Cursor rule kept beside the
+// docs) are read as rules, and the files they lead to are not answered
+// again as code; a symlinked rule leading outside stays unread.
+func TestSymlinkedRulesInside(t *testing.T) {
+	outside := t.TempDir()
+	writeTestFile(t, filepath.Join(outside, "AGENTS.md"), "SECRET agents outside\n")
+	ws, root := selOpen(t, selApp, Options{})
+	if err := os.MkdirAll(filepath.Join(root, "docs", "ai"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(root, "docs", "ai", "guide.md"), "# AI guide\n\nWrap every config error with the key that failed.\n")
+	writeTestFile(t, filepath.Join(root, "docs", "config-rule.mdc"), "---\nalwaysApply: true\n---\nConfig parsers never panic on unknown keys.\n")
+	if err := os.MkdirAll(filepath.Join(root, ".cursor", "rules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"CLAUDE.md":                "docs/ai/guide.md",
+		".cursor/rules/config.mdc": "../../docs/config-rule.mdc",
+		"AGENTS.md":                filepath.Join(outside, "AGENTS.md"),
+	} {
+		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ws.Index(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	res := selDo(t, ws, &SelectRequest{Query: "config error unknown keys"})
+	ids := selIDs(res)
+	for _, id := range []string{"rule:CLAUDE", "rule:config"} {
+		if !slices.Contains(ids, id) {
+			t.Errorf("the symlinked rule %s is not in the answer: %q", id, ids)
+		}
+	}
+	for _, it := range res.Items {
+		if strings.HasPrefix(it.Path, "docs/ai/") || strings.HasPrefix(it.Path, "docs/config-rule") {
+			t.Errorf("%s, a symlinked rule's file, is answered again as %s", it.Path, it.ID)
+		}
+		if strings.Contains(it.Text, "SECRET") {
+			t.Errorf("%s returned text from outside the workspace", it.ID)
+		}
+	}
+}
+
 func TestRuleOverlayAndScope(t *testing.T) {
 	ws, root := selOpen(t, itemsApp+`
 -- lsp/AGENTS.md --

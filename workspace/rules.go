@@ -3,7 +3,10 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -204,8 +207,12 @@ func (sc *ruleScan) add(rel, dflt, scope string) {
 	if it != nil {
 		sc.items = append(sc.items, it)
 	}
-	// A rule file refused for a bound is not code either.
+	// A rule file refused for a bound is not code either; nor is the file
+	// a symlinked rule leads to.
 	files[rel] = it != nil || refused
+	if real := sc.out.texts[rel].real; real != "" && real != abs && (it != nil || refused) && snapshot.Within(sc.root, real) {
+		files[filepath.ToSlash(snapshot.RelPath(sc.root, real))] = true
+	}
 }
 
 // text is the text of the rule file rel (abs) as a select would read it:
@@ -223,10 +230,14 @@ func (sc *ruleScan) text(rel, abs string) (src []byte, refused bool) {
 	t, ok := sc.prev.text(rel)
 	if !ok {
 		t = ruleText{}
-		var err error
-		t.src, _, err = readRegular(sc.root, abs, sc.limit)
-		t.refused = errors.Is(err, errTooLarge)
-		t.real, _ = realPath(abs)
+		// A rule file may be a symlink to a file inside the folder (a
+		// CLAUDE.md pointing at AGENTS.md, a Cursor rule kept in docs/):
+		// it is read at its real path, which the gate keeps inside.
+		if real, err := realPath(abs); err == nil {
+			t.real = real
+			t.src, _, err = readRegular(sc.root, real, sc.limit)
+			t.refused = errors.Is(err, errTooLarge)
+		}
 	}
 	sc.out.texts[rel] = t
 	if t.refused {
@@ -264,12 +275,23 @@ func listRuleDir(root, rel string) ruleDir {
 	}
 	var names []string
 	for _, e := range entries {
-		if e.Type().IsRegular() {
+		if e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0 && regularWithin(root, filepath.Join(real, e.Name())) {
 			names = append(names, e.Name())
 		}
 	}
 	slices.Sort(names)
 	return ruleDir{names: names, real: real, more: more}
+}
+
+// regularWithin reports whether the symlink at path leads to a regular
+// file inside root.
+func regularWithin(root, path string) bool {
+	real, err := realPath(path)
+	if err != nil || !snapshot.Within(root, real) {
+		return false
+	}
+	fi, err := os.Stat(real)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func (fr *folderRules) text(rel string) (ruleText, bool) {
