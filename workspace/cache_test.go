@@ -264,20 +264,7 @@ func TestCacheDamagedBodyIsRebuilt(t *testing.T) {
 	want := selIDs(selDo(t, ws, req))
 	selFirst(t, selDo(t, ws, req), "sym:internal/config/config.go::parseConfig")
 
-	bodies, err := symbolindex.BodyRanges(cold.Cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(cold.Cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range bodies {
-		b[(r[0]+r[1])/2] ^= 0x5a // one byte in the middle of each body section
-	}
-	if err := os.WriteFile(cold.Cache, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	damageBodies(t, cold.Cache)
 
 	ws, st, log := cacheIndex(t, root, dir)
 	if st.Reused != selAppFiles || st.MerkleRoot != cold.MerkleRoot {
@@ -317,6 +304,26 @@ func TestCacheDamagedBodyIsRebuilt(t *testing.T) {
 	}
 }
 
+// damageBodies flips one byte in the middle of each segment body of the
+// cache file.
+func damageBodies(t *testing.T, cache string) {
+	t.Helper()
+	bodies, err := symbolindex.BodyRanges(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range bodies {
+		b[(r[0]+r[1])/2] ^= 0x5a
+	}
+	if err := os.WriteFile(cache, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestCacheRebuildKeepsUnsavedEdits: the rebuild after a damaged segment
 // starts from the files alone; a document open with unsaved text is put
 // back when it is installed, so the editor's edit is not lost with the
@@ -328,20 +335,7 @@ func TestCacheRebuildKeepsUnsavedEdits(t *testing.T) {
 	_, cold, _ := cacheIndex(t, root, dir)
 	req := &SelectRequest{Query: "parseConfig"}
 
-	bodies, err := symbolindex.BodyRanges(cold.Cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(cold.Cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range bodies {
-		b[(r[0]+r[1])/2] ^= 0x5a
-	}
-	if err := os.WriteFile(cold.Cache, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	damageBodies(t, cold.Cache)
 
 	ws, _, log := cacheIndex(t, root, dir)
 	if strings.Contains(log.String(), "index streamed into its cache file") {

@@ -63,6 +63,16 @@ func openGreet(t *testing.T) (*workspace.Workspace, string) {
 // openFolder indexes a new folder holding one file, rel, with text.
 func openFolder(t *testing.T, rel, text string) (*workspace.Workspace, string) {
 	t.Helper()
+	ws, dir := addFolder(t, rel, text)
+	if _, err := ws.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return ws, dir
+}
+
+// addFolder is openFolder before the folder is indexed.
+func addFolder(t *testing.T, rel, text string) (*workspace.Workspace, string) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -78,9 +88,6 @@ func openFolder(t *testing.T, rel, text string) (*workspace.Workspace, string) {
 		t.Fatal(err)
 	}
 	if _, err := ws.AddFolder(dir); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ws.Index(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	return ws, dir
@@ -300,19 +307,7 @@ func TestSymbolRangeInEncoding(t *testing.T) {
 // indexed says ctxls is still indexing, not that nothing matches; once
 // indexed, an off-topic question gets the no-match message.
 func TestEmptyAnswerWhileIndexing(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "wave.go"), []byte("package i18n\n\nfunc Wave() string { return \"hi\" }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg := workspace.DefaultConfig()
-	cfg.CacheDir = workspace.CacheDirOff
-	ws, err := workspace.New(cfg, workspace.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ws.AddFolder(dir); err != nil {
-		t.Fatal(err)
-	}
+	ws, _ := addFolder(t, "wave.go", "package i18n\n\nfunc Wave() string { return \"hi\" }\n")
 	ctx := context.Background()
 	res, err := wire.Select(ctx, ws, &wire.Request{Query: "Wave"}, wire.Options{})
 	if err != nil || len(res.Items) != 0 || res.Stats.Ready || res.Message != wire.StillIndexing {
