@@ -426,6 +426,9 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 	if d.ctx.Err() != nil {
 		return
 	}
+	if d.known != nil && d.knownByStat(w, c) {
+		return
+	}
 	f, st, err := openRegular(d.realRoot, c.abs)
 	if err != nil {
 		w.skipErr(c.rel, err)
@@ -437,12 +440,6 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 		return
 	}
 	ino := inoOf(st)
-	if d.known != nil && ino != 0 {
-		if h, ok := d.known(c.rel, st.Size(), st.ModTime().UnixNano(), ino); ok {
-			w.files = append(w.files, FileInfo{Path: c.rel, Abs: c.abs, Size: st.Size(), ModTime: st.ModTime(), Hash: h, Ino: ino})
-			return
-		}
-	}
 	data, err := w.read(f, st.Size(), d.maxBytes)
 	if err != nil {
 		w.skip(c.rel, SkipUnreadable, err)
@@ -464,6 +461,31 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 		Hash:    xxhash.Sum64(data),
 		Ino:     ino,
 	})
+}
+
+// knownByStat takes the file c as the index knows it when one lstat shows
+// a regular file whose size, modification time and inode number match
+// its record: on a restart most files are, and need no open, fstat,
+// kernel-path check and close through the gate. Nothing of the file is
+// read; the walk reached c.abs through no symlink, lstat follows no final
+// one, and a file whose identity changed meanwhile does not match its
+// record. Anything else (unknown, changed, not a regular file, too large,
+// unreadable) goes through readFile's gate as before.
+func (d *discoverer) knownByStat(w *discoverWorker, c fileCand) bool {
+	st, err := os.Lstat(c.abs)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > d.maxBytes {
+		return false
+	}
+	ino := inoOf(st)
+	if ino == 0 {
+		return false
+	}
+	h, ok := d.known(c.rel, st.Size(), st.ModTime().UnixNano(), ino)
+	if !ok || !readable(c.abs) { // one made unreadable is skipped as before
+		return false
+	}
+	w.files = append(w.files, FileInfo{Path: c.rel, Abs: c.abs, Size: st.Size(), ModTime: st.ModTime(), Hash: h, Ino: ino})
+	return true
 }
 
 // read reads f into the worker's buffer, at most limit+1 bytes, and
