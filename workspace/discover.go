@@ -43,6 +43,11 @@ type DiscoverOptions struct {
 	// nanoseconds) and inode number: such a file is not read, classified
 	// or hashed again (it was when it was indexed).
 	Known func(rel string, size, modTime int64, ino uint64) (hash uint64, ok bool)
+	// KnownReady, if not nil, is closed once Known may be called: until
+	// then the walk goes on and keeps the files it stats for Known to
+	// check when it is, so that discovery runs while the index Known
+	// answers from is still loading.
+	KnownReady <-chan struct{}
 }
 
 // discoverOptions are the discovery options cfg implies.
@@ -122,6 +127,7 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions) ([]FileInf
 		}(&ws[i])
 	}
 	wg.Wait()
+	d.checkWaiting(ws, opts.KnownReady)
 
 	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("discover %s: %w", d.absRoot, err)
@@ -160,6 +166,7 @@ type discoverer struct {
 	exclude  *glob.Set
 	maxBytes int64
 	known    func(rel string, size, modTime int64, ino uint64) (uint64, bool)
+	ready    <-chan struct{} // closed once known may be called
 
 	mu      sync.Mutex
 	cond    sync.Cond
@@ -189,9 +196,17 @@ type walkJob struct {
 
 // discoverWorker holds one worker's results and its reusable read buffer.
 type discoverWorker struct {
-	files []FileInfo
-	skips []Skip
-	buf   []byte
+	files   []FileInfo
+	skips   []Skip
+	buf     []byte
+	waiting []statted // for known, once it may be called
+}
+
+// statted is a regular file lstat described, not yet checked with known.
+type statted struct {
+	c   fileCand
+	st  fs.FileInfo
+	ino uint64
 }
 
 func (w *discoverWorker) skip(rel string, reason SkipReason, err error) {
@@ -233,6 +248,7 @@ func newDiscoverer(ctx context.Context, root string, opts DiscoverOptions) (*dis
 		exclude:  exclude,
 		maxBytes: opts.MaxFileBytes,
 		known:    opts.Known,
+		ready:    opts.KnownReady,
 	}
 	if d.maxBytes == 0 {
 		d.maxBytes = config.DefaultMaxFileBytes
@@ -440,9 +456,13 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 		return
 	}
 	ino := inoOf(st)
-	data, err := w.read(f, st.Size(), d.maxBytes)
+	data, binary, err := w.read(f, st.Size(), d.maxBytes)
 	if err != nil {
 		w.skip(c.rel, SkipUnreadable, err)
+		return
+	}
+	if binary {
+		w.skip(c.rel, SkipBinary, nil)
 		return
 	}
 	if int64(len(data)) > d.maxBytes { // it grew since Stat
@@ -480,6 +500,20 @@ func (d *discoverer) knownByStat(w *discoverWorker, c fileCand) bool {
 	if ino == 0 {
 		return false
 	}
+	if d.ready != nil {
+		select {
+		case <-d.ready:
+		default:
+			w.waiting = append(w.waiting, statted{c: c, st: st, ino: ino})
+			return true
+		}
+	}
+	return d.takeKnown(w, c, st, ino)
+}
+
+// takeKnown adds the file c, which lstat described as st, with the hash
+// known gives it, if its record matches.
+func (d *discoverer) takeKnown(w *discoverWorker, c fileCand, st fs.FileInfo, ino uint64) bool {
 	h, ok := d.known(c.rel, st.Size(), st.ModTime().UnixNano(), ino)
 	if !ok || !readable(c.abs) { // one made unreadable is skipped as before
 		return false
@@ -488,31 +522,75 @@ func (d *discoverer) knownByStat(w *discoverWorker, c fileCand) bool {
 	return true
 }
 
+// checkWaiting waits for ready, then checks the files the workers kept
+// for known, each worker its own: a file whose record does not match is
+// read through the gate.
+func (d *discoverer) checkWaiting(ws []discoverWorker, ready <-chan struct{}) {
+	n := 0
+	for i := range ws {
+		n += len(ws[i].waiting)
+	}
+	if n == 0 {
+		return
+	}
+	select {
+	case <-ready:
+	case <-d.ctx.Done():
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range ws {
+		wg.Go(func() {
+			w := &ws[i]
+			for _, s := range w.waiting {
+				if !d.takeKnown(w, s.c, s.st, s.ino) {
+					d.readFile(w, s.c)
+				}
+			}
+			w.waiting = nil
+		})
+	}
+	wg.Wait()
+}
+
 // read reads f into the worker's buffer, at most limit+1 bytes, and
-// returns the bytes read; they are valid until the next read.
-func (w *discoverWorker) read(f *os.File, size, limit int64) ([]byte, error) {
+// returns the bytes read; they are valid until the next read. It reads
+// first what isBinary looks at, and no further when that is binary (an
+// image is not read whole at every start to be skipped again).
+func (w *discoverWorker) read(f *os.File, size, limit int64) (data []byte, binary bool, err error) {
 	want := min(size+1, limit+1) // +1 to see EOF (or growth) without a second buffer
 	if int64(cap(w.buf)) < want {
 		w.buf = make([]byte, min(max(want, 64<<10), limit+1))
 	}
 	buf := w.buf[:cap(w.buf)]
-	n := 0
+	head := min(len(buf), binarySample+1) // +1: isBinary asks whether there is more
+	n, checked := 0, false
 	for {
+		if !checked && n >= head {
+			if isBinary(buf[:n]) {
+				return nil, true, nil
+			}
+			checked = true
+		}
 		if n == len(buf) {
 			if int64(n) > limit {
-				return buf[:n], nil
+				return buf[:n], false, nil
 			}
 			grown := make([]byte, min(2*int64(len(buf)), limit+1))
 			copy(grown, buf)
 			w.buf, buf = grown, grown
 		}
-		m, err := f.Read(buf[n:])
+		end := len(buf)
+		if !checked {
+			end = head
+		}
+		m, err := f.Read(buf[n:end])
 		n += m
 		if err == io.EOF {
-			return buf[:n], nil
+			return buf[:n], false, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 }
@@ -537,9 +615,11 @@ func ClassifyContent(path string, content []byte) SkipReason {
 	return ""
 }
 
+// binarySample is how much of a file isBinary looks at.
+const binarySample = 8 << 10
+
 func isBinary(content []byte) bool {
-	const sampleSize = 8 << 10
-	sample := content[:min(len(content), sampleSize)]
+	sample := content[:min(len(content), binarySample)]
 	if bytes.IndexByte(sample, 0) >= 0 {
 		return true
 	}

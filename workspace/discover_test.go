@@ -212,6 +212,39 @@ func TestDiscoverContentSkips(t *testing.T) {
 	}
 }
 
+// Discover reads a file's first 8 KiB (and one byte) before the rest: a
+// binary one is skipped from them, a text one is still read and hashed
+// whole, and the rune cut at the sample's end counts as it did.
+func TestDiscoverBinaryFromItsHead(t *testing.T) {
+	root := t.TempDir()
+	png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00"), bytes.Repeat([]byte{0, 1, 2, 0xff}, 50_000)...)
+	lateNUL := append(bytes.Repeat([]byte("text\n"), 2000), bytes.Repeat([]byte{0}, 9000)...)
+	// 819 invalid bytes of 8,192 is under a tenth; the euro sign starting
+	// at byte 8,191 is cut by the sample and not counted, as long as
+	// Discover sees that the file goes on.
+	cut := append(bytes.Repeat([]byte{0xff}, 819), bytes.Repeat([]byte("short line\n"), 1000)...)[:binarySample-1]
+	cut = append(cut, []byte("€ and more text\n")...)
+	for name, data := range map[string][]byte{"image.png": png, "late_nul.txt": lateNUL, "cut_rune.txt": cut} {
+		writeFile(t, filepath.Join(root, name), data)
+	}
+	files, skips, err := Discover(context.Background(), root, DiscoverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skips) != 1 || skips[0].Path != "image.png" || skips[0].Reason != SkipBinary {
+		t.Errorf("skips: %v, want image.png as binary", skips)
+	}
+	want := map[string][]byte{"cut_rune.txt": cut, "late_nul.txt": lateNUL}
+	if len(files) != len(want) {
+		t.Fatalf("files: %v, want cut_rune.txt and late_nul.txt", files)
+	}
+	for _, f := range files {
+		if data := want[f.Path]; f.Size != int64(len(data)) || f.Hash != xxhash.Sum64(data) {
+			t.Errorf("%s: size %d, hash %x; want the whole file's, %d and %x", f.Path, f.Size, f.Hash, len(data), xxhash.Sum64(data))
+		}
+	}
+}
+
 func TestDiscoverTooLargeSaysWhy(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "big.txt"), bytes.Repeat([]byte("x"), 300))
