@@ -274,9 +274,58 @@ func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
 		if len(bytes.TrimSpace(line)) == 0 || line[0] == '#' {
 			continue
 		}
-		ps = append(ps, gitignore.ParsePattern(string(line), domain))
+		ps = append(ps, quickIgnore(string(line), domain))
 	}
 	return ps
+}
+
+// quickPattern is a gitignore pattern whose name (a pattern with no "/"
+// inside) every matching path element must start with pre and end with
+// suf: the paths with no such element are no match without asking the
+// pattern, which runs filepath.Match on each element (most of the walk's
+// time in its directories). The others are the pattern's to decide.
+type quickPattern struct {
+	gitignore.Pattern
+	depth    int // the elements of the .gitignore's directory
+	pre, suf string
+}
+
+func (p *quickPattern) Match(path []string, isDir bool) gitignore.MatchResult {
+	if len(path) > p.depth {
+		for _, name := range path[p.depth:] {
+			if strings.HasPrefix(name, p.pre) && strings.HasSuffix(name, p.suf) {
+				return p.Pattern.Match(path, isDir)
+			}
+		}
+	}
+	return gitignore.NoMatch
+}
+
+// quickIgnore parses line as gitignore.ParsePattern does, wrapped in a
+// quickPattern when it is a name, not a path.
+func quickIgnore(line string, domain []string) gitignore.Pattern {
+	pat := gitignore.ParsePattern(line, domain)
+	// The name as ParsePattern reads it: no "!", trailing spaces (unless
+	// escaped) and "/" trimmed.
+	name := strings.TrimPrefix(line, "!")
+	if !strings.HasSuffix(name, "\\ ") {
+		name = strings.TrimRight(name, " ")
+	}
+	name = strings.TrimSuffix(name, "/")
+	if strings.Contains(name, "/") {
+		return pat
+	}
+	// pre: the literal text before the first wildcard or escape; suf: the
+	// literal text after the last * or ?, when there is no class or
+	// escape to make the end less plain.
+	q := &quickPattern{Pattern: pat, depth: len(domain), pre: name, suf: name}
+	if i := strings.IndexAny(name, "*?[\\"); i >= 0 {
+		q.pre, q.suf = name[:i], ""
+		if !strings.ContainsAny(name, "[\\") {
+			q.suf = name[strings.LastIndexAny(name, "*?")+1:]
+		}
+	}
+	return q
 }
 
 func (d *discoverer) push(j walkJob) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"golang.org/x/tools/txtar"
 
 	"github.com/ctxls/ctxls/workspace/txtartest"
@@ -241,6 +242,39 @@ func TestDiscoverBinaryFromItsHead(t *testing.T) {
 	for _, f := range files {
 		if data := want[f.Path]; f.Size != int64(len(data)) || f.Hash != xxhash.Sum64(data) {
 			t.Errorf("%s: size %d, hash %x; want the whole file's, %d and %x", f.Path, f.Size, f.Hash, len(data), xxhash.Sum64(data))
+		}
+	}
+}
+
+// The walk's gitignore patterns answer every path as go-git's do: their
+// quick rejection only ever skips paths the pattern does not match.
+func TestQuickIgnoreMatchesAsGitignore(t *testing.T) {
+	lines := []string{
+		".idea", "*~", ".*.sw?", "env3.*", "__pycache__", "*.py[cod]", "*.log", "out/", "/foo", "!keep.log",
+		"build/", "a*b*c", "?x", "x?", "\\#notes", "\\!bang", "trail\\ ", "spaces   ", "docs/**/*.md",
+		"**/tmp", "**", "*", "a[", "[ab]*.go", "ab", "**foo", "node_modules/", "!", "/", "name/  ",
+	}
+	paths := [][]string{
+		{".idea"}, {"src", ".idea"}, {"x~"}, {"src", "y.go~"}, {".a.swp"}, {".swp"}, {"env3.1"}, {"env3"},
+		{"a", "__pycache__", "m.pyc"}, {"m.pyc"}, {"m.pyd"}, {"m.py"}, {"app.log"}, {"keep.log"}, {"out"},
+		{"src", "out"}, {"foo"}, {"src", "foo"}, {"build", "x"}, {"abc"}, {"aXbYc"}, {"acb"}, {"ax"}, {"xa"},
+		{"#notes"}, {"!bang"}, {"trail "}, {"spaces"}, {"docs", "a", "b.md"}, {"docs", "b.md"}, {"tmp"},
+		{"x", "tmp"}, {"a["}, {"a.go"}, {"b_test.go"}, {"ab"}, {"abab"}, {"xfoo"}, {"foo", "bar"},
+		{"node_modules"}, {"x", "node_modules", "y"}, {"name"}, {""}, {"sub", "ab"}, {"sub", "x", "ab"},
+	}
+	for _, domain := range [][]string{nil, {"sub"}, {"sub", "x"}} {
+		for _, line := range lines {
+			quick, plain := quickIgnore(line, domain), gitignore.ParsePattern(line, domain)
+			for _, path := range paths {
+				for _, isDir := range []bool{false, true} {
+					full := append(append([]string(nil), domain...), path...)
+					for _, p := range [][]string{path, full} {
+						if got, want := quick.Match(p, isDir), plain.Match(p, isDir); got != want {
+							t.Errorf("%q in %q: %q (dir %v): got %v, want %v", line, domain, p, isDir, got, want)
+						}
+					}
+				}
+			}
 		}
 	}
 }
