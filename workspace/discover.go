@@ -553,18 +553,22 @@ func (d *discoverer) knownByStat(w *discoverWorker, c fileCand) bool {
 		select {
 		case <-d.ready:
 		default:
+			if !readable(c.abs) {
+				return false
+			}
 			w.waiting = append(w.waiting, statted{c: c, st: st, ino: ino})
 			return true
 		}
 	}
-	return d.takeKnown(w, c, st, ino)
+	return d.takeKnown(w, c, st, ino, false)
 }
 
 // takeKnown adds the file c, which lstat described as st, with the hash
-// known gives it, if its record matches.
-func (d *discoverer) takeKnown(w *discoverWorker, c fileCand, st fs.FileInfo, ino uint64) bool {
+// known gives it, if its record matches (and it is readable, unless the
+// caller checked already).
+func (d *discoverer) takeKnown(w *discoverWorker, c fileCand, st fs.FileInfo, ino uint64, isReadable bool) bool {
 	h, ok := d.known(c.rel, st.Size(), st.ModTime().UnixNano(), ino)
-	if !ok || !readable(c.abs) { // one made unreadable is skipped as before
+	if !ok || !isReadable && !readable(c.abs) { // one made unreadable is skipped as before
 		return false
 	}
 	w.files = append(w.files, FileInfo{Path: c.rel, Abs: c.abs, Size: st.Size(), ModTime: st.ModTime(), Hash: h, Ino: ino})
@@ -592,7 +596,7 @@ func (d *discoverer) checkWaiting(ws []discoverWorker, ready <-chan struct{}) {
 		wg.Go(func() {
 			w := &ws[i]
 			for _, s := range w.waiting {
-				if !d.takeKnown(w, s.c, s.st, s.ino) {
+				if !d.takeKnown(w, s.c, s.st, s.ino, true) {
 					d.readFile(w, s.c)
 				}
 			}
