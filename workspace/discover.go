@@ -43,6 +43,11 @@ type DiscoverOptions struct {
 	// nanoseconds) and inode number: such a file is not read, classified
 	// or hashed again (it was when it was indexed).
 	Known func(rel string, size, modTime int64, ino uint64) (hash uint64, ok bool)
+	// KnownReady, if not nil, is closed once Known may be called: until
+	// then the walk goes on and keeps the files it stats for Known to
+	// check when it is, so that discovery runs while the index Known
+	// answers from is still loading.
+	KnownReady <-chan struct{}
 }
 
 // discoverOptions are the discovery options cfg implies.
@@ -122,6 +127,7 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions) ([]FileInf
 		}(&ws[i])
 	}
 	wg.Wait()
+	d.checkWaiting(ws, opts.KnownReady)
 
 	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("discover %s: %w", d.absRoot, err)
@@ -160,6 +166,7 @@ type discoverer struct {
 	exclude  *glob.Set
 	maxBytes int64
 	known    func(rel string, size, modTime int64, ino uint64) (uint64, bool)
+	ready    <-chan struct{} // closed once known may be called
 
 	mu      sync.Mutex
 	cond    sync.Cond
@@ -189,9 +196,17 @@ type walkJob struct {
 
 // discoverWorker holds one worker's results and its reusable read buffer.
 type discoverWorker struct {
-	files []FileInfo
-	skips []Skip
-	buf   []byte
+	files   []FileInfo
+	skips   []Skip
+	buf     []byte
+	waiting []statted // for known, once it may be called
+}
+
+// statted is a regular file lstat described, not yet checked with known.
+type statted struct {
+	c   fileCand
+	st  fs.FileInfo
+	ino uint64
 }
 
 func (w *discoverWorker) skip(rel string, reason SkipReason, err error) {
@@ -233,6 +248,7 @@ func newDiscoverer(ctx context.Context, root string, opts DiscoverOptions) (*dis
 		exclude:  exclude,
 		maxBytes: opts.MaxFileBytes,
 		known:    opts.Known,
+		ready:    opts.KnownReady,
 	}
 	if d.maxBytes == 0 {
 		d.maxBytes = config.DefaultMaxFileBytes
@@ -258,9 +274,58 @@ func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
 		if len(bytes.TrimSpace(line)) == 0 || line[0] == '#' {
 			continue
 		}
-		ps = append(ps, gitignore.ParsePattern(string(line), domain))
+		ps = append(ps, quickIgnore(string(line), domain))
 	}
 	return ps
+}
+
+// quickPattern is a gitignore pattern whose name (a pattern with no "/"
+// inside) every matching path element must start with pre and end with
+// suf: the paths with no such element are no match without asking the
+// pattern, which runs filepath.Match on each element (most of the walk's
+// time in its directories). The others are the pattern's to decide.
+type quickPattern struct {
+	gitignore.Pattern
+	depth    int // the elements of the .gitignore's directory
+	pre, suf string
+}
+
+func (p *quickPattern) Match(path []string, isDir bool) gitignore.MatchResult {
+	if len(path) > p.depth {
+		for _, name := range path[p.depth:] {
+			if strings.HasPrefix(name, p.pre) && strings.HasSuffix(name, p.suf) {
+				return p.Pattern.Match(path, isDir)
+			}
+		}
+	}
+	return gitignore.NoMatch
+}
+
+// quickIgnore parses line as gitignore.ParsePattern does, wrapped in a
+// quickPattern when it is a name, not a path.
+func quickIgnore(line string, domain []string) gitignore.Pattern {
+	pat := gitignore.ParsePattern(line, domain)
+	// The name as ParsePattern reads it: no "!", trailing spaces (unless
+	// escaped) and "/" trimmed.
+	name := strings.TrimPrefix(line, "!")
+	if !strings.HasSuffix(name, "\\ ") {
+		name = strings.TrimRight(name, " ")
+	}
+	name = strings.TrimSuffix(name, "/")
+	if strings.Contains(name, "/") {
+		return pat
+	}
+	// pre: the literal text before the first wildcard or escape; suf: the
+	// literal text after the last * or ?, when there is no class or
+	// escape to make the end less plain.
+	q := &quickPattern{Pattern: pat, depth: len(domain), pre: name, suf: name}
+	if i := strings.IndexAny(name, "*?[\\"); i >= 0 {
+		q.pre, q.suf = name[:i], ""
+		if !strings.ContainsAny(name, "[\\") {
+			q.suf = name[strings.LastIndexAny(name, "*?")+1:]
+		}
+	}
+	return q
 }
 
 func (d *discoverer) push(j walkJob) {
@@ -426,6 +491,9 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 	if d.ctx.Err() != nil {
 		return
 	}
+	if d.known != nil && d.knownByStat(w, c) {
+		return
+	}
 	f, st, err := openRegular(d.realRoot, c.abs)
 	if err != nil {
 		w.skipErr(c.rel, err)
@@ -437,15 +505,13 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 		return
 	}
 	ino := inoOf(st)
-	if d.known != nil && ino != 0 {
-		if h, ok := d.known(c.rel, st.Size(), st.ModTime().UnixNano(), ino); ok {
-			w.files = append(w.files, FileInfo{Path: c.rel, Abs: c.abs, Size: st.Size(), ModTime: st.ModTime(), Hash: h, Ino: ino})
-			return
-		}
-	}
-	data, err := w.read(f, st.Size(), d.maxBytes)
+	data, binary, err := w.read(f, st.Size(), d.maxBytes)
 	if err != nil {
 		w.skip(c.rel, SkipUnreadable, err)
+		return
+	}
+	if binary {
+		w.skip(c.rel, SkipBinary, nil)
 		return
 	}
 	if int64(len(data)) > d.maxBytes { // it grew since Stat
@@ -466,31 +532,118 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 	})
 }
 
+// knownByStat takes the file c as the index knows it when one lstat shows
+// a regular file whose size, modification time and inode number match
+// its record: on a restart most files are, and need no open, fstat,
+// kernel-path check and close through the gate. Nothing of the file is
+// read; the walk reached c.abs through no symlink, lstat follows no final
+// one, and a file whose identity changed meanwhile does not match its
+// record. Anything else (unknown, changed, not a regular file, too large,
+// unreadable) goes through readFile's gate as before.
+func (d *discoverer) knownByStat(w *discoverWorker, c fileCand) bool {
+	st, err := os.Lstat(c.abs)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > d.maxBytes {
+		return false
+	}
+	ino := inoOf(st)
+	if ino == 0 {
+		return false
+	}
+	if d.ready != nil {
+		select {
+		case <-d.ready:
+		default:
+			if !readable(c.abs) {
+				return false
+			}
+			w.waiting = append(w.waiting, statted{c: c, st: st, ino: ino})
+			return true
+		}
+	}
+	return d.takeKnown(w, c, st, ino, false)
+}
+
+// takeKnown adds the file c, which lstat described as st, with the hash
+// known gives it, if its record matches (and it is readable, unless the
+// caller checked already).
+func (d *discoverer) takeKnown(w *discoverWorker, c fileCand, st fs.FileInfo, ino uint64, isReadable bool) bool {
+	h, ok := d.known(c.rel, st.Size(), st.ModTime().UnixNano(), ino)
+	if !ok || !isReadable && !readable(c.abs) { // one made unreadable is skipped as before
+		return false
+	}
+	w.files = append(w.files, FileInfo{Path: c.rel, Abs: c.abs, Size: st.Size(), ModTime: st.ModTime(), Hash: h, Ino: ino})
+	return true
+}
+
+// checkWaiting waits for ready, then checks the files the workers kept
+// for known, each worker its own: a file whose record does not match is
+// read through the gate.
+func (d *discoverer) checkWaiting(ws []discoverWorker, ready <-chan struct{}) {
+	n := 0
+	for i := range ws {
+		n += len(ws[i].waiting)
+	}
+	if n == 0 {
+		return
+	}
+	select {
+	case <-ready:
+	case <-d.ctx.Done():
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range ws {
+		wg.Go(func() {
+			w := &ws[i]
+			for _, s := range w.waiting {
+				if !d.takeKnown(w, s.c, s.st, s.ino, true) {
+					d.readFile(w, s.c)
+				}
+			}
+			w.waiting = nil
+		})
+	}
+	wg.Wait()
+}
+
 // read reads f into the worker's buffer, at most limit+1 bytes, and
-// returns the bytes read; they are valid until the next read.
-func (w *discoverWorker) read(f *os.File, size, limit int64) ([]byte, error) {
+// returns the bytes read; they are valid until the next read. It reads
+// first what isBinary looks at, and no further when that is binary (an
+// image is not read whole at every start to be skipped again).
+func (w *discoverWorker) read(f *os.File, size, limit int64) (data []byte, binary bool, err error) {
 	want := min(size+1, limit+1) // +1 to see EOF (or growth) without a second buffer
 	if int64(cap(w.buf)) < want {
 		w.buf = make([]byte, min(max(want, 64<<10), limit+1))
 	}
 	buf := w.buf[:cap(w.buf)]
-	n := 0
+	head := min(len(buf), binarySample+1) // +1: isBinary asks whether there is more
+	n, checked := 0, false
 	for {
+		if !checked && n >= head {
+			if isBinary(buf[:n]) {
+				return nil, true, nil
+			}
+			checked = true
+		}
 		if n == len(buf) {
 			if int64(n) > limit {
-				return buf[:n], nil
+				return buf[:n], false, nil
 			}
 			grown := make([]byte, min(2*int64(len(buf)), limit+1))
 			copy(grown, buf)
 			w.buf, buf = grown, grown
 		}
-		m, err := f.Read(buf[n:])
+		end := len(buf)
+		if !checked {
+			end = head
+		}
+		m, err := f.Read(buf[n:end])
 		n += m
 		if err == io.EOF {
-			return buf[:n], nil
+			return buf[:n], false, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 }
@@ -515,9 +668,11 @@ func ClassifyContent(path string, content []byte) SkipReason {
 	return ""
 }
 
+// binarySample is how much of a file isBinary looks at.
+const binarySample = 8 << 10
+
 func isBinary(content []byte) bool {
-	const sampleSize = 8 << 10
-	sample := content[:min(len(content), sampleSize)]
+	sample := content[:min(len(content), binarySample)]
 	if bytes.IndexByte(sample, 0) >= 0 {
 		return true
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"golang.org/x/tools/txtar"
 
 	"github.com/ctxls/ctxls/workspace/txtartest"
@@ -208,6 +209,72 @@ func TestDiscoverContentSkips(t *testing.T) {
 	for name, want := range map[string]SkipReason{"bundle.js": SkipMinified, "data.json": SkipMinified, "prose.md": SkipMinified} {
 		if skips[name] != want {
 			t.Errorf("%s: skipped as %q, want %q", name, skips[name], want)
+		}
+	}
+}
+
+// Discover reads a file's first 8 KiB (and one byte) before the rest: a
+// binary one is skipped from them, a text one is still read and hashed
+// whole, and the rune cut at the sample's end counts as it did.
+func TestDiscoverBinaryFromItsHead(t *testing.T) {
+	root := t.TempDir()
+	png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00"), bytes.Repeat([]byte{0, 1, 2, 0xff}, 50_000)...)
+	lateNUL := append(bytes.Repeat([]byte("text\n"), 2000), bytes.Repeat([]byte{0}, 9000)...)
+	// 819 invalid bytes of 8,192 is under a tenth; the euro sign starting
+	// at byte 8,191 is cut by the sample and not counted, as long as
+	// Discover sees that the file goes on.
+	cut := append(bytes.Repeat([]byte{0xff}, 819), bytes.Repeat([]byte("short line\n"), 1000)...)[:binarySample-1]
+	cut = append(cut, []byte("€ and more text\n")...)
+	for name, data := range map[string][]byte{"image.png": png, "late_nul.txt": lateNUL, "cut_rune.txt": cut} {
+		writeFile(t, filepath.Join(root, name), data)
+	}
+	files, skips, err := Discover(context.Background(), root, DiscoverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skips) != 1 || skips[0].Path != "image.png" || skips[0].Reason != SkipBinary {
+		t.Errorf("skips: %v, want image.png as binary", skips)
+	}
+	want := map[string][]byte{"cut_rune.txt": cut, "late_nul.txt": lateNUL}
+	if len(files) != len(want) {
+		t.Fatalf("files: %v, want cut_rune.txt and late_nul.txt", files)
+	}
+	for _, f := range files {
+		if data := want[f.Path]; f.Size != int64(len(data)) || f.Hash != xxhash.Sum64(data) {
+			t.Errorf("%s: size %d, hash %x; want the whole file's, %d and %x", f.Path, f.Size, f.Hash, len(data), xxhash.Sum64(data))
+		}
+	}
+}
+
+// The walk's gitignore patterns answer every path as go-git's do: their
+// quick rejection only ever skips paths the pattern does not match.
+func TestQuickIgnoreMatchesAsGitignore(t *testing.T) {
+	lines := []string{
+		".idea", "*~", ".*.sw?", "env3.*", "__pycache__", "*.py[cod]", "*.log", "out/", "/foo", "!keep.log",
+		"build/", "a*b*c", "?x", "x?", "\\#notes", "\\!bang", "trail\\ ", "spaces   ", "docs/**/*.md",
+		"**/tmp", "**", "*", "a[", "[ab]*.go", "ab", "**foo", "node_modules/", "!", "/", "name/  ",
+	}
+	paths := [][]string{
+		{".idea"}, {"src", ".idea"}, {"x~"}, {"src", "y.go~"}, {".a.swp"}, {".swp"}, {"env3.1"}, {"env3"},
+		{"a", "__pycache__", "m.pyc"}, {"m.pyc"}, {"m.pyd"}, {"m.py"}, {"app.log"}, {"keep.log"}, {"out"},
+		{"src", "out"}, {"foo"}, {"src", "foo"}, {"build", "x"}, {"abc"}, {"aXbYc"}, {"acb"}, {"ax"}, {"xa"},
+		{"#notes"}, {"!bang"}, {"trail "}, {"spaces"}, {"docs", "a", "b.md"}, {"docs", "b.md"}, {"tmp"},
+		{"x", "tmp"}, {"a["}, {"a.go"}, {"b_test.go"}, {"ab"}, {"abab"}, {"xfoo"}, {"foo", "bar"},
+		{"node_modules"}, {"x", "node_modules", "y"}, {"name"}, {""}, {"sub", "ab"}, {"sub", "x", "ab"},
+	}
+	for _, domain := range [][]string{nil, {"sub"}, {"sub", "x"}} {
+		for _, line := range lines {
+			quick, plain := quickIgnore(line, domain), gitignore.ParsePattern(line, domain)
+			for _, path := range paths {
+				for _, isDir := range []bool{false, true} {
+					full := append(append([]string(nil), domain...), path...)
+					for _, p := range [][]string{path, full} {
+						if got, want := quick.Match(p, isDir), plain.Match(p, isDir); got != want {
+							t.Errorf("%q in %q: %q (dir %v): got %v, want %v", line, domain, p, isDir, got, want)
+						}
+					}
+				}
+			}
 		}
 	}
 }

@@ -4,10 +4,15 @@ package workspace
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 func symlink(t *testing.T, target, link string) {
@@ -177,4 +182,63 @@ package y
 	files, skips := discover(t, root, DiscoverOptions{})
 	assertFiles(t, files, []string{"x/a.go", "y/b.go"})
 	assertSkips(t, skips, map[string]SkipReason{"x/toY": SkipSymlinkInside, "y/toX": SkipSymlinkInside})
+}
+
+// Discover walks before the index it compares stats with is ready
+// (KnownReady): Known is asked only once it is, a file whose stat matches
+// its record takes the record's hash without being read, and one that
+// does not match, or has no record, is read and hashed.
+func TestDiscoverWaitsForKnown(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"a.go", "b.go", "c.go"} {
+		writeFile(t, filepath.Join(root, name), []byte("package x // "+name+"\n"))
+	}
+	stat := func(name string) (int64, int64, uint64) {
+		st, err := os.Lstat(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size(), st.ModTime().UnixNano(), inoOf(st)
+	}
+	aSize, aTime, aIno := stat("a.go")
+	bSize, bTime, bIno := stat("b.go")
+	ready := make(chan struct{})
+	var early atomic.Bool
+	known := func(rel string, size, modTime int64, ino uint64) (uint64, bool) {
+		select {
+		case <-ready:
+		default:
+			early.Store(true)
+		}
+		switch rel {
+		case "a.go":
+			return 42, size == aSize && modTime == aTime && ino == aIno
+		case "b.go": // its record is of another size: changed since
+			return 43, size == bSize+1 && modTime == bTime && ino == bIno
+		}
+		return 0, false
+	}
+	go func() {
+		time.Sleep(20 * time.Millisecond) // let the walk come first (the test holds either way)
+		close(ready)
+	}()
+	files, skips, err := Discover(context.Background(), root, DiscoverOptions{Known: known, KnownReady: ready})
+	if err != nil || len(skips) > 0 {
+		t.Fatalf("Discover: %v, skips %v", err, skips)
+	}
+	if early.Load() {
+		t.Error("Known was asked before KnownReady was closed")
+	}
+	got := map[string]uint64{}
+	for _, f := range files {
+		got[f.Path] = f.Hash
+	}
+	want := map[string]uint64{
+		"a.go": 42,
+		"b.go": xxhash.Sum64([]byte("package x // b.go\n")),
+		"c.go": xxhash.Sum64([]byte("package x // c.go\n")),
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("hashes: got %v, want %v", got, want)
+	}
 }

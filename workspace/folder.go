@@ -157,13 +157,13 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log 
 	if persist && !f.noCache.Load() {
 		cfile = cachePath(cacheDir, f.Root)
 	}
-	// The cache first: it is served while the files are discovered.
-	base, live, cfile := f.startingIndex(emb, cfile, log)
-	if cfile != "" {
-		stats.Cache = cfile
-	}
-	f.watchCorrupt(base, cfg, emb, log)
+	// The files are discovered while the cache is read (the walk waits
+	// for it only to compare the files' stats with their records), and
+	// the cache is served while they are.
+	var base *symbolindex.Index
+	baseReady := make(chan struct{})
 	dopts := discoverOptions(cfg)
+	dopts.KnownReady = baseReady
 	dopts.Known = func(rel string, size, modTime int64, ino uint64) (uint64, bool) {
 		// A file whose stat matches its record is not read again.
 		f.mu.RLock()
@@ -171,7 +171,24 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log 
 		f.mu.RUnlock()
 		return s.Hash, ok && s.Size == size && s.ModTime == modTime && s.Ino == ino
 	}
-	files, skipped, err := Discover(ctx, f.Root, dopts)
+	type discovered struct {
+		files   []FileInfo
+		skipped []Skip
+		err     error
+	}
+	found := make(chan discovered, 1)
+	go func() {
+		files, skipped, err := Discover(ctx, f.Root, dopts)
+		found <- discovered{files, skipped, err}
+	}()
+	base, live, cfile := f.startingIndex(emb, cfile, log)
+	close(baseReady)
+	if cfile != "" {
+		stats.Cache = cfile
+	}
+	f.watchCorrupt(base, cfg, emb, log)
+	disc := <-found
+	files, skipped, err := disc.files, disc.skipped, disc.err
 	if err != nil {
 		return IndexStats{}, err
 	}

@@ -14,3 +14,7 @@ func inoOf(st os.FileInfo) uint64 {
 	}
 	return 0
 }
+
+// readable reports whether this process may open the file at path for
+// reading (access(2) with R_OK).
+func readable(path string) bool { return syscall.Access(path, 4) == nil }

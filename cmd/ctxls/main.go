@@ -22,7 +22,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 )
 
@@ -65,15 +67,28 @@ func memoryLimit(total uint64) int64 {
 	return int64(max(floor, total/2))
 }
 
+// quietHeap is the memory under which a one-shot ctxls select does not
+// collect garbage at all: the process ends in a fraction of a second, and
+// on a cached repository of 1,400 files its heap stays under 20 MB, which
+// the collector at gcPercent went over a dozen times (a third of the
+// command's CPU). Past it the collector runs as in any other command.
+const quietHeap = 256 << 20
+
 func main() {
-	if os.Getenv("GOGC") == "" {
+	ownGC, ownLimit := os.Getenv("GOGC") == "", os.Getenv("GOMEMLIMIT") == ""
+	if ownGC {
 		debug.SetGCPercent(gcPercent)
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
+	if ownLimit {
 		debug.SetMemoryLimit(memoryLimit(totalMemory()))
 	}
+	if ownGC && ownLimit && len(os.Args) > 1 && os.Args[1] == "select" {
+		holdGC(quietHeap, gcPercent, memoryLimit(totalMemory()))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	stopProfile := startProfile(os.Getenv("CTXLS_CPUPROFILE"), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
 	stop()
 	os.Exit(code)
 }
@@ -128,6 +143,44 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func serveFlag(arg string) bool {
 	name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
 	return strings.HasPrefix(arg, "-") && (name == "stdio" || name == "remote" || name == "log-level")
+}
+
+// holdGC turns the garbage collector off until the process's memory
+// reaches quiet bytes; the first collection, which that limit triggers,
+// gives it back percent and limit. A short command with a small heap then
+// never collects, and one that grows large collects as usual.
+func holdGC(quiet int64, percent int, limit int64) {
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(min(quiet, limit))
+	// The first cycle finds the sentinel unreachable and runs the cleanup.
+	sentinel := &struct{ _ *byte }{}
+	runtime.AddCleanup(sentinel, func(struct{}) {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}, struct{}{})
+}
+
+// startProfile writes a CPU profile of the whole command to path when the
+// hidden CTXLS_CPUPROFILE names one (for measuring the start path of
+// ctxls select); stop finishes it.
+func startProfile(path string, stderr io.Writer) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "ctxls: CTXLS_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(stderr, "ctxls: CTXLS_CPUPROFILE: %v\n", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 func exitCode(err error, stderr io.Writer) int {

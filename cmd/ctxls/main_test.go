@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -626,4 +629,42 @@ func TestMemoryLimitIsHalfTheMachineWithAFloor(t *testing.T) {
 	if runtime.GOOS == "linux" && totalMemory() == 0 {
 		t.Error("totalMemory found no memory on linux")
 	}
+}
+
+// TestHoldGCGivesTheCollectorBack: a one-shot select does not collect
+// while its memory is small, and collects as usual once it is not.
+func TestHoldGCGivesTheCollectorBack(t *testing.T) {
+	oldPercent := debug.SetGCPercent(100)
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	})
+	read := func() (percent, limit uint64) {
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64(), s[1].Value.Uint64()
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	quiet := int64(ms.Sys) + 64<<20
+	holdGC(quiet, 77, 1<<40)
+	if p, l := read(); p != math.MaxUint64 || l != uint64(quiet) { // off reads as -1
+		t.Fatalf("held: GOGC %d, limit %d; want off and %d", p, l, quiet)
+	}
+	var keep [][]byte
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if p, l := read(); p == 77 && l == 1<<40 {
+			runtime.KeepAlive(keep)
+			return
+		}
+		if len(keep) < 4096 { // at most 256 MB over the bound
+			keep = append(keep, make([]byte, 64<<10))
+		} else {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	p, l := read()
+	t.Fatalf("past the bound: GOGC %d, limit %d; want 77 and %d", p, l, int64(1<<40))
 }

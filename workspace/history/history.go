@@ -318,7 +318,19 @@ var versionRE = regexp.MustCompile(`(^|[^\w.])v?\d+\.\d+(\.\d+)?([-+][\w.]*\w)?(
 const versionMarker = "ctxlsversionmarker"
 
 // NamesVersion reports whether text names a version number.
-func NamesVersion(text string) bool { return versionRE.MatchString(text) }
+func NamesVersion(text string) bool {
+	// Most subjects have no digit, dot, digit, which every match needs:
+	// they are answered without the regular expression (2,700 subjects
+	// read at every start took 9 ms with it).
+	for i := 0; i+2 < len(text); i++ {
+		if isDigit(text[i]) && text[i+1] == '.' && isDigit(text[i+2]) {
+			return versionRE.MatchString(text)
+		}
+	}
+	return false
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 // PastChanges ranks the files that past commits described in words like
 // the query's touched, best first, at most k: each matching commit votes
