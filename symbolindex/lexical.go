@@ -116,10 +116,10 @@ type lexAcc struct {
 type Lexical struct {
 	p LexicalParams
 
-	dict cowMap[uint32] // term → term id
+	dict cowMap[uint32]      // term → term id
 	post cowArr[lexPostings] // by term id
 	strs cowArr[string]      // by term id; "" marks a free id
-	free []uint32       // term ids whose postings emptied, for reuse
+	free []uint32            // term ids whose postings emptied, for reuse
 
 	docTerms [][]uint32          // by doc added in memory: its distinct term ids
 	lens     [][NumFields]uint16 // by doc: terms per field, saturating
@@ -143,7 +143,7 @@ type Lexical struct {
 	epoch  uint32
 
 	heap     cowArr[lexHeap] // postings added in memory, by lexPostings.h-1
-	freeHeap []uint32  // heap entries free for reuse
+	freeHeap []uint32        // heap entries free for reuse
 
 	// Mapped segments (see lexbase.go). inBase[doc] says doc's current
 	// content is the one its segment holds; ndead counts the documents of
