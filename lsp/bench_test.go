@@ -111,7 +111,6 @@ func BenchmarkEditToFresh(b *testing.B) {
 		b.Fatal("no Step100 in the generated file")
 	}
 	version := 1
-	var stages [][9]int64
 	// edits times edit → fresh in b's loop.
 	edits := func(b *testing.B) []time.Duration {
 		var samples []time.Duration
@@ -120,35 +119,13 @@ func BenchmarkEditToFresh(b *testing.B) {
 			digits := fmt.Sprintf("%d", 100+version%900)
 			start := time.Now()
 			didChange(c, root, "big.go", version, change(text, off, off+3, digits, false))
-			sent := time.Now()
 			if err := c.call("ctxls/barrier", nil, nil); rpcCode(err) != jsonrpc2.MethodNotFound {
 				b.Fatalf("barrier: %v", err)
 			}
 			samples = append(samples, time.Since(start))
-			end := time.Now().UnixNano()
-			_ = sent
-			st := [7]int64{start.UnixNano(), probe[0].Load(), probe[1].Load(), probe[2].Load(), probe[3].Load(), probe[6].Load(), probe[4].Load()}
-			stages = append(stages, [9]int64{st[1] - st[0], st[2] - st[1], st[3] - st[2], st[4] - st[3], st[5] - st[4], st[6] - st[5], end - st[6], 0, end - st[0]})
 			text = text[:off] + digits + text[off+3:]
 		}
 		b.StopTimer()
-		slices.SortFunc(stages, func(a, b [9]int64) int { return int(b[8] - a[8]) })
-		for _, st := range stages[:10] {
-			var parts []string
-			for _, d := range st {
-				parts = append(parts, fmt.Sprintf("%.2f", float64(d)/1e6))
-			}
-			b.Logf("toSrv apply →barrier →queued →wstart write →client - | total: %s", strings.Join(parts, " "))
-		}
-		for k := range 7 {
-			var ds []int64
-			for _, st := range stages {
-				ds = append(ds, st[k])
-			}
-			slices.Sort(ds)
-			b.Logf("stage %d: p50 %.2f p95 %.2f max %.2f", k, float64(ds[len(ds)/2])/1e6, float64(ds[len(ds)*95/100])/1e6, float64(ds[len(ds)-1])/1e6)
-		}
-		stages = nil
 		return samples
 	}
 	check := func(b *testing.B) {

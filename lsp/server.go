@@ -263,13 +263,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	reply = s.replyOnce(reply, method)
 	call, isCall := req.(*jsonrpc2.Call)
 	if !isCall {
-		if method == "textDocument/didChange" {
-			mark(0)
-		}
 		s.notification(method, req.Params())
-		if method == "textDocument/didChange" {
-			mark(1)
-		}
 		_ = reply(ctx, nil, nil)
 		return nil
 	}
@@ -278,9 +272,6 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	state := s.state
 	s.mu.Unlock()
 	var refuse *jsonrpc2.Error
-	if method == "ctxls/barrier" {
-		mark(2)
-	}
 	switch {
 	case method == protocol.MethodInitialize:
 		s.syncRequest(ctx, reply, method, func() (any, error) { return s.initialize(req.Params()) })

@@ -433,7 +433,6 @@ func (s *stream) enqueue(body []byte) error {
 		return io.ErrClosedPipe
 	}
 	s.queue = append(s.queue, frame)
-	markFrame(frame, 3)
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -449,7 +448,6 @@ func (s *stream) writeLoop() {
 		s.queue = nil
 		s.mu.Unlock()
 		for _, frame := range batch {
-			markFrame(frame, 6)
 			if _, err := s.rwc.Write(frame); err != nil {
 				s.mu.Lock()
 				s.werr = fmt.Errorf("writing to the client: %w", err)
@@ -457,7 +455,6 @@ func (s *stream) writeLoop() {
 				s.mu.Unlock()
 				return
 			}
-			markFrame(frame, 4)
 		}
 		if closed && len(batch) == 0 {
 			return
