@@ -113,7 +113,7 @@ func (m *cowMap[V]) del(k string, epoch uint64) {
 
 // cowStamps are the epochs of the Index's slices written in place.
 type ixStamps struct {
-	fileTab, symFile, symAt, syms uint64
+	fileTab, symFile, symAt uint64
 }
 
 // removeSlotCopy returns list without its first x (the last element takes
@@ -129,4 +129,96 @@ func removeSlotCopy(list []uint32, x uint32) []uint32 {
 		out[i] = list[len(list)-1]
 	}
 	return out
+}
+
+// cowChunkBits sets the size of a cowArr's chunks: 1,024 elements, the
+// vector store's chunk (vecChunk).
+const (
+	cowChunkBits = 10
+	cowChunk     = 1 << cowChunkBits
+)
+
+// cowArr is a slice that copies on write chunk by chunk: a write to an
+// element copies the table of chunks (one slice header a chunk) once per
+// epoch and the element's chunk, not the whole array, so that an edit
+// after a Freeze costs a few kilobytes at any size. Appending needs no
+// copy of a chunk: a frozen copy never reads past its own length, and
+// the chunk's slice header it holds keeps its own length.
+type cowArr[T any] struct {
+	ch     [][]T    // chunks of cowChunk elements; the last may be shorter
+	stamps []uint64 // by chunk: the epoch it was made (copied) in
+	stamp  uint64   // the epoch ch and stamps were made (copied) in
+	n      int
+}
+
+// cowArrOf returns a cowArr holding s's elements, made in epoch.
+func cowArrOf[T any](s []T, epoch uint64) cowArr[T] {
+	var a cowArr[T]
+	a.stamp = epoch
+	for len(s) > 0 {
+		k := min(len(s), cowChunk)
+		a.ch = append(a.ch, slices.Clone(s[:k]))
+		a.stamps = append(a.stamps, epoch)
+		s = s[k:]
+		a.n += k
+	}
+	return a
+}
+
+func (a *cowArr[T]) len() int { return a.n }
+
+// at returns element i.
+func (a *cowArr[T]) at(i uint32) T { return a.ch[i>>cowChunkBits][i&(cowChunk-1)] }
+
+// ref returns a pointer to element i, to be read only.
+func (a *cowArr[T]) ref(i uint32) *T { return &a.ch[i>>cowChunkBits][i&(cowChunk-1)] }
+
+// ownTable makes the table of chunks writable in epoch.
+func (a *cowArr[T]) ownTable(epoch uint64) {
+	if a.stamp != epoch {
+		a.ch, a.stamps, a.stamp = slices.Clone(a.ch), slices.Clone(a.stamps), epoch
+	}
+}
+
+// own returns a writable pointer to element i in epoch, copying its chunk
+// first if it was made in an older one.
+func (a *cowArr[T]) own(i uint32, epoch uint64) *T {
+	c := i >> cowChunkBits
+	if a.stamps[c] != epoch {
+		a.ownTable(epoch)
+		a.ch[c], a.stamps[c] = slices.Clone(a.ch[c]), epoch
+	}
+	return &a.ch[c][i&(cowChunk-1)]
+}
+
+// set writes element i in epoch.
+func (a *cowArr[T]) set(i uint32, v T, epoch uint64) { *a.own(i, epoch) = v }
+
+// push appends v in epoch.
+func (a *cowArr[T]) push(v T, epoch uint64) {
+	a.ownTable(epoch)
+	if a.n&(cowChunk-1) == 0 {
+		a.ch = append(a.ch, make([]T, 0, min(cowChunk, max(8, a.n))))
+		a.stamps = append(a.stamps, epoch)
+	}
+	c := len(a.ch) - 1
+	a.ch[c] = append(a.ch[c], v)
+	a.n++
+}
+
+// grow appends zero values up to length n, in epoch.
+func (a *cowArr[T]) grow(n int, epoch uint64) {
+	var zero T
+	for a.n < n {
+		a.push(zero, epoch)
+	}
+}
+
+// clone returns a copy of a that shares nothing with it, made in epoch.
+func (a *cowArr[T]) clone(epoch uint64) cowArr[T] {
+	b := cowArr[T]{ch: make([][]T, len(a.ch)), stamps: make([]uint64, len(a.stamps)), stamp: epoch, n: a.n}
+	for i, c := range a.ch {
+		b.ch[i], b.stamps[i] = slices.Clone(c), epoch
+	}
+	return b
 }

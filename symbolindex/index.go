@@ -45,7 +45,7 @@ type Index struct {
 	// keeps its heap entry once it has one.
 	symFile []uint32
 	symAt   []uint32
-	syms    []symEntry
+	syms    cowArr[symEntry]
 	symSeg  []*segRecords
 	freeSym []uint32
 
@@ -172,7 +172,7 @@ func (ix *Index) record(s uint32) (*segRecords, *segSym) {
 // sym returns the symbol in slot s, which is not free.
 func (ix *Index) sym(s uint32) parse.Symbol {
 	if a := ix.symAt[s]; a != 0 {
-		return ix.syms[a-1].Sym
+		return ix.syms.ref(a - 1).Sym
 	}
 	v, r := ix.record(s)
 	sym := parse.Symbol{Name: v.str(r.Name), Qualified: v.str(r.Qual), Kind: r.Kind, Range: r.Range,
@@ -186,19 +186,18 @@ func (ix *Index) sym(s uint32) parse.Symbol {
 // own returns the heap entry of slot s, making one (from the slot's cache
 // record, if it has one) if need be.
 func (ix *Index) own(s uint32) *symEntry {
-	ix.syms = cowOwn(ix.syms, &ix.st.syms, ix.epoch)
 	ix.symAt = cowOwn(ix.symAt, &ix.st.symAt, ix.epoch)
 	if a := ix.symAt[s]; a != 0 {
-		return &ix.syms[a-1]
+		return ix.syms.own(a-1, ix.epoch)
 	}
 	var e symEntry
 	if int(s/vecChunk) < len(ix.symSeg) && ix.symSeg[s/vecChunk] != nil && ix.symFile[s] != noFile {
 		v, r := ix.record(s)
 		e = symEntry{Sym: ix.sym(s), Key: v.str(r.Key), Hash: r.Hash}
 	}
-	ix.syms = append(ix.syms, e)
-	ix.symAt[s] = uint32(len(ix.syms))
-	return &ix.syms[len(ix.syms)-1]
+	ix.syms.push(e, ix.epoch)
+	ix.symAt[s] = uint32(ix.syms.len())
+	return ix.syms.own(ix.symAt[s]-1, ix.epoch)
 }
 
 // NewIndex returns an empty index that embeds with emb.
@@ -717,7 +716,7 @@ func (ix *Index) SymbolFile(s uint32) (uint32, bool) {
 // and stable across edits that do not rename it.
 func (ix *Index) LeafKey(s uint32) string {
 	if a := ix.symAt[s]; a != 0 {
-		return ix.syms[a-1].Key
+		return ix.syms.ref(a - 1).Key
 	}
 	v, r := ix.record(s)
 	return v.str(r.Key)
@@ -726,7 +725,7 @@ func (ix *Index) LeafKey(s uint32) string {
 // LeafHash returns the content hash of the symbol in slot s.
 func (ix *Index) LeafHash(s uint32) uint64 {
 	if a := ix.symAt[s]; a != 0 {
-		return ix.syms[a-1].Hash
+		return ix.syms.ref(a - 1).Hash
 	}
 	_, r := ix.record(s)
 	return r.Hash

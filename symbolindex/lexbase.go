@@ -173,7 +173,7 @@ func (d *lexSegData) checkDocTerms() error {
 // once, on an empty index: each term's parts are laid out contiguously.
 func (l *Lexical) addSegments(ds []*lexSegData) {
 	base := uint32(len(l.segs))
-	count := make([]uint32, len(l.post)) // parts per term id
+	count := make([]uint32, l.post.len()) // parts per term id
 	for _, d := range ds {
 		sg := lexSeg{lo: d.Lo, n: uint32(len(d.Live)), docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab,
 			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: make([]uint32, len(d.Terms)), gate: d.gate, dtGate: d.dtGate}
@@ -194,7 +194,8 @@ func (l *Lexical) addSegments(ds []*lexSegData) {
 	total := uint32(len(l.parts))
 	for id, c := range count {
 		if c > 0 {
-			l.post[id].first, l.post[id].nparts = total, 0
+			p := l.post.own(uint32(id), l.cow)
+			p.first, p.nparts = total, 0
 			total += c
 		}
 	}
@@ -203,7 +204,7 @@ func (l *Lexical) addSegments(ds []*lexSegData) {
 		si := base + uint32(k)
 		sg := &l.segs[si]
 		for i, id := range sg.gid {
-			p := &l.post[id]
+			p := l.post.own(id, l.cow)
 			a, b := d.TermOff[i], d.TermOff[i+1]
 			l.parts[p.first+p.nparts] = lexPart{seg: si, off: a, n: b - a}
 			p.nparts++
@@ -255,7 +256,7 @@ func (l *Lexical) removeBase(doc uint32) {
 	}
 	for _, lt := range sg.dtTerms[sg.dtOff[i]:sg.dtOff[i+1]] {
 		id := sg.gid[lt]
-		l.post[id].nbase--
+		l.post.own(id, l.cow).nbase--
 		l.freeIfEmpty(id)
 	}
 	l.inBase = cowOwn(l.inBase, &l.st.inBase, l.cow)
@@ -274,7 +275,7 @@ func (l *Lexical) eachTerm(doc uint32, fn func(id, tf uint32)) {
 		i := doc - sg.lo
 		for _, lt := range sg.dtTerms[sg.dtOff[i]:sg.dtOff[i+1]] {
 			id := sg.gid[lt]
-			p := &l.post[id]
+			p := l.post.ref(id)
 			for _, pt := range l.parts[p.first : p.first+p.nparts] {
 				if pt.seg == si {
 					fn(id, sg.tf(pt, doc))
@@ -330,8 +331,6 @@ func (l *Lexical) accumulate16(sg *lexSeg, pt lexPart, wq float32, nm *lexNorm, 
 // trim drops the spare capacity that adding segments term by term leaves
 // in the per-term arrays: call it once the last segment is added.
 func (l *Lexical) trim() {
-	l.post = slices.Clone(l.post)
 	l.parts = slices.Clip(l.parts)
-	l.strs = slices.Clone(l.strs)
 	l.mark = slices.Clone(l.mark)
 }

@@ -116,10 +116,10 @@ type lexAcc struct {
 type Lexical struct {
 	p LexicalParams
 
-	dict cowMap[uint32] // term → term id
-	post []lexPostings  // by term id
-	strs []string       // by term id; "" marks a free id
-	free []uint32       // term ids whose postings emptied, for reuse
+	dict cowMap[uint32]      // term → term id
+	post cowArr[lexPostings] // by term id
+	strs cowArr[string]      // by term id; "" marks a free id
+	free []uint32            // term ids whose postings emptied, for reuse
 
 	docTerms [][]uint32          // by doc added in memory: its distinct term ids
 	lens     [][NumFields]uint16 // by doc: terms per field, saturating
@@ -142,8 +142,8 @@ type Lexical struct {
 	seenAt []uint32
 	epoch  uint32
 
-	heap     []lexHeap // postings added in memory, by lexPostings.h-1
-	freeHeap []uint32  // heap entries free for reuse
+	heap     cowArr[lexHeap] // postings added in memory, by lexPostings.h-1
+	freeHeap []uint32        // heap entries free for reuse
 
 	// Mapped segments (see lexbase.go). inBase[doc] says doc's current
 	// content is the one its segment holds; ndead counts the documents of
@@ -159,7 +159,7 @@ type Lexical struct {
 
 // lexStamps are the epochs of the slices a write changes in place.
 type lexStamps struct {
-	post, strs, docTerms, lens, live, heap, inBase uint64
+	docTerms, lens, live, inBase uint64
 }
 
 // ownDocs makes the per-document arrays writable in place.
@@ -169,51 +169,55 @@ func (l *Lexical) ownDocs() {
 	l.live = cowOwn(l.live, &l.st.live, l.cow)
 }
 
-// ownTerms makes the per-term arrays writable in place.
-func (l *Lexical) ownTerms() {
-	l.post = cowOwn(l.post, &l.st.post, l.cow)
-	l.strs = cowOwn(l.strs, &l.st.strs, l.cow)
-	l.heap = cowOwn(l.heap, &l.st.heap, l.cow)
-}
-
-// ownPostings makes the postings p (in l.heap, which is writable) writable
-// in place.
+// ownPostings makes the postings p (an entry of l.heap made writable by
+// heapOwn or heapFor) writable in place.
 func (l *Lexical) ownPostings(p *lexHeap) {
 	if p.stamp != l.cow {
 		p.docs, p.tfs, p.stamp = slices.Clone(p.docs), slices.Clone(p.tfs), l.cow
 	}
 }
 
-// heapOf returns the in-memory postings of term id (nil if none).
+// heapOf returns the in-memory postings of term id (nil if none), to be
+// read only.
 func (l *Lexical) heapOf(id uint32) *lexHeap {
-	if h := l.post[id].h; h != 0 {
-		return &l.heap[h-1]
+	if h := l.post.at(id).h; h != 0 {
+		return l.heap.ref(h - 1)
 	}
 	return nil
 }
 
-// heapFor returns the in-memory postings of term id, making them if need be.
-func (l *Lexical) heapFor(id uint32) *lexHeap {
-	l.ownTerms()
-	p := &l.post[id]
-	if p.h == 0 {
-		if n := len(l.freeHeap); n > 0 {
-			p.h = l.freeHeap[n-1] + 1
-			l.freeHeap = l.freeHeap[:n-1]
-		} else {
-			l.heap = append(l.heap, lexHeap{})
-			p.h = uint32(len(l.heap))
-		}
+// heapOwn is heapOf for writing: the entry (not its postings, see
+// ownPostings) is writable in place.
+func (l *Lexical) heapOwn(id uint32) *lexHeap {
+	if h := l.post.at(id).h; h != 0 {
+		return l.heap.own(h-1, l.cow)
 	}
-	return &l.heap[p.h-1]
+	return nil
+}
+
+// heapFor returns the in-memory postings of term id, making them if need
+// be; the entry is writable in place, as for heapOwn.
+func (l *Lexical) heapFor(id uint32) *lexHeap {
+	if h := l.post.at(id).h; h != 0 {
+		return l.heap.own(h-1, l.cow)
+	}
+	p := l.post.own(id, l.cow)
+	if n := len(l.freeHeap); n > 0 {
+		p.h = l.freeHeap[n-1] + 1
+		l.freeHeap = l.freeHeap[:n-1]
+	} else {
+		l.heap.push(lexHeap{}, l.cow)
+		p.h = uint32(l.heap.len())
+	}
+	return l.heap.own(p.h-1, l.cow)
 }
 
 // df is the number of live documents holding term id.
 func (l *Lexical) df(id uint32) int {
-	p := &l.post[id]
+	p := l.post.ref(id)
 	n := int(p.nbase)
 	if p.h != 0 {
-		n += len(l.heap[p.h-1].docs)
+		n += len(l.heap.ref(p.h - 1).docs)
 	}
 	return n
 }
@@ -300,12 +304,11 @@ func (l *Lexical) newTerm(s string) uint32 {
 	if n := len(l.free); n > 0 {
 		id = l.free[n-1]
 		l.free = l.free[:n-1]
-		l.ownTerms()
-		l.strs[id] = s
+		l.strs.set(id, s, l.cow)
 	} else {
-		id = uint32(len(l.post))
-		l.post = append(l.post, lexPostings{})
-		l.strs = append(l.strs, s)
+		id = uint32(l.post.len())
+		l.post.push(lexPostings{}, l.cow)
+		l.strs.push(s, l.cow)
 		l.mark = append(l.mark, 0)
 	}
 	l.dict.set(s, id, l.cow)
@@ -375,12 +378,11 @@ func (l *Lexical) Remove(doc uint32) {
 		return
 	}
 	l.ownDocs()
-	l.ownTerms()
 	if l.isBase(doc) {
 		l.removeBase(doc)
 	} else {
 		for _, id := range l.docTerms[doc] {
-			if p := l.heapOf(id); p != nil {
+			if p := l.heapOwn(id); p != nil {
 				if i, ok := slices.BinarySearch(p.docs, doc); ok {
 					l.ownPostings(p)
 					p.docs = slices.Delete(p.docs, i, i+1)
@@ -408,13 +410,13 @@ func (l *Lexical) freeIfEmpty(id uint32) {
 	if l.df(id) > 0 {
 		return
 	}
-	if h := l.post[id].h; h != 0 {
-		l.heap[h-1] = lexHeap{}
+	if h := l.post.at(id).h; h != 0 {
+		l.heap.set(h-1, lexHeap{}, l.cow)
 		l.freeHeap = append(l.freeHeap, h-1)
 	}
-	l.post[id] = lexPostings{}
-	l.dict.del(l.strs[id], l.cow)
-	l.strs[id] = ""
+	l.post.set(id, lexPostings{}, l.cow)
+	l.dict.del(l.strs.at(id), l.cow)
+	l.strs.set(id, "", l.cow)
 	l.free = append(l.free, id)
 }
 
@@ -436,7 +438,7 @@ func (l *Lexical) Export(doc uint32) DocTerms {
 	}
 	dt := DocTerms{Lens: l.lens[doc]}
 	l.eachTerm(doc, func(id, tf uint32) {
-		dt.Terms = append(dt.Terms, l.strs[id])
+		dt.Terms = append(dt.Terms, l.strs.at(id))
 		dt.TFs = append(dt.TFs, tf)
 	})
 	return dt
@@ -492,7 +494,7 @@ func (l *Lexical) repeatedTerm(terms []string) (string, bool) {
 		clear(l.seenAt)
 		l.epoch = 1
 	}
-	if n := len(l.strs); len(l.seenAt) < n {
+	if n := l.strs.len(); len(l.seenAt) < n {
 		l.seenAt = append(l.seenAt, make([]uint32, n-len(l.seenAt))...)
 	}
 	var fresh map[string]struct{}
@@ -615,7 +617,7 @@ func (l *Lexical) Search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 		}
 	}
 	for _, qt := range buf.q {
-		p := &l.post[qt.id]
+		p := l.post.ref(qt.id)
 		wq := qt.w * lexIDF(l.n, l.df(qt.id))
 		if hp := l.heapOf(qt.id); hp != nil {
 			l.accumulate(hp.docs, hp.tfs, wq, &norm, buf, nil)
@@ -724,9 +726,8 @@ func lexSat16(n int) uint16 {
 // postings (up to half of each list), to be called once a bulk build is
 // done. Later adds grow the lists again as needed.
 func (l *Lexical) Compact() {
-	l.ownTerms()
-	for i := range l.heap {
-		p := &l.heap[i]
+	for i := range uint32(l.heap.len()) {
+		p := l.heap.own(i, l.cow)
 		if cap(p.docs) > len(p.docs) {
 			p.docs = slices.Clip(slices.Clone(p.docs))
 			p.tfs = slices.Clip(slices.Clone(p.tfs))

@@ -481,8 +481,8 @@ func TestLexicalRemoveFreesTerms(t *testing.T) {
 	for i := range 1000 {
 		lexMustAdd(t, l, 0, [NumFields]string{fmt.Sprintf("uniqueName%d", i)})
 	}
-	if l.dict.len() > 10 || len(l.post) > 10 {
-		t.Errorf("after 1000 replacements of one doc: %d terms in the dictionary, %d term ids", l.dict.len(), len(l.post))
+	if l.dict.len() > 10 || l.post.len() > 10 {
+		t.Errorf("after 1000 replacements of one doc: %d terms in the dictionary, %d term ids", l.dict.len(), l.post.len())
 	}
 	l.Remove(0)
 	if l.dict.len() != 0 || l.Len() != 0 {
@@ -667,7 +667,7 @@ func TestDocStopWordsKeepRanking(t *testing.T) {
 		return sum / float64(len(queries))
 	}
 	postings := func(l *Lexical) (n int) {
-		for id := range l.post {
+		for id := range l.post.len() {
 			n += l.df(uint32(id))
 		}
 		return n

@@ -343,8 +343,8 @@ func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (n, head uint64,
 // lexical writes the postings of the documents olds (the index's doc ids;
 // olds[i] becomes document lo+i) into the lexical sections of out.
 func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) {
-	if len(w.local) < len(l.strs) {
-		w.local = make([]uint32, len(l.strs))
+	if len(w.local) < l.strs.len() {
+		w.local = make([]uint32, l.strs.len())
 	}
 	n := len(olds)
 	live := make([]byte, n)
@@ -366,12 +366,12 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 		}
 		dtOff[i+1] = uint32(len(all))
 	}
-	slices.SortFunc(ids, func(a, b uint32) int { return strings.Compare(l.strs[a], l.strs[b]) })
+	slices.SortFunc(ids, func(a, b uint32) int { return strings.Compare(l.strs.at(a), l.strs.at(b)) })
 	terms := make([]strRef, len(ids))
 	count := make([]uint32, len(ids)+1)
 	for i, id := range ids {
 		w.local[id] = uint32(i) + 1
-		terms[i] = w.str(l.strs[id])
+		terms[i] = w.str(l.strs.at(id))
 	}
 	dtTerms := make([]uint32, len(all))
 	for j, p := range all {

@@ -261,8 +261,11 @@ func removeTree(idx *symbolindex.Index, rel string) {
 	}
 }
 
-// reindexDoc indexes an open document's text. Caller holds w.mu.
+// reindexDoc indexes an open document's text. Caller holds w.mu. The
+// selects in flight pause at their next stage until it is done
+// (applyingEdit).
 func (w *Workspace) reindexDoc(abs string, d *document, edit bool) error {
+	defer w.applyingEdit()()
 	f, rel, err := locate(w.folders, abs)
 	if err != nil {
 		d.dropTree()

@@ -26,6 +26,7 @@ func (w *Workspace) snapshotLocked() *snapshot.Snapshot {
 		ItemVecs: w.itemVecs,
 		Resolve:  resolver(slices.Clone(w.folders), w.refuse),
 		Read:     readGated,
+		Pause:    w.pauseForEdits,
 	}
 	if len(w.docs) > 0 {
 		s.Docs = make(map[string][]byte, len(w.docs))

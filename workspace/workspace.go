@@ -76,6 +76,11 @@ type Workspace struct {
 	histLoading atomic.Bool
 	// selecting holds a token per select running (selectSlots).
 	selecting chan struct{}
+	// editing counts the document edits being applied; each holds
+	// editGate for writing meanwhile, and a select in flight waits for
+	// them between its stages (pauseForEdits).
+	editing  atomic.Int32
+	editGate sync.RWMutex
 }
 
 // selectSlots is how many selects run at once: one core fewer than Go
@@ -84,6 +89,30 @@ type Workspace struct {
 // edits, which must land before the next select to be fresh. The others
 // wait their turn before they take their snapshot.
 func selectSlots() int { return max(1, runtime.GOMAXPROCS(0)-1) }
+
+// applyingEdit marks a document edit being applied, until the returned
+// function is called: a select in flight stops at its next stage
+// (Snapshot.Pause) and goes on once the edit is in the index. On two
+// cores, one runs a select (selectSlots); without the pause the edit
+// shares the other with the replies being encoded, the collector and
+// the rest of the process, and waits for them.
+func (w *Workspace) applyingEdit() func() {
+	w.editing.Add(1)
+	w.editGate.Lock()
+	return func() {
+		w.editGate.Unlock()
+		w.editing.Add(-1)
+	}
+}
+
+// pauseForEdits is a snapshot's Pause: it returns once no document edit
+// is being applied.
+func (w *Workspace) pauseForEdits() {
+	if w.editing.Load() > 0 {
+		w.editGate.RLock()
+		w.editGate.RUnlock() // only waits for the writer
+	}
+}
 
 // New returns a workspace with no folders.
 func New(cfg Config, opts Options) (*Workspace, error) {

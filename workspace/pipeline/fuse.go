@@ -60,6 +60,7 @@ func (s *scope) collect() []*cand {
 	cands := map[uint32]*cand{}
 	var fileLists [heuristics.NumSources][]scoredFile
 	for _, src := range sources {
+		s.snap.Yield()
 		r := src.run(s)
 		fileLists[src.src] = r.files
 		for _, h := range r.syms {

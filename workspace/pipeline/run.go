@@ -37,6 +37,7 @@ func Run(ctx context.Context, s *snapshot.Snapshot, req *SelectRequest) (*Select
 		return nil, err
 	}
 	sn := &snap{s}
+	s.Yield()
 	q := sn.understand(p)
 	rules, ruleFiles := sn.rules()
 	res := &Selection{Items: []Selected{}}
@@ -44,6 +45,7 @@ func Run(ctx context.Context, s *snapshot.Snapshot, req *SelectRequest) (*Select
 	if err != nil {
 		return nil, err
 	}
+	s.Yield()
 	byRank := diversify(all)
 	pinned := sn.pinnedItems(p)
 	pick, err := sn.pickItems(p, q, rules, leadingPaths(p, pinned, byRank))
@@ -53,12 +55,16 @@ func Run(ctx context.Context, s *snapshot.Snapshot, req *SelectRequest) (*Select
 	if err := p.loadEncoding(); err != nil {
 		return nil, err
 	}
+	s.Yield()
 	kept := focusKept(p, q, pinned, byRank)
 	entries, srcs := sn.read(p, kept, pick)
+	s.Yield()
 	sur := newSurroundings(srcs)
 	entries = sur.region(p, q, entries)
 	sur.widen(p, entries)
+	s.Yield()
 	sn.explain(p, q, entries, srcs)
+	s.Yield()
 	if res.LowConfidence {
 		// Nothing matched well: an item whose only evidence is a faint
 		// likeness is a guess, and no guesses beat a budget of them.

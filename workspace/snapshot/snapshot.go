@@ -50,6 +50,10 @@ type Snapshot struct {
 	// Read reads the regular file at the real path real in the folder
 	// root through the gate, at most limit bytes.
 	Read func(root, real string, limit int64) ([]byte, error)
+	// Pause, when set, is called by the select between its stages: it
+	// returns once no edit is being applied, so that an edit has the
+	// cores to itself (Workspace.applyEdit). Nil never waits.
+	Pause func()
 
 	views []*symbolindex.View
 }
@@ -209,4 +213,12 @@ func RelPath(root, abs string) string {
 // JoinRoot is the absolute path of rel (slash-separated) in the folder root.
 func JoinRoot(root, rel string) string {
 	return root + "/" + rel
+}
+
+// Yield waits, between two stages of a select, for an edit being applied
+// (Pause).
+func (s *Snapshot) Yield() {
+	if s.Pause != nil {
+		s.Pause()
+	}
 }
