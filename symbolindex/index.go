@@ -281,12 +281,13 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 	d.Vecs = make([][]float32, len(pf.Symbols))
 	var texts []string
 	var which []int
+	pt := pathText(relPath)
 	for i := range pf.Symbols {
 		if known != nil && known(d.Keys[i], d.Hashes[i]) {
 			continue
 		}
-		d.SymTerms[i] = TokenizeDoc(symbolFields(relPath, &pf.Symbols[i], src))
-		texts = append(texts, embedText(relPath, &pf.Symbols[i], src))
+		d.SymTerms[i] = TokenizeDoc(symbolFields(pt, &pf.Symbols[i], src))
+		texts = append(texts, embedText(pt, &pf.Symbols[i], src))
 		which = append(which, i)
 	}
 	if len(texts) > 0 {
@@ -299,8 +300,8 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 		}
 	}
 	var ff [NumFields]string
-	ff[FieldPath] = pathText(relPath)
-	ff[FieldBody] = string(src)
+	ff[FieldPath] = pt
+	ff[FieldBody] = bytesString(src)
 	d.FileTerms = TokenizeDoc(ff)
 	return d, nil
 }
@@ -366,28 +367,28 @@ func body(src []byte, s *parse.Symbol) []byte {
 const maxEmbedBody = 600
 
 // symbolFields are the texts of a symbol's lexical fields.
-func symbolFields(relPath string, s *parse.Symbol, src []byte) [NumFields]string {
+func symbolFields(pathText string, s *parse.Symbol, src []byte) [NumFields]string {
 	var f [NumFields]string
 	f[FieldName] = s.Qualified
 	if s.Name != "" && !strings.HasSuffix(s.Qualified, s.Name) {
 		f[FieldName] += " " + s.Name
 	}
-	f[FieldPath] = pathText(relPath)
+	f[FieldPath] = pathText
 	f[FieldDoc] = s.Signature + "\n" + s.Doc
-	f[FieldBody] = string(body(src, s))
+	f[FieldBody] = bytesString(body(src, s)) // read only while TokenizeDoc runs
 	return f
 }
 
 // embedText is what a symbol's vector is computed from: where it is, what it
 // is called, how it is declared and documented, and the head of its body.
-func embedText(relPath string, s *parse.Symbol, src []byte) string {
+func embedText(pathText string, s *parse.Symbol, src []byte) string {
 	b := body(src, s)
 	if len(b) > maxEmbedBody {
 		b = b[:maxEmbedBody]
 	}
 	var sb strings.Builder
-	sb.Grow(len(relPath) + len(s.Qualified) + len(s.Signature) + len(s.Doc) + len(b) + 8)
-	sb.WriteString(pathText(relPath))
+	sb.Grow(len(pathText) + len(s.Qualified) + len(s.Signature) + len(s.Doc) + len(b) + 4)
+	sb.WriteString(pathText)
 	sb.WriteByte('\n')
 	sb.WriteString(s.Qualified)
 	sb.WriteByte('\n')
@@ -513,9 +514,10 @@ func (d *FileDoc) complete(i int) {
 		return
 	}
 	sym := &d.Parsed.Symbols[i]
-	d.SymTerms[i] = TokenizeDoc(symbolFields(d.Path, sym, d.src))
+	pt := pathText(d.Path)
+	d.SymTerms[i] = TokenizeDoc(symbolFields(pt, sym, d.src))
 	if d.emb != nil {
-		if vecs, err := d.emb.Embed([]string{embedText(d.Path, sym, d.src)}); err == nil && len(vecs) == 1 {
+		if vecs, err := d.emb.Embed([]string{embedText(pt, sym, d.src)}); err == nil && len(vecs) == 1 {
 			d.Vecs[i] = vecs[0]
 		}
 	}

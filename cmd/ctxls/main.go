@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 )
 
@@ -72,10 +73,39 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit(totalMemory()))
 	}
+	stopProfile := startCPUProfile(os.Getenv("CTXLS_CPUPROFILE"), os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	stopProfile()
 	os.Exit(code)
+}
+
+// startCPUProfile writes a CPU profile of the whole command to path when
+// it is set (the hidden CTXLS_CPUPROFILE, for profiling `ctxls index` on
+// a real tree: go tool pprof FILE). It returns the function that ends
+// the profile; a profile that cannot start is reported and skipped.
+func startCPUProfile(path string, stderr io.Writer) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+		if err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ctxls: CTXLS_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(stderr, "ctxls: CTXLS_CPUPROFILE: %v\n", err)
+		}
+	}
 }
 
 // run executes one command line and returns the exit status: 0 success,

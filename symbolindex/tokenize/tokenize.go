@@ -51,17 +51,22 @@ const (
 	tokDigit                    // decimal digit
 )
 
+// tokASCII is the class of each ASCII byte, so that the common case of
+// tokClassOf is one load.
+var tokASCII = func() (t [utf8.RuneSelf]tokClass) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = tokLower
+		t[c-'a'+'A'] = tokUpper
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = tokDigit
+	}
+	return t
+}()
+
 func tokClassOf(r rune) tokClass {
 	if r < utf8.RuneSelf {
-		switch {
-		case 'a' <= r && r <= 'z':
-			return tokLower
-		case 'A' <= r && r <= 'Z':
-			return tokUpper
-		case '0' <= r && r <= '9':
-			return tokDigit
-		}
-		return tokSep
+		return tokASCII[r]
 	}
 	switch {
 	case unicode.IsUpper(r):
@@ -203,14 +208,19 @@ func (t *tokState) appendRune(r rune, c tokClass) {
 		t.partRunes++
 		return
 	}
-	lr := r
-	switch {
-	case 'A' <= r && r <= 'Z':
-		lr = r + ('a' - 'A')
-	case r >= utf8.RuneSelf:
-		lr = unicode.ToLower(r)
+	if r < utf8.RuneSelf {
+		// Only letters and digits reach here: ASCII lowercases by a bit.
+		b := byte(r)
+		if c == tokUpper {
+			b |= 0x20
+		}
+		t.s.part[t.partN] = b
+		t.partN++
+		t.partRunes++
+		t.lastSize = 1
+		return
 	}
-	n := utf8.EncodeRune(t.s.part[t.partN:], lr)
+	n := utf8.EncodeRune(t.s.part[t.partN:], unicode.ToLower(r))
 	t.partN += n
 	t.partRunes++
 	t.lastSize = n
