@@ -1,10 +1,18 @@
 package symbolindex
 
 import (
+	"context"
 	"fmt"
+	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
 // docTermMap is a document's terms as term → packed per-field counts.
@@ -66,6 +74,127 @@ func TestTokenizeDocMatchesAdd(t *testing.T) {
 		}
 		if g, w := docTermMap(t, l2.Export(7)), docTermMap(t, want); !maps.Equal(g, w) {
 			t.Errorf("doc %d: the index of TokenizeDoc's terms differs from Add's", i)
+		}
+	}
+}
+
+// streamCheckFiles are the files TestPrepareStreamMatchesTokenizeDoc
+// checks: this repository's sources and test data, code and prose in many
+// languages. CTXLS_STREAM_CHECK_DIR adds a tree of one's own.
+func streamCheckFiles(t *testing.T) []string {
+	roots := []string{"..", "../testdata"}
+	if dir := os.Getenv("CTXLS_STREAM_CHECK_DIR"); dir != "" {
+		roots = append(roots, dir)
+	}
+	var files []string
+	seen := map[string]bool{}
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if d.Name() == ".git" || d.Name() == "node_modules" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			abs, _ := filepath.Abs(p)
+			if info, err := d.Info(); err == nil && info.Size() < 1<<20 && !seen[abs] {
+				seen[abs] = true
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// TestPrepareStreamMatchesTokenizeDoc checks that PrepareParsed, which
+// tokenizes a file once and cuts its symbols' bodies from that, gives every
+// symbol and the file the terms TokenizeDoc gives their fields on their
+// own, in the same order, with the same counts.
+func TestPrepareStreamMatchesTokenizeDoc(t *testing.T) {
+	p := parse.NewParser()
+	defer p.Close()
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
+	var nfiles, nsyms, streamed, cut int
+	for _, name := range streamCheckFiles(t) {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pf, err := p.ParseContext(context.Background(), name, src)
+		if err != nil {
+			continue // not a language the parser reads
+		}
+		rel := filepath.ToSlash(name)
+		d, err := PrepareParsed(pf, emb, rel, src, int64(len(src)), 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stream := useStream(pf.Symbols, src, nil, d)
+		if stream {
+			streamed++
+		}
+		pt := pathText(rel)
+		for i := range pf.Symbols {
+			if start, end := bodyRange(src, &pf.Symbols[i]); stream && cleanCut(src, start, end) {
+				cut++
+			}
+			want := TokenizeDoc(symbolFields(pt, &pf.Symbols[i], src))
+			if !reflect.DeepEqual(d.SymTerms[i], want) {
+				t.Fatalf("%s: symbol %s: terms differ from TokenizeDoc's", name, pf.Symbols[i].Qualified)
+			}
+		}
+		var ff [NumFields]string
+		ff[FieldPath], ff[FieldBody] = pt, string(src)
+		if want := TokenizeDoc(ff); !reflect.DeepEqual(d.FileTerms, want) {
+			t.Fatalf("%s: file terms differ from TokenizeDoc's", name)
+		}
+		nfiles++
+		nsyms += len(pf.Symbols)
+	}
+	if nfiles < 100 || streamed < nfiles/2 {
+		t.Fatalf("checked %d files (%d tokenized once), %d symbols: too few to say anything", nfiles, streamed, nsyms)
+	}
+	t.Logf("%d files (%d tokenized once), %d symbols (%d cut from the file's terms)", nfiles, streamed, nsyms, cut)
+}
+
+// TestPrepareStreamCutsMidIdentifier gives PrepareParsed symbols whose
+// ranges start or end inside an identifier, a kebab-case word or an
+// acronym's plural, where the file's terms are not the body's: each must
+// still get the terms of its own text.
+func TestPrepareStreamCutsMidIdentifier(t *testing.T) {
+	src := []byte("parse_config(x)\nsend-message now\nHTTPServers run\nvalue2go end\nlast_")
+	at := func(s string) uint32 { return uint32(strings.Index(string(src), s)) }
+	spans := [][2]uint32{
+		{at("config"), at("(x)")},       // starts after "_"
+		{at("send"), at("-message")},    // ends before "-"
+		{at("message"), at(" now")},     // starts after "-"
+		{at("HTTPServer"), at("s run")}, // ends before a plural "s"
+		{at("value"), at("2go")},        // ends between letters and digits
+		{at("last"), uint32(len(src))},  // ends the file on "_"
+		{0, uint32(len(src))},           // the whole file
+		{at("parse"), at("parse") + 3},  // inside one word
+		{at("\nsend"), at(" now")},      // clean
+	}
+	pf := &parse.ParsedFile{Language: "text"}
+	for i, sp := range spans {
+		pf.Symbols = append(pf.Symbols, parse.Symbol{Name: fmt.Sprintf("s%d", i), Qualified: fmt.Sprintf("s%d", i), Kind: parse.KindFunction, StartByte: sp[0], EndByte: sp[1]})
+	}
+	d, err := PrepareParsed(pf, embed.NewHashEmbedder(embed.DefaultHashDim), "cut.txt", src, int64(len(src)), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := pathText("cut.txt")
+	for i := range pf.Symbols {
+		want := TokenizeDoc(symbolFields(pt, &pf.Symbols[i], src))
+		if !reflect.DeepEqual(d.SymTerms[i], want) {
+			t.Errorf("symbol %d %q: terms %v, want %v", i, body(src, &pf.Symbols[i]), d.SymTerms[i].Terms, want.Terms)
 		}
 	}
 }

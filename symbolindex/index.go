@@ -282,12 +282,29 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 	var texts []string
 	var which []int
 	pt := pathText(relPath)
+	ds := docScratchPool.Get().(*docScratch)
+	defer docScratchPool.Put(ds)
+	var fs *fileStream
+	if useStream(pf.Symbols, src, known, d) {
+		fs = fileStreamPool.Get().(*fileStream)
+		defer fileStreamPool.Put(fs)
+		fs.build(src)
+	}
 	for i := range pf.Symbols {
 		if known != nil && known(d.Keys[i], d.Hashes[i]) {
 			continue
 		}
-		d.SymTerms[i] = TokenizeDoc(symbolFields(pt, &pf.Symbols[i], src))
-		texts = append(texts, embedText(pt, &pf.Symbols[i], src))
+		sym := &pf.Symbols[i]
+		f := symbolFields(pt, sym, src)
+		ds.begin()
+		if start, end := bodyRange(src, sym); fs != nil && cleanCut(src, start, end) {
+			ds.fields(&f, FieldBody)
+			ds.streamBody(fs, start, end)
+		} else {
+			ds.fields(&f, NumFields)
+		}
+		d.SymTerms[i] = ds.finish()
+		texts = append(texts, embedText(pt, sym, src))
 		which = append(which, i)
 	}
 	if len(texts) > 0 {
@@ -302,8 +319,40 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 	var ff [NumFields]string
 	ff[FieldPath] = pt
 	ff[FieldBody] = bytesString(src)
-	d.FileTerms = TokenizeDoc(ff)
+	ds.begin()
+	if fs != nil {
+		ds.fields(&ff, FieldBody)
+		ds.streamBody(fs, 0, len(src))
+	} else {
+		ds.fields(&ff, NumFields)
+	}
+	d.FileTerms = ds.finish()
 	return d, nil
+}
+
+// streamCutBytes is about the text the body term limit lets the tokenizer
+// read (lexMaxBodyTerms terms of a few bytes each).
+const streamCutBytes = 32 << 10
+
+// useStream reports whether tokenizing src once (a fileStream) costs less
+// than tokenizing the file's and its symbols' bodies each, every one up to
+// the body term limit: so in code, where symbols cover the file and nest,
+// and not in a large file with few symbols, where the limit stops the
+// tokenizer early.
+func useStream(syms []parse.Symbol, src []byte, known Known, d *FileDoc) bool {
+	work := min(len(src), streamCutBytes)
+	for i := range syms {
+		if known != nil && known(d.Keys[i], d.Hashes[i]) {
+			continue
+		}
+		if start, end := bodyRange(src, &syms[i]); cleanCut(src, start, end) {
+			work += min(end-start, streamCutBytes)
+		}
+		if work >= len(src) {
+			return true
+		}
+	}
+	return false
 }
 
 // leafKeys names each symbol uniquely within its file and hashes its
@@ -353,14 +402,20 @@ func writeFolded(h *xxhash.Digest, b []byte) {
 }
 
 func body(src []byte, s *parse.Symbol) []byte {
-	start, end := int(s.StartByte), int(s.EndByte)
+	start, end := bodyRange(src, s)
+	return src[start:end]
+}
+
+// bodyRange is where body(src, s) is in src.
+func bodyRange(src []byte, s *parse.Symbol) (start, end int) {
+	start, end = int(s.StartByte), int(s.EndByte)
 	if end > len(src) {
 		end = len(src)
 	}
 	if start > end {
 		start = end
 	}
-	return src[start:end]
+	return start, end
 }
 
 // maxEmbedBody bounds how much of a symbol's body goes into its vector.
