@@ -13,7 +13,8 @@
 # other: `ctags -R -f OUT --exclude=.git DIR`, the CTXLS_BASE binary if
 # given, then this checkout's ctxls, as `ctxls index --root DIR
 # --cache-dir off` (which reads the git history too, as a cold start
-# does) and `... --history-commits 0` (the index alone). Each line gives
+# does) and, in a git repository, `... --history-commits 0` (the index
+# alone). Each line gives
 # wall, user and system seconds and max RSS (/usr/bin/time), with the
 # load average beside it; the summary per tree is the median CPU (user +
 # sys) of each and its ratio to ctags'. CPU is the comparable figure on a
@@ -66,15 +67,21 @@ for dir in "${dirs[@]}"; do
 	dir=$(cd "$dir" && pwd)
 	echo "== $dir: $(find "$dir" -name .git -prune -o -type f -print | wc -l) files"
 	rm -f "$out"/*.cpu
+	git=""
+	git -C "$dir" rev-parse --git-dir >/dev/null 2>&1 && git=1 # else there is no history to leave out
 	for r in $(seq "$rounds"); do
 		echo " round $r"
 		[ -n "$ctags" ] && run ctags "$ctags" -R -f "$out/tags" --exclude=.git "$dir"
 		if [ -n "${CTXLS_BASE:-}" ]; then
 			XDG_CACHE_HOME="$out/xdg" run base "$CTXLS_BASE" index --root "$dir" --cache-dir off
-			XDG_CACHE_HOME="$out/xdg" run base-nohist "$CTXLS_BASE" index --root "$dir" --cache-dir off --history-commits 0
+			if [ -n "$git" ]; then
+				XDG_CACHE_HOME="$out/xdg" run base-nohist "$CTXLS_BASE" index --root "$dir" --cache-dir off --history-commits 0
+			fi
 		fi
 		XDG_CACHE_HOME="$out/xdg" run ctxls "$out/ctxls" index --root "$dir" --cache-dir off
-		XDG_CACHE_HOME="$out/xdg" run ctxls-nohist "$out/ctxls" index --root "$dir" --cache-dir off --history-commits 0
+		if [ -n "$git" ]; then
+			XDG_CACHE_HOME="$out/xdg" run ctxls-nohist "$out/ctxls" index --root "$dir" --cache-dir off --history-commits 0
+		fi
 	done
 	echo " median CPU of $rounds:"
 	for name in ctags base base-nohist ctxls ctxls-nohist; do

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,6 +150,7 @@ func TestPrepareStreamMatchesTokenizeDoc(t *testing.T) {
 			if !reflect.DeepEqual(d.SymTerms[i], want) {
 				t.Fatalf("%s: symbol %s: terms differ from TokenizeDoc's", name, pf.Symbols[i].Qualified)
 			}
+			checkVec(t, emb, d, pt, i, src)
 		}
 		var ff [NumFields]string
 		ff[FieldPath], ff[FieldBody] = pt, string(src)
@@ -169,24 +171,27 @@ func TestPrepareStreamMatchesTokenizeDoc(t *testing.T) {
 // acronym's plural, where the file's terms are not the body's: each must
 // still get the terms of its own text.
 func TestPrepareStreamCutsMidIdentifier(t *testing.T) {
-	src := []byte("parse_config(x)\nsend-message now\nHTTPServers run\nvalue2go end\nlast_")
+	long := strings.Repeat("abcdefghij ", 70) // 600 bytes in, the embedder's head ends inside a word
+	src := []byte("parse_config(x)\nsend-message now\nHTTPServers run\nvalue2go end\n" + long + "\nlast_")
 	at := func(s string) uint32 { return uint32(strings.Index(string(src), s)) }
 	spans := [][2]uint32{
-		{at("config"), at("(x)")},       // starts after "_"
-		{at("send"), at("-message")},    // ends before "-"
-		{at("message"), at(" now")},     // starts after "-"
-		{at("HTTPServer"), at("s run")}, // ends before a plural "s"
-		{at("value"), at("2go")},        // ends between letters and digits
-		{at("last"), uint32(len(src))},  // ends the file on "_"
-		{0, uint32(len(src))},           // the whole file
-		{at("parse"), at("parse") + 3},  // inside one word
-		{at("\nsend"), at(" now")},      // clean
+		{at("config"), at("(x)")},                // starts after "_"
+		{at("send"), at("-message")},             // ends before "-"
+		{at("message"), at(" now")},              // starts after "-"
+		{at("HTTPServer"), at("s run")},          // ends before a plural "s"
+		{at("value"), at("2go")},                 // ends between letters and digits
+		{at("last"), uint32(len(src))},           // ends the file on "_"
+		{0, uint32(len(src))},                    // the whole file
+		{at("parse"), at("parse") + 3},           // inside one word
+		{at("\nsend"), at(" now")},               // clean
+		{at(long), at(long) + uint32(len(long))}, // a long body
 	}
 	pf := &parse.ParsedFile{Language: "text"}
 	for i, sp := range spans {
 		pf.Symbols = append(pf.Symbols, parse.Symbol{Name: fmt.Sprintf("s%d", i), Qualified: fmt.Sprintf("s%d", i), Kind: parse.KindFunction, StartByte: sp[0], EndByte: sp[1]})
 	}
-	d, err := PrepareParsed(pf, embed.NewHashEmbedder(embed.DefaultHashDim), "cut.txt", src, int64(len(src)), 0, nil)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
+	d, err := PrepareParsed(pf, emb, "cut.txt", src, int64(len(src)), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,5 +201,20 @@ func TestPrepareStreamCutsMidIdentifier(t *testing.T) {
 		if !reflect.DeepEqual(d.SymTerms[i], want) {
 			t.Errorf("symbol %d %q: terms %v, want %v", i, body(src, &pf.Symbols[i]), d.SymTerms[i].Terms, want.Terms)
 		}
+		checkVec(t, emb, d, pt, i, src)
+	}
+}
+
+// checkVec checks that symbol i's vector is the one the embedder gives its
+// embedText, to the bit.
+func checkVec(t *testing.T, emb embed.Embedder, d *FileDoc, pathText string, i int, src []byte) {
+	t.Helper()
+	sym := &d.Parsed.Symbols[i]
+	want, err := emb.Embed([]string{embedText(pathText, sym, src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.Vecs[i], want[0]) {
+		t.Fatalf("%s: symbol %d %s: vector differs from the embedder's of its text", d.Path, i, sym.Qualified)
 	}
 }

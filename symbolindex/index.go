@@ -20,6 +20,7 @@ import (
 	"github.com/ctxls/ctxls/merkle"
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // Index is the symbol index of one workspace folder: every file's symbols,
@@ -304,6 +305,10 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 			ds.fields(&f, NumFields)
 		}
 		d.SymTerms[i] = ds.finish()
+		if v := embedFromStream(emb, fs, ds, pt, sym, src); v != nil {
+			d.Vecs[i] = v
+			continue
+		}
 		texts = append(texts, embedText(pt, sym, src))
 		which = append(which, i)
 	}
@@ -328,6 +333,34 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 	}
 	d.FileTerms = ds.finish()
 	return d, nil
+}
+
+// embedFromStream is the hash embedder's vector of embedText(pathText,
+// sym, src) from the terms of the text's parts: the head of the body cut
+// from the file's terms fs, the rest tokenized here (the parts are joined
+// by newlines, which no identifier crosses). It returns nil when the
+// embedder is another, there is no stream, or the head's cut is not clean.
+func embedFromStream(emb embed.Embedder, fs *fileStream, ds *docScratch, pathText string, sym *parse.Symbol, src []byte) []float32 {
+	he, ok := emb.(*embed.HashEmbedder)
+	if !ok || fs == nil {
+		return nil
+	}
+	start, end := bodyRange(src, sym)
+	end = min(end, start+maxEmbedBody)
+	if !cleanCut(src, start, end) {
+		return nil
+	}
+	v := make([]float32, he.Dim())
+	he.EmbedTerms(v, func(add func(term []byte) bool) {
+		for _, part := range [...]string{pathText, sym.Qualified, sym.Signature, sym.Doc} {
+			ds.tok.Run(part, tokenize.ModeDoc, add)
+		}
+		k := sort.Search(len(fs.at), func(k int) bool { return fs.at[k] >= uint32(start) })
+		for ; k < len(fs.at) && fs.at[k] < uint32(end); k++ {
+			add(fs.tab.term(fs.ids[k]))
+		}
+	})
+	return v
 }
 
 // streamCutBytes is about the text the body term limit lets the tokenizer
