@@ -20,6 +20,7 @@ import (
 	"github.com/ctxls/ctxls/merkle"
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // Index is the symbol index of one workspace folder: every file's symbols,
@@ -280,12 +281,34 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 	d.Vecs = make([][]float32, len(pf.Symbols))
 	var texts []string
 	var which []int
+	pt := pathText(relPath)
+	ds := docScratchPool.Get()
+	defer docScratchPool.Put(ds)
+	var fs *fileStream
+	if useStream(pf.Symbols, src, known, d) {
+		fs = fileStreamPool.Get()
+		defer fileStreamPool.Put(fs)
+		fs.build(src)
+	}
 	for i := range pf.Symbols {
 		if known != nil && known(d.Keys[i], d.Hashes[i]) {
 			continue
 		}
-		d.SymTerms[i] = TokenizeDoc(symbolFields(relPath, &pf.Symbols[i], src))
-		texts = append(texts, embedText(relPath, &pf.Symbols[i], src))
+		sym := &pf.Symbols[i]
+		f := symbolFields(pt, sym, src)
+		ds.begin()
+		if start, end := bodyRange(src, sym); fs != nil && cleanCut(src, start, end) {
+			ds.fields(&f, FieldBody)
+			ds.streamBody(fs, start, end)
+		} else {
+			ds.fields(&f, NumFields)
+		}
+		d.SymTerms[i] = ds.finish()
+		if v := embedFromStream(emb, fs, ds, pt, sym, src); v != nil {
+			d.Vecs[i] = v
+			continue
+		}
+		texts = append(texts, embedText(pt, sym, src))
 		which = append(which, i)
 	}
 	if len(texts) > 0 {
@@ -298,10 +321,70 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 		}
 	}
 	var ff [NumFields]string
-	ff[FieldPath] = pathText(relPath)
-	ff[FieldBody] = string(src)
-	d.FileTerms = TokenizeDoc(ff)
+	ff[FieldPath] = pt
+	ff[FieldBody] = bytesString(src)
+	ds.begin()
+	if fs != nil {
+		ds.fields(&ff, FieldBody)
+		ds.streamBody(fs, 0, len(src))
+	} else {
+		ds.fields(&ff, NumFields)
+	}
+	d.FileTerms = ds.finish()
 	return d, nil
+}
+
+// embedFromStream is the hash embedder's vector of embedText(pathText,
+// sym, src) from the terms of the text's parts: the head of the body cut
+// from the file's terms fs, the rest tokenized here (the parts are joined
+// by newlines, which no identifier crosses). It returns nil when the
+// embedder is another, there is no stream, or the head's cut is not clean.
+func embedFromStream(emb embed.Embedder, fs *fileStream, ds *docScratch, pathText string, sym *parse.Symbol, src []byte) []float32 {
+	he, ok := emb.(*embed.HashEmbedder)
+	if !ok || fs == nil {
+		return nil
+	}
+	start, end := bodyRange(src, sym)
+	end = min(end, start+maxEmbedBody)
+	if !cleanCut(src, start, end) {
+		return nil
+	}
+	v := make([]float32, he.Dim())
+	he.EmbedTerms(v, func(add func(term []byte) bool) {
+		for _, part := range [...]string{pathText, sym.Qualified, sym.Signature, sym.Doc} {
+			ds.tok.Run(part, tokenize.ModeDoc, add)
+		}
+		k := sort.Search(len(fs.at), func(k int) bool { return fs.at[k] >= uint32(start) })
+		for ; k < len(fs.at) && fs.at[k] < uint32(end); k++ {
+			add(fs.tab.term(fs.ids[k]))
+		}
+	})
+	return v
+}
+
+// streamCutBytes is about the text the body term limit lets the tokenizer
+// read (lexMaxBodyTerms terms of a few bytes each).
+const streamCutBytes = 32 << 10
+
+// useStream reports whether tokenizing src once (a fileStream) costs less
+// than tokenizing the file's and its symbols' bodies each, every one up to
+// the body term limit: so in code, where symbols cover the file and nest,
+// and not in a large file with few symbols, where the limit stops the
+// tokenizer early.
+func useStream(syms []parse.Symbol, src []byte, known Known, d *FileDoc) bool {
+	work := min(len(src), streamCutBytes)
+	for i := range syms {
+		if known != nil && known(d.Keys[i], d.Hashes[i]) {
+			continue
+		}
+		if start, end := bodyRange(src, &syms[i]); cleanCut(src, start, end) {
+			work += min(end-start, streamCutBytes)
+		}
+		if work >= len(src) {
+			return true
+		}
+	}
+	return false
 }
 
 // leafKeys names each symbol uniquely within its file and hashes its
@@ -351,42 +434,48 @@ func writeFolded(h *xxhash.Digest, b []byte) {
 }
 
 func body(src []byte, s *parse.Symbol) []byte {
-	start, end := int(s.StartByte), int(s.EndByte)
+	start, end := bodyRange(src, s)
+	return src[start:end]
+}
+
+// bodyRange is where body(src, s) is in src.
+func bodyRange(src []byte, s *parse.Symbol) (start, end int) {
+	start, end = int(s.StartByte), int(s.EndByte)
 	if end > len(src) {
 		end = len(src)
 	}
 	if start > end {
 		start = end
 	}
-	return src[start:end]
+	return start, end
 }
 
 // maxEmbedBody bounds how much of a symbol's body goes into its vector.
 const maxEmbedBody = 600
 
 // symbolFields are the texts of a symbol's lexical fields.
-func symbolFields(relPath string, s *parse.Symbol, src []byte) [NumFields]string {
+func symbolFields(pathText string, s *parse.Symbol, src []byte) [NumFields]string {
 	var f [NumFields]string
 	f[FieldName] = s.Qualified
 	if s.Name != "" && !strings.HasSuffix(s.Qualified, s.Name) {
 		f[FieldName] += " " + s.Name
 	}
-	f[FieldPath] = pathText(relPath)
+	f[FieldPath] = pathText
 	f[FieldDoc] = s.Signature + "\n" + s.Doc
-	f[FieldBody] = string(body(src, s))
+	f[FieldBody] = bytesString(body(src, s)) // read only while TokenizeDoc runs
 	return f
 }
 
 // embedText is what a symbol's vector is computed from: where it is, what it
 // is called, how it is declared and documented, and the head of its body.
-func embedText(relPath string, s *parse.Symbol, src []byte) string {
+func embedText(pathText string, s *parse.Symbol, src []byte) string {
 	b := body(src, s)
 	if len(b) > maxEmbedBody {
 		b = b[:maxEmbedBody]
 	}
 	var sb strings.Builder
-	sb.Grow(len(relPath) + len(s.Qualified) + len(s.Signature) + len(s.Doc) + len(b) + 8)
-	sb.WriteString(pathText(relPath))
+	sb.Grow(len(pathText) + len(s.Qualified) + len(s.Signature) + len(s.Doc) + len(b) + 4)
+	sb.WriteString(pathText)
 	sb.WriteByte('\n')
 	sb.WriteString(s.Qualified)
 	sb.WriteByte('\n')
@@ -512,9 +601,10 @@ func (d *FileDoc) complete(i int) {
 		return
 	}
 	sym := &d.Parsed.Symbols[i]
-	d.SymTerms[i] = TokenizeDoc(symbolFields(d.Path, sym, d.src))
+	pt := pathText(d.Path)
+	d.SymTerms[i] = TokenizeDoc(symbolFields(pt, sym, d.src))
 	if d.emb != nil {
-		if vecs, err := d.emb.Embed([]string{embedText(d.Path, sym, d.src)}); err == nil && len(vecs) == 1 {
+		if vecs, err := d.emb.Embed([]string{embedText(pt, sym, d.src)}); err == nil && len(vecs) == 1 {
 			d.Vecs[i] = vecs[0]
 		}
 	}

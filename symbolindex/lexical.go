@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
@@ -469,7 +470,8 @@ func (l *Lexical) AddTerms(doc uint32, dt DocTerms) error {
 // addTokenized is AddTerms for a document TokenizeDoc produced, whose terms
 // are distinct and not empty by construction: the index's own writes skip
 // the checks, which cost a map lookup per term on the serial path of a
-// build.
+// build. A new term is copied: TokenizeDoc's terms share the document's
+// one backing string, which the dictionary should not keep alive.
 func (l *Lexical) addTokenized(doc uint32, dt DocTerms) error {
 	if err := l.prepare(doc); err != nil {
 		return err
@@ -477,7 +479,7 @@ func (l *Lexical) addTokenized(doc uint32, dt DocTerms) error {
 	for i, t := range dt.Terms {
 		id, ok := l.dict.get(t)
 		if !ok {
-			id = l.newTerm(t)
+			id = l.newTerm(strings.Clone(t))
 		}
 		l.count(id, dt.TFs[i])
 	}

@@ -85,12 +85,39 @@ func main() {
 	if ownGC && ownLimit && len(os.Args) > 1 && os.Args[1] == "select" {
 		holdGC(quietHeap, gcPercent, memoryLimit(totalMemory()))
 	}
+	stopProfile := startCPUProfile(os.Getenv("CTXLS_CPUPROFILE"), os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	stopProfile := startProfile(os.Getenv("CTXLS_CPUPROFILE"), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stopProfile()
 	stop()
+	stopProfile()
 	os.Exit(code)
+}
+
+// startCPUProfile writes a CPU profile of the whole command to path when
+// it is set (the hidden CTXLS_CPUPROFILE, for profiling `ctxls index` on
+// a real tree: go tool pprof FILE). It returns the function that ends
+// the profile; a profile that cannot start is reported and skipped.
+func startCPUProfile(path string, stderr io.Writer) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+		if err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ctxls: CTXLS_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(stderr, "ctxls: CTXLS_CPUPROFILE: %v\n", err)
+		}
+	}
 }
 
 // run executes one command line and returns the exit status: 0 success,
@@ -158,29 +185,6 @@ func holdGC(quiet int64, percent int, limit int64) {
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	}, struct{}{})
-}
-
-// startProfile writes a CPU profile of the whole command to path when the
-// hidden CTXLS_CPUPROFILE names one (for measuring the start path of
-// ctxls select); stop finishes it.
-func startProfile(path string, stderr io.Writer) (stop func()) {
-	if path == "" {
-		return func() {}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "ctxls: CTXLS_CPUPROFILE: %v\n", err)
-		return func() {}
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		fmt.Fprintf(stderr, "ctxls: CTXLS_CPUPROFILE: %v\n", err)
-		f.Close()
-		return func() {}
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}
 }
 
 func exitCode(err error, stderr io.Writer) int {

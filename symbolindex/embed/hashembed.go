@@ -93,10 +93,27 @@ func (s *hashEmbScratch) addTerm(b []byte) bool {
 	return true
 }
 
+// EmbedTerms writes into v, which must be zeroed and of length Dim, the
+// vector Embed gives a text whose terms (tokenize.Scratch.Run in
+// tokenize.ModeDoc) are those terms calls add with, in the same order: for
+// a caller that has tokenized the text already.
+func (e *HashEmbedder) EmbedTerms(v []float32, terms func(add func(term []byte) bool)) {
+	s := e.pool.Get().(*hashEmbScratch)
+	defer e.pool.Put(s)
+	s.arena, s.items = s.arena[:0], s.items[:0]
+	terms(s.emit)
+	e.vector(v, s)
+}
+
 // embed writes the vector of text into v, which must be zeroed.
 func (e *HashEmbedder) embed(text string, v []float32, s *hashEmbScratch) {
 	s.arena, s.items = s.arena[:0], s.items[:0]
 	s.tok.Run(text, tokenize.ModeDoc, s.emit)
+	e.vector(v, s)
+}
+
+// vector writes into v the vector of the terms in s.
+func (e *HashEmbedder) vector(v []float32, s *hashEmbScratch) {
 	if len(s.items) == 0 {
 		return
 	}

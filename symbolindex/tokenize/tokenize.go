@@ -51,17 +51,22 @@ const (
 	tokDigit                    // decimal digit
 )
 
+// tokASCII is the class of each ASCII byte, so that the common case of
+// tokClassOf is one load.
+var tokASCII = func() (t [utf8.RuneSelf]tokClass) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = tokLower
+		t[c-'a'+'A'] = tokUpper
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = tokDigit
+	}
+	return t
+}()
+
 func tokClassOf(r rune) tokClass {
 	if r < utf8.RuneSelf {
-		switch {
-		case 'a' <= r && r <= 'z':
-			return tokLower
-		case 'A' <= r && r <= 'Z':
-			return tokUpper
-		case '0' <= r && r <= '9':
-			return tokDigit
-		}
-		return tokSep
+		return tokASCII[r]
 	}
 	switch {
 	case unicode.IsUpper(r):
@@ -89,6 +94,8 @@ type tokState struct {
 	s       *Scratch
 	mode    Mode
 	emit    func(term []byte) bool
+	emitAt  func(term []byte, at int) bool // RunAt's emit, instead of emit
+	at      int                            // where the identifier being read starts
 	stopped bool
 
 	partN, partRunes int
@@ -109,6 +116,18 @@ type tokState struct {
 // call. emit returns false to stop the run early.
 func (s *Scratch) Run(text string, mode Mode, emit func(term []byte) bool) {
 	t := tokState{s: s, mode: mode, emit: emit}
+	t.run(text)
+}
+
+// RunAt is Run that also passes emit the byte offset in text where the
+// term's identifier starts (an identifier such as parse_config_v2 yields
+// several terms, all at its start).
+func (s *Scratch) RunAt(text string, mode Mode, emit func(term []byte, at int) bool) {
+	t := tokState{s: s, mode: mode, emitAt: emit}
+	t.run(text)
+}
+
+func (t *tokState) run(text string) {
 	prev := tokSep
 	inIdent := false
 	for i := 0; i < len(text) && !t.stopped; {
@@ -131,7 +150,10 @@ func (s *Scratch) Run(text string, mode Mode, emit func(term []byte) bool) {
 			prev = tokSep
 			continue
 		}
-		inIdent = true
+		if !inIdent {
+			t.at = i - size
+			inIdent = true
+		}
 		switch {
 		case prev == tokSep:
 		case c == tokDigit:
@@ -203,14 +225,19 @@ func (t *tokState) appendRune(r rune, c tokClass) {
 		t.partRunes++
 		return
 	}
-	lr := r
-	switch {
-	case 'A' <= r && r <= 'Z':
-		lr = r + ('a' - 'A')
-	case r >= utf8.RuneSelf:
-		lr = unicode.ToLower(r)
+	if r < utf8.RuneSelf {
+		// Only letters and digits reach here: ASCII lowercases by a bit.
+		b := byte(r)
+		if c == tokUpper {
+			b |= 0x20
+		}
+		t.s.part[t.partN] = b
+		t.partN++
+		t.partRunes++
+		t.lastSize = 1
+		return
 	}
-	n := utf8.EncodeRune(t.s.part[t.partN:], lr)
+	n := utf8.EncodeRune(t.s.part[t.partN:], unicode.ToLower(r))
 	t.partN += n
 	t.partRunes++
 	t.lastSize = n
@@ -261,9 +288,7 @@ func (t *tokState) endIdent() {
 	case t.nparts == 1:
 		t.flushFirst(true)
 	case t.nparts >= 2 && !t.joinOver && t.joinRunes >= 2 && !t.stopped:
-		if !t.emit(t.s.joined[:t.joinN]) {
-			t.stopped = true
-		}
+		t.out(t.s.joined[:t.joinN])
 	}
 	t.nparts, t.joinN, t.joinRunes, t.joinOver, t.firstOK = 0, 0, 0, false, false
 }
@@ -285,7 +310,18 @@ func (t *tokState) emitPart(b []byte, runes int, standalone bool) {
 	if len(b) != n && t.mode != ModeDocAll && tokDocStop(b) {
 		return
 	}
-	if !t.emit(b) {
+	t.out(b)
+}
+
+// out passes a term to the run's emit.
+func (t *tokState) out(b []byte) {
+	var ok bool
+	if t.emitAt != nil {
+		ok = t.emitAt(b, t.at)
+	} else {
+		ok = t.emit(b)
+	}
+	if !ok {
 		t.stopped = true
 	}
 }

@@ -248,3 +248,37 @@ func FuzzTerms(f *testing.F) {
 		QueryTerms(text)
 	})
 }
+
+// TestRunAtGivesIdentifierStarts checks that RunAt yields Run's terms,
+// each with the offset where its identifier starts.
+func TestRunAtGivesIdentifierStarts(t *testing.T) {
+	text := "  parse_configV2(HTTPServers, send-message) // ünïcode_word x"
+	var want []string
+	var s Scratch
+	s.Run(text, ModeDoc, func(b []byte) bool { want = append(want, string(b)); return true })
+	var got []string
+	var at []int
+	s.RunAt(text, ModeDoc, func(b []byte, i int) bool {
+		got, at = append(got, string(b)), append(at, i)
+		return true
+	})
+	if !slices.Equal(got, want) {
+		t.Fatalf("RunAt terms %q, Run's %q", got, want)
+	}
+	starts := map[string]string{"pars": "parse_configV2", "config": "parse_configV2",
+		"parseconfigv2": "parse_configV2", "http": "HTTPServers", "serv": "HTTPServers", "httpservers": "HTTPServers",
+		"send": "send-message", "messag": "send-message", "sendmessage": "send-message", "word": "ünïcode_word", "ünïcode": "ünïcode_word"}
+	for i, term := range got {
+		ident, ok := starts[term]
+		if !ok {
+			continue
+		}
+		if !strings.HasPrefix(text[at[i]:], ident) {
+			t.Errorf("term %q at %d (%q), want the start of %q", term, at[i], text[at[i]:], ident)
+		}
+		delete(starts, term)
+	}
+	if len(starts) > 0 {
+		t.Errorf("terms not seen: %v (got %q)", starts, got)
+	}
+}
