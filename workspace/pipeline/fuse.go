@@ -289,7 +289,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 			// A test, doc or configuration file repeats the names of the
 			// code it is about ("TestUploadRetry" for "retry the upload"):
 			// only a name written as it is counts.
-			c.strong = 0
+			c.strong, c.strongBy = 0, StrongName
 			if c.sym.Name != "" && written[c.sym.Name] {
 				c.strong = bonus(c.sym.Name, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
 			}
@@ -301,9 +301,11 @@ func (s *scope) nameStrengths(cs []*cand) {
 			st = bonus(strings.TrimSuffix(base, path.Ext(base)), false) * heuristics.StemShare
 			stems[c.fileSlot] = st
 		}
-		c.strong = st
+		c.strong, c.strongBy = st, StrongStem
 		if c.sym.Name != "" {
-			c.strong = max(c.strong, bonus(c.sym.Name, true))
+			if b := bonus(c.sym.Name, true); b > c.strong {
+				c.strong, c.strongBy = b, StrongName
+			}
 		}
 		c.strong *= float64(c.scores[heuristics.SrcLexical]) / topLex
 	}
@@ -316,15 +318,28 @@ func (s *scope) nameStrengths(cs []*cand) {
 // the file (at half, as for a stem, two cases fewer came first on real
 // history; EVAL.md).
 func (s *scope) scopedStems(cs []*cand) {
-	named := map[uint32]bool{}
+	named := map[uint32]string{}
 	for _, m := range s.q.paths {
 		stem := strings.Trim(strings.TrimPrefix(m.name, "./"), "/")
-		if m.w < 1 || stem == "" || path.Ext(stem) != "" {
+		if m.w < 1 || stem == "" {
+			continue
+		}
+		if path.Ext(stem) != "" {
+			// A code file named outright ("fix typos in httperror.go"):
+			// the request's own pointer, which history's many middling
+			// ranks must not outvote. A named changelog, workflow or
+			// test keeps only its mention: beside it, a commit's
+			// message most often describes the code it changed.
+			for _, fs := range filesByPath(s.idx, stem) {
+				if p := s.idx.FilePath(fs); p == stem || strings.HasSuffix(p, "/"+stem) {
+					named[fs] = StrongFile
+				}
+			}
 			continue
 		}
 		for _, fs := range filesByPath(s.idx, stem) {
-			if namesStem(s.idx.FilePath(fs), stem) {
-				named[fs] = true
+			if namesStem(s.idx.FilePath(fs), stem) && named[fs] == "" {
+				named[fs] = StrongScope
 			}
 		}
 	}
@@ -333,8 +348,8 @@ func (s *scope) scopedStems(cs []*cand) {
 	}
 	full := heuristics.StrongBonus(1)
 	for _, c := range cs {
-		if named[c.fileSlot] {
-			c.strong = max(c.strong, full)
+		if by := named[c.fileSlot]; by != "" && full > c.strong && (by == StrongScope || c.cat == 0) {
+			c.strong, c.strongBy = full, by
 		}
 	}
 }

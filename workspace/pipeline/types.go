@@ -123,6 +123,9 @@ type cand struct {
 	// strong: what the query's naming the symbol or its file adds to
 	// its fused score, on a scale of its own (fuse.go, nameStrengths).
 	strong float64
+	// strongBy says what the query named for strong: StrongName,
+	// StrongStem, StrongScope or StrongFile ("" for no bonus).
+	strongBy string
 	reason string
 	// head: a file item of the lines before the file's first symbol
 	// (focus.go), not of the whole file.
