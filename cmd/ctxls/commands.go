@@ -372,8 +372,9 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 
 // strongBy says what a strong match's "by" means.
 var strongBy = map[string]string{
-	"name":  "the request spells the symbol's name",
-	"stem":  "the request spells its file's stem",
-	"scope": "the request's scope names its file",
-	"file":  "the request names its file",
+	"name":   "the request spells the symbol's name",
+	"stem":   "the request spells its file's stem",
+	"scope":  "the request's scope names its file",
+	"file":   "the request names its file",
+	"folder": "the request's scope names its folder",
 }

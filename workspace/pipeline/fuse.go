@@ -319,6 +319,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 // history; EVAL.md).
 func (s *scope) scopedStems(cs []*cand) {
 	named := map[uint32]string{}
+	var dirs []string
 	for _, m := range s.q.paths {
 		stem := strings.Trim(strings.TrimPrefix(m.name, "./"), "/")
 		if m.w < 1 || stem == "" {
@@ -342,14 +343,47 @@ func (s *scope) scopedStems(cs []*cand) {
 				named[fs] = StrongScope
 			}
 		}
-	}
-	if len(named) == 0 {
-		return
+		dirs = append(dirs, stem)
 	}
 	full := heuristics.StrongBonus(1)
 	for _, c := range cs {
 		if by := named[c.fileSlot]; by != "" && full > c.strong && (by == StrongScope || c.cat == 0) {
 			c.strong, c.strongBy = full, by
+		}
+	}
+	s.scopedFolders(cs, dirs)
+}
+
+// scopedFolders gives the code symbols under a folder the request's scope
+// names ("fix(middleware): reset ContentLength after gzip decompression"
+// names middleware/; "globset: remove use of unsafe" a crate's folder)
+// heuristics.ScopeFolderShare of a full name's bonus, in proportion to
+// their lexical score over the best one under the folder: the scope
+// narrows the request to the folder, and its words pick within it.
+func (s *scope) scopedFolders(cs []*cand, dirs []string) {
+	if len(dirs) == 0 {
+		return
+	}
+	in := func(p string) bool {
+		for _, d := range dirs {
+			if strings.HasPrefix(p, d+"/") || strings.Contains(p, "/"+d+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	top := 0.0
+	var under []*cand
+	for _, c := range cs {
+		if c.cat == 0 && c.scores[heuristics.SrcLexical] > 0 && in(c.path) {
+			under = append(under, c)
+			top = max(top, float64(c.scores[heuristics.SrcLexical]))
+		}
+	}
+	share := heuristics.StrongBonus(1) * heuristics.ScopeFolderShare
+	for _, c := range under {
+		if b := share * float64(c.scores[heuristics.SrcLexical]) / top; b > c.strong {
+			c.strong, c.strongBy = b, StrongFolder
 		}
 	}
 }

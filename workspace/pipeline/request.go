@@ -125,7 +125,7 @@ type Signal struct {
 // what the request named to earn it.
 type Strong struct {
 	Bonus float64
-	By    string // StrongName, StrongStem, StrongScope or StrongFile
+	By    string // StrongName, StrongStem, StrongScope, StrongFile or StrongFolder
 }
 
 // What a strong match is by.
@@ -134,6 +134,9 @@ const (
 	StrongStem  = "stem"  // it spells the stem of the symbol's file
 	StrongScope = "scope" // its scope ("fix(static):") names the file's stem
 	StrongFile  = "file"  // it names the file ("httperror.go")
+	// StrongFolder: its scope names a folder above the file
+	// ("fix(middleware):" for middleware/decompress.go).
+	StrongFolder = "folder"
 )
 
 // Item reasons.
