@@ -283,6 +283,19 @@ func (s *scope) nameStrengths(cs []*cand) {
 		st, parts := heuristics.NameStrength(terms, inQuery, idf, maxIDF)
 		return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && written[name]))
 	}
+	// A file's stem of one part counts as a word the request holds when
+	// it is rare ("profiler middleware" names middleware/profiler.go):
+	// the file is a part of the program the request names, which a
+	// one-word symbol name ("history", "delete") is not as often.
+	stemBonus := func(stem string) float64 {
+		var terms []string
+		tokenize.Terms(stem, func(t string) { terms = append(terms, t) })
+		st, parts := heuristics.NameStrength(terms, inQuery, idf, maxIDF)
+		if parts == 1 && len(terms) == 1 {
+			return heuristics.StrongBonus(st)
+		}
+		return heuristics.StrongBonus(heuristics.StrongName(st, parts, false))
+	}
 	stems := map[uint32]float64{}
 	for _, c := range cs {
 		if c.cat != 0 {
@@ -298,7 +311,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 		st, ok := stems[c.fileSlot]
 		if !ok {
 			base := path.Base(c.path)
-			st = bonus(strings.TrimSuffix(base, path.Ext(base)), false) * heuristics.StemShare
+			st = stemBonus(strings.TrimSuffix(base, path.Ext(base))) * heuristics.StemShare
 			stems[c.fileSlot] = st
 		}
 		c.strong, c.strongBy = st, StrongStem
@@ -318,11 +331,29 @@ func (s *scope) nameStrengths(cs []*cand) {
 // the file (at half, as for a stem, two cases fewer came first on real
 // history; EVAL.md).
 func (s *scope) scopedStems(cs []*cand) {
-	named := map[uint32]string{}
-	var dirs []string
+	type naming struct {
+		by    string
+		bonus float64
+	}
+	named := map[uint32]naming{}
+	dirs := map[string]float64{}
+	name := func(fs uint32, by string, b float64) {
+		if b > named[fs].bonus {
+			named[fs] = naming{by, b}
+		}
+	}
 	for _, m := range s.q.paths {
 		stem := strings.Trim(strings.TrimPrefix(m.name, "./"), "/")
-		if m.w < 1 || stem == "" {
+		// The request's own mentions count in full; the conversation's
+		// as far as the request leans on it ("ok, now make that change"
+		// fully, "now do the same for powershell" after "fish: …" not:
+		// the earlier scope named the file the request moves away from).
+		w := m.w
+		if m.hist {
+			w *= s.q.ctxWeight
+		}
+		b := heuristics.StrongBonus(w)
+		if b == 0 || stem == "" {
 			continue
 		}
 		if path.Ext(stem) != "" {
@@ -333,22 +364,26 @@ func (s *scope) scopedStems(cs []*cand) {
 			// message most often describes the code it changed.
 			for _, fs := range filesByPath(s.idx, stem) {
 				if p := s.idx.FilePath(fs); p == stem || strings.HasSuffix(p, "/"+stem) {
-					named[fs] = StrongFile
+					name(fs, StrongFile, b)
 				}
 			}
 			continue
 		}
 		for _, fs := range filesByPath(s.idx, stem) {
-			if namesStem(s.idx.FilePath(fs), stem) && named[fs] == "" {
-				named[fs] = StrongScope
+			if namesStem(s.idx.FilePath(fs), stem) {
+				name(fs, StrongScope, b)
 			}
 		}
-		dirs = append(dirs, stem)
+		if !m.hist {
+			// An earlier turn's folder is where the conversation was,
+			// not where a follow-up goes ("monitor-api: publish …",
+			// then "handle it on the notifier side").
+			dirs[stem] = max(dirs[stem], b)
+		}
 	}
-	full := heuristics.StrongBonus(1)
 	for _, c := range cs {
-		if by := named[c.fileSlot]; by != "" && full > c.strong && (by == StrongScope || c.cat == 0) {
-			c.strong, c.strongBy = full, by
+		if n := named[c.fileSlot]; n.bonus > c.strong && (n.by == StrongScope || c.cat == 0) {
+			c.strong, c.strongBy = n.bonus, n.by
 		}
 	}
 	s.scopedFolders(cs, dirs)
@@ -360,29 +395,33 @@ func (s *scope) scopedStems(cs []*cand) {
 // heuristics.ScopeFolderShare of a full name's bonus, in proportion to
 // their lexical score over the best one under the folder: the scope
 // narrows the request to the folder, and its words pick within it.
-func (s *scope) scopedFolders(cs []*cand, dirs []string) {
+func (s *scope) scopedFolders(cs []*cand, dirs map[string]float64) {
 	if len(dirs) == 0 {
 		return
 	}
-	in := func(p string) bool {
-		for _, d := range dirs {
+	in := func(p string) float64 {
+		b := 0.0
+		for d, db := range dirs {
 			if strings.HasPrefix(p, d+"/") || strings.Contains(p, "/"+d+"/") {
-				return true
+				b = max(b, db)
 			}
 		}
-		return false
+		return b
 	}
 	top := 0.0
 	var under []*cand
+	var bonus []float64
 	for _, c := range cs {
-		if c.cat == 0 && c.scores[heuristics.SrcLexical] > 0 && in(c.path) {
-			under = append(under, c)
+		if c.cat != 0 || c.scores[heuristics.SrcLexical] == 0 {
+			continue
+		}
+		if b := in(c.path); b > 0 {
+			under, bonus = append(under, c), append(bonus, b)
 			top = max(top, float64(c.scores[heuristics.SrcLexical]))
 		}
 	}
-	share := heuristics.StrongBonus(1) * heuristics.ScopeFolderShare
-	for _, c := range under {
-		if b := share * float64(c.scores[heuristics.SrcLexical]) / top; b > c.strong {
+	for i, c := range under {
+		if b := bonus[i] * heuristics.ScopeFolderShare * float64(c.scores[heuristics.SrcLexical]) / top; b > c.strong {
 			c.strong, c.strongBy = b, StrongFolder
 		}
 	}
