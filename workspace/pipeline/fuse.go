@@ -283,19 +283,6 @@ func (s *scope) nameStrengths(cs []*cand) {
 		st, parts := heuristics.NameStrength(terms, inQuery, idf, maxIDF)
 		return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && written[name]))
 	}
-	// A file's stem of one part counts as a word the request holds when
-	// it is rare ("profiler middleware" names middleware/profiler.go):
-	// the file is a part of the program the request names, which a
-	// one-word symbol name ("history", "delete") is not as often.
-	stemBonus := func(stem string) float64 {
-		var terms []string
-		tokenize.Terms(stem, func(t string) { terms = append(terms, t) })
-		st, parts := heuristics.NameStrength(terms, inQuery, idf, maxIDF)
-		if parts == 1 && len(terms) == 1 {
-			return heuristics.StrongBonus(st)
-		}
-		return heuristics.StrongBonus(heuristics.StrongName(st, parts, false))
-	}
 	stems := map[uint32]float64{}
 	for _, c := range cs {
 		if c.cat != 0 {
@@ -311,7 +298,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 		st, ok := stems[c.fileSlot]
 		if !ok {
 			base := path.Base(c.path)
-			st = stemBonus(strings.TrimSuffix(base, path.Ext(base))) * heuristics.StemShare
+			st = bonus(strings.TrimSuffix(base, path.Ext(base)), false) * heuristics.StemShare
 			stems[c.fileSlot] = st
 		}
 		c.strong, c.strongBy = st, StrongStem
