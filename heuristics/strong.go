@@ -92,6 +92,11 @@ const (
 	// ("heartbeat" names heartbeat.go, and so its symbols): the file is
 	// named, not the symbol.
 	StemShare = 0.5
+	// ScopeFolderShare is the share of a full name's bonus the best
+	// lexical match under a folder the request's scope names takes
+	// ("fix(middleware): …" for middleware/decompress.go): the scope
+	// narrows the request to the folder without naming the file.
+	ScopeFolderShare = 0.5
 )
 
 // StrongBonus is what a name strength in [0,1] adds to a fused score:

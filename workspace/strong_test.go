@@ -381,3 +381,128 @@ func Logger(next http.Handler) http.Handler {
 		t.Errorf("without the scope middleware/static.go is still first: the fixture no longer tells the scope apart")
 	}
 }
+
+// A file named outright ("fix typos in heartbeat.go") leads, though the
+// middleware history ranks the folder's other files above it.
+func TestSelectNamedFileBeatsHistory(t *testing.T) {
+	r := muxkitRepo(t)
+	ws := histWorkspace(t, r.dir)
+	res := selDo(t, ws, &SelectRequest{Query: "fix typos in the comments of heartbeat.go", Limit: 10})
+	if files := selFiles(res); len(files) == 0 || files[0] != "middleware/heartbeat.go" {
+		t.Fatalf("want middleware/heartbeat.go first, got %q", files)
+	}
+	if s := res.Items[0].Strong; s == nil || s.By != "file" || !(s.Bonus > 0) {
+		t.Errorf("the first item should say the request names its file, got %+v", s)
+	}
+}
+
+// gzipkit has a gzip encoder at its root and a decompressing middleware in
+// middleware/, which the root's words match about as well.
+const gzipkit = `
+-- encoding.go --
+package web
+
+import (
+	"compress/gzip"
+	"io"
+)
+
+// GzipWriter compresses a response with gzip, resetting the content
+// length header, which no longer holds after compression.
+func GzipWriter(w io.Writer) *gzip.Writer { return gzip.NewWriter(w) }
+
+// ResetContentLength drops a content length that compression made wrong.
+func ResetContentLength(h map[string][]string) { delete(h, "Content-Length") }
+
+// GzipReader reads a gzip body for decompression.
+func GzipReader(r io.Reader) (*gzip.Reader, error) { return gzip.NewReader(r) }
+-- middleware/decompress.go --
+package middleware
+
+import (
+	"compress/gzip"
+	"net/http"
+)
+
+// Decompress is a middleware that inflates a request body sent with
+// Content-Encoding gzip.
+func Decompress(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(r.Body)
+			if err == nil {
+				r.Body = zr
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+-- middleware/logger.go --
+package middleware
+
+import (
+	"log"
+	"net/http"
+)
+
+// Logger logs each request's method and path before the next handler.
+func Logger(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.Println(r.Method, r.URL.Path)
+		next.ServeHTTP(w, r)
+	})
+}
+`
+
+// A scope naming a folder ("fix(middleware): …") puts the best match
+// under the folder first, where the request's words alone prefer a file
+// outside it.
+func TestSelectScopeFolderNarrowsWords(t *testing.T) {
+	ws, _ := selOpen(t, gzipkit, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "reset content length after gzip decompression"})
+	if files := selFiles(res); len(files) > 0 && files[0] == "middleware/decompress.go" {
+		t.Fatalf("without the scope middleware/decompress.go is already first: the fixture no longer tells the scope apart")
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "fix(middleware): reset content length after gzip decompression"})
+	if files := selFiles(res); len(files) == 0 || files[0] != "middleware/decompress.go" {
+		t.Errorf("want middleware/decompress.go first, got %q", files)
+	}
+	if it := selFind(res, "sym:middleware/decompress.go::Decompress"); it == nil || it.Strong == nil || it.Strong.By != "folder" {
+		t.Errorf("Decompress should carry the folder's bonus, got %+v", it)
+	}
+}
+
+// A follow-up that names its own target ("now do the same for
+// powershell") is not pulled back to the file the earlier turn's scope
+// named ("fish: …" names the fish docs page by its stem):
+// cobra/followup-powershell-escape.
+func TestSelectFollowUpScopeStaysInTheConversation(t *testing.T) {
+	ws, _ := selOpen(t, `
+-- fish_completions.go --
+package cobra
+
+// GenFishCompletion writes the fish script.
+func GenFishCompletion(name string) string { return name }
+-- powershell_completions.go --
+package cobra
+
+// GenPowerShellCompletion writes PowerShell completions with their
+// descriptions.
+func GenPowerShellCompletion(name string) string { return name }
+-- bash_completions.go --
+package cobra
+
+// GenBashCompletion writes bash completions.
+func GenBashCompletion(name string) string { return name }
+-- site/completions/fish.md --
+# Generating fish completions
+
+Fish completions show descriptions; dollar signs and quotes in them are
+escaped. Load them with `+"`source`"+`.
+`, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "now do the same for powershell",
+		History: []string{"fish: escape dollar signs and quotes in completion descriptions"}})
+	if files := selFiles(res); len(files) == 0 || files[0] != "powershell_completions.go" {
+		t.Errorf("want powershell_completions.go first, got %q", files)
+	}
+}

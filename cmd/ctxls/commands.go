@@ -223,6 +223,10 @@ func flagOf(field string) string { return flagFor(selectFlags, field) }
 
 // printResult writes the readable listing: one header line per item, then
 // its text, indented.
+//
+// With explain, an item the request names outright shows the strong-match
+// bonus on its own line: it is added to the fused score beside the
+// sources' reciprocal ranks, so the ranks alone do not add up to the score.
 func printResult(w io.Writer, res *wire.Result, explain bool) {
 	switch {
 	case len(res.Items) == 0 && res.Message != "":
@@ -250,6 +254,9 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 				parts = append(parts, fmt.Sprintf("%s #%d (%.3f)", n, s.Rank, s.Score))
 			}
 			fmt.Fprintf(w, "   score %.4f (%s): %s\n", it.Score, it.Reason, strings.Join(parts, ", "))
+			if it.Strong != nil {
+				fmt.Fprintf(w, "   strong match +%.4f: %s\n", it.Strong.Bonus, strongBy[it.Strong.By])
+			}
 		}
 		for _, l := range strings.Split(strings.TrimRight(it.Text, "\n"), "\n") {
 			fmt.Fprintf(w, "   | %s\n", l)
@@ -361,4 +368,13 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 	}
 	fmt.Fprintf(w, "embedder    %s\n", st.Embedder)
 	fmt.Fprintf(w, "cache       %s\n", st.Cache)
+}
+
+// strongBy says what a strong match's "by" means.
+var strongBy = map[string]string{
+	"name":   "the request spells the symbol's name",
+	"stem":   "the request spells its file's stem",
+	"scope":  "the request's scope names its file",
+	"file":   "the request names its file",
+	"folder": "the request's scope names its folder",
 }

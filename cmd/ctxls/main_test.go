@@ -284,6 +284,10 @@ func TestSelectReadable(t *testing.T) {
 		"1. internal/config/config.go:1-32  parseConfig  function", // the whole small file: the lead takes in its surroundings
 		"   why: ",
 		"   | func parseConfig(text string) (*Config, error) {",
+		// The strong-match bonus is part of the score the ranks alone do
+		// not add up to: --explain shows it on its own line.
+		"   strong match +",
+		": the request spells the symbol's name\n",
 		"2 items, ",
 		"hash-384",
 	} {

@@ -18,7 +18,8 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	var f indexFlags
 	f.register(fs, true)
-	commits := fs.Int("commits", 60, "replay the last N non-merge commits")
+	commits := fs.Int("commits", 60, "replay the last N non-merge commits (those that modify no source file are counted, not cases)")
+	cases := fs.Int("cases", 0, "replay the last N commits that are cases instead, passing over the others (looks back at most 10×N commits; overrides --commits)")
 	since := fs.String("since", "", "only commits after this date (as git log --since takes it)")
 	scenarios := fs.String("scenarios", strings.Join(replay.AllScenarios, ","), "scenarios to run: cold, vague, active (comma-separated)")
 	baseline := fs.Bool("baseline", false, "also score plain BM25 over whole files")
@@ -41,6 +42,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *commits < 1 {
 		return usagef("--commits must be positive, got %d", *commits)
 	}
+	if *cases < 0 {
+		return usagef("--cases must not be negative, got %d", *cases)
+	}
 	if *limit < 1 || *limit > workspace.MaxLimit {
 		return usagef("--limit must be between 1 and %d, got %d", workspace.MaxLimit, *limit)
 	}
@@ -55,7 +59,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	opts := replay.Options{Root: f.root, Commits: *commits, Since: *since, Scenarios: list, Baseline: *baseline, NoHistory: !*withHistory, Config: cfg,
+	opts := replay.Options{Root: f.root, Commits: *commits, Cases: *cases, Since: *since, Scenarios: list, Baseline: *baseline, NoHistory: !*withHistory, Config: cfg,
 		Limit: *limit, MaxChars: *maxChars, Items: *items}
 	opts.Progress = replayProgress(stderr, f.verbose)
 	rep, err := replay.Run(ctx, opts)
@@ -168,6 +172,9 @@ func printReplay(w io.Writer, rep *replay.Report) {
 
 // replayLegend explains the columns and the splits under the table.
 const replayLegend = `
+commits: the non-merge commits read, newest first (--commits N: the last
+N, of which those that modify no source file or have no message are no
+case; --cases N: back until N are cases, at most 10×N).
 cases: commits scored in the row. hit@1, hit@5: share of cases whose first
 file, or one of the first five files, is one the commit changed. rec@5:
 share of the changed files among the first five. MRR: mean of 1/rank of

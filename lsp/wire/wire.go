@@ -172,6 +172,9 @@ type Item struct {
 	Score   float64           `json:"score"`
 	Reason  string            `json:"reason"`
 	Signals map[string]Signal `json:"signals,omitempty"`
+	// Strong, when the request names the item, its file or its scope
+	// outright, is what that added to the fused score (extension).
+	Strong *Strong `json:"strong,omitempty"`
 	// Why is the evidence that put the item there, in one short sentence
 	// for a person: "calls `Command.findSuggestions` at args.go:36".
 	Why string `json:"why"`
@@ -191,6 +194,15 @@ type Part struct {
 type Signal struct {
 	Rank  int     `json:"rank"`
 	Score float64 `json:"score"`
+}
+
+// Strong is an item's strong-match bonus: what was added to its fused
+// score and by what the request named: "name" (the symbol's), "stem" (its
+// file's stem), "scope" (a commit-style scope naming the file's stem) or
+// "file" (the file, named outright).
+type Strong struct {
+	Bonus float64 `json:"bonus"`
+	By    string  `json:"by"`
 }
 
 // Stats describes the index a result was computed on.
@@ -322,6 +334,9 @@ func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
 			ID: it.ID, URI: uri, Paths: it.Paths, Path: it.Path, Symbol: it.Symbol, Kind: it.Kind, Language: it.Language,
 			Range: rangeOf(it.Span, it.StartLineText, it.EndLineText, utf8),
 			Text:  it.Text, Truncated: it.Truncated, Score: it.Score, Reason: it.Reason, Signals: sig, Why: it.Why,
+		}
+		if it.Strong != nil {
+			item.Strong = &Strong{Bonus: it.Strong.Bonus, By: it.Strong.By}
 		}
 		if it.Part != nil {
 			item.Part = &Part{Index: it.Part.Index, Of: it.Part.Of}

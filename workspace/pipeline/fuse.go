@@ -290,7 +290,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 			// A test, doc or configuration file repeats the names of the
 			// code it is about ("TestUploadRetry" for "retry the upload"):
 			// only a name written as it is counts.
-			c.strong = 0
+			c.strong, c.strongBy = 0, StrongName
 			if c.sym.Name != "" && written[c.sym.Name] {
 				c.strong = bonus(c.sym.Name, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
 			}
@@ -302,9 +302,11 @@ func (s *scope) nameStrengths(cs []*cand) {
 			st = bonus(strings.TrimSuffix(base, path.Ext(base)), false) * heuristics.StemShare
 			stems[c.fileSlot] = st
 		}
-		c.strong = st
+		c.strong, c.strongBy = st, StrongStem
 		if c.sym.Name != "" {
-			c.strong = max(c.strong, bonus(c.sym.Name, true))
+			if b := bonus(c.sym.Name, true); b > c.strong {
+				c.strong, c.strongBy = b, StrongName
+			}
 		}
 		c.strong *= float64(c.scores[heuristics.SrcLexical]) / topLex
 	}
@@ -317,25 +319,98 @@ func (s *scope) nameStrengths(cs []*cand) {
 // the file (at half, as for a stem, two cases fewer came first on real
 // history; EVAL.md).
 func (s *scope) scopedStems(cs []*cand) {
-	named := map[uint32]bool{}
+	type naming struct {
+		by    string
+		bonus float64
+	}
+	named := map[uint32]naming{}
+	dirs := map[string]float64{}
+	name := func(fs uint32, by string, b float64) {
+		if b > named[fs].bonus {
+			named[fs] = naming{by, b}
+		}
+	}
 	for _, m := range s.q.paths {
 		stem := strings.Trim(strings.TrimPrefix(m.name, "./"), "/")
-		if m.w < 1 || stem == "" || path.Ext(stem) != "" {
+		// The request's own mentions count in full; the conversation's
+		// as far as the request leans on it ("ok, now make that change"
+		// fully, "now do the same for powershell" after "fish: …" not:
+		// the earlier scope named the file the request moves away from).
+		w := m.w
+		if m.hist {
+			w *= s.q.ctxWeight
+		}
+		b := heuristics.StrongBonus(w)
+		if b == 0 || stem == "" {
+			continue
+		}
+		if path.Ext(stem) != "" {
+			// A code file named outright ("fix typos in httperror.go"):
+			// the request's own pointer, which history's many middling
+			// ranks must not outvote. A named changelog, workflow or
+			// test keeps only its mention: beside it, a commit's
+			// message most often describes the code it changed.
+			for _, fs := range filesByPath(s.idx, stem) {
+				if p := s.idx.FilePath(fs); p == stem || strings.HasSuffix(p, "/"+stem) {
+					name(fs, StrongFile, b)
+				}
+			}
 			continue
 		}
 		for _, fs := range filesByPath(s.idx, stem) {
 			if namesStem(s.idx.FilePath(fs), stem) {
-				named[fs] = true
+				name(fs, StrongScope, b)
 			}
 		}
+		if !m.hist {
+			// An earlier turn's folder is where the conversation was,
+			// not where a follow-up goes ("monitor-api: publish …",
+			// then "handle it on the notifier side").
+			dirs[stem] = max(dirs[stem], b)
+		}
 	}
-	if len(named) == 0 {
+	for _, c := range cs {
+		if n := named[c.fileSlot]; n.bonus > c.strong && (n.by == StrongScope || c.cat == 0) {
+			c.strong, c.strongBy = n.bonus, n.by
+		}
+	}
+	s.scopedFolders(cs, dirs)
+}
+
+// scopedFolders gives the code symbols under a folder the request's scope
+// names ("fix(middleware): reset ContentLength after gzip decompression"
+// names middleware/; "globset: remove use of unsafe" a crate's folder)
+// heuristics.ScopeFolderShare of a full name's bonus, in proportion to
+// their lexical score over the best one under the folder: the scope
+// narrows the request to the folder, and its words pick within it.
+func (s *scope) scopedFolders(cs []*cand, dirs map[string]float64) {
+	if len(dirs) == 0 {
 		return
 	}
-	full := heuristics.StrongBonus(1)
+	in := func(p string) float64 {
+		b := 0.0
+		for d, db := range dirs {
+			if strings.HasPrefix(p, d+"/") || strings.Contains(p, "/"+d+"/") {
+				b = max(b, db)
+			}
+		}
+		return b
+	}
+	top := 0.0
+	var under []*cand
+	var bonus []float64
 	for _, c := range cs {
-		if named[c.fileSlot] {
-			c.strong = max(c.strong, full)
+		if c.cat != 0 || c.scores[heuristics.SrcLexical] == 0 {
+			continue
+		}
+		if b := in(c.path); b > 0 {
+			under, bonus = append(under, c), append(bonus, b)
+			top = max(top, float64(c.scores[heuristics.SrcLexical]))
+		}
+	}
+	for i, c := range under {
+		if b := bonus[i] * heuristics.ScopeFolderShare * float64(c.scores[heuristics.SrcLexical]) / top; b > c.strong {
+			c.strong, c.strongBy = b, StrongFolder
 		}
 	}
 }

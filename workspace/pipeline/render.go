@@ -80,6 +80,7 @@ func buildItem(q *query, e *packEntry, pk heuristics.Packed, srcs map[string][]b
 		Score:         itemScore(c.fused),
 		Reason:        c.reason,
 		Signals:       signals(c),
+		Strong:        strongOf(c),
 		Why:           e.why,
 	}
 	if b := beyond(e, r, prefix); b != "" {
@@ -112,6 +113,13 @@ func signals(c *cand) map[string]Signal {
 		}
 	}
 	return out
+}
+
+func strongOf(c *cand) *Strong {
+	if !(c.strong > 0) {
+		return nil
+	}
+	return &Strong{Bonus: itemScore(c.strong), By: c.strongBy}
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

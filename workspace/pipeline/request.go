@@ -92,6 +92,9 @@ type Selected struct {
 	Score     float64
 	Reason    string
 	Signals   map[string]Signal // by source name
+	// Strong is what the request's naming the item, its file or its
+	// scope added to its fused score (nil for nothing).
+	Strong *Strong
 	// Why is the evidence that put the item there, in one short sentence
 	// a person reads (why.go): "calls `Run` at main.go:12", "named in
 	// your question: zsh, completion".
@@ -116,6 +119,25 @@ type Signal struct {
 	Rank  int
 	Score float64
 }
+
+// Strong is the strong-match bonus of an item: what was added to its fused
+// score (before the category prior and the decay within its file) and
+// what the request named to earn it.
+type Strong struct {
+	Bonus float64
+	By    string // StrongName, StrongStem, StrongScope, StrongFile or StrongFolder
+}
+
+// What a strong match is by.
+const (
+	StrongName  = "name"  // the request spells the symbol's name
+	StrongStem  = "stem"  // it spells the stem of the symbol's file
+	StrongScope = "scope" // its scope ("fix(static):") names the file's stem
+	StrongFile  = "file"  // it names the file ("httperror.go")
+	// StrongFolder: its scope names a folder above the file
+	// ("fix(middleware):" for middleware/decompress.go).
+	StrongFolder = "folder"
+)
 
 // Item reasons.
 const (

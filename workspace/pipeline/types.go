@@ -123,7 +123,10 @@ type cand struct {
 	// strong: what the query's naming the symbol or its file adds to
 	// its fused score, on a scale of its own (fuse.go, nameStrengths).
 	strong float64
-	reason string
+	// strongBy says what the query named for strong: StrongName,
+	// StrongStem, StrongScope or StrongFile ("" for no bonus).
+	strongBy string
+	reason   string
 	// head: a file item of the lines before the file's first symbol
 	// (focus.go), not of the whole file.
 	head bool
@@ -164,6 +167,10 @@ type query struct {
 	// history (each with its recency weight).
 	idents []mention
 	paths  []mention
+	// ctxWeight is how much the conversation counts in this turn
+	// (heuristics.ContextWeight): a path the history names earns the
+	// strong-match bonus only as far as the request leans on it.
+	ctxWeight float64
 	// sentences are the sub-queries of a query of several sentences.
 	sentences [][]symbolindex.QueryTerm
 	// release: the request (or the history it continues) names a version
@@ -179,6 +186,7 @@ type query struct {
 type mention struct {
 	name string
 	w    float64
+	hist bool // named by the history, not the request
 }
 
 // hasEvidence reports whether a candidate has evidence of its own beyond a

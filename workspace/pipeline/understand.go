@@ -183,10 +183,10 @@ func analyse(p *plan) *query {
 		}
 	}
 	for _, id := range p.query.Identifiers {
-		q.idents = append(q.idents, mention{id, 1})
+		q.idents = append(q.idents, mention{name: id, w: 1})
 	}
 	for _, pth := range p.query.Paths {
-		q.paths = append(q.paths, mention{pth, 1})
+		q.paths = append(q.paths, mention{name: pth, w: 1})
 	}
 	return q
 }
@@ -203,13 +203,14 @@ func (q *query) addHistory(p *plan, emb embed.Embedder, bestMatch float64) {
 	if len(hist) > 0 {
 		ctxWeight = heuristics.ContextWeight(p.query.Vagueness, bestMatch)
 	}
+	q.ctxWeight = ctxWeight
 	for i, h := range hist {
 		hq := heuristics.Analyze(h)
 		for _, id := range hq.Identifiers {
-			q.idents = append(q.idents, mention{id, weights[i]})
+			q.idents = append(q.idents, mention{id, weights[i], true})
 		}
 		for _, pth := range hq.Paths {
-			q.paths = append(q.paths, mention{pth, weights[i]})
+			q.paths = append(q.paths, mention{pth, weights[i], true})
 		}
 		if ctxWeight <= 0 {
 			continue

@@ -49,8 +49,13 @@ const CoverageBudget = 12000
 
 // Options say which commits to replay and how.
 type Options struct {
-	Root      string   // the repository: a working tree or a bare git directory
-	Commits   int      // the last N non-merge commits (0: 60)
+	Root    string // the repository: a working tree or a bare git directory
+	Commits int    // the last N non-merge commits (0: 60)
+	// Cases, if set, replays the last Cases commits that are cases instead
+	// (a commit that modifies no source file, or has no message, is passed
+	// over), looking back at most CasesLookback×Cases non-merge commits;
+	// Commits is then ignored.
+	Cases     int
 	Since     string   // only commits after this date (git's --since), "" for any
 	Scenarios []string // nil: all
 	Baseline  bool     // also score plain BM25 over whole files
@@ -190,7 +195,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer r.close()
-	ids, err := r.commits(ctx, opts.Commits, opts.Since)
+	n := opts.Commits
+	if opts.Cases > 0 {
+		n = CasesLookback * opts.Cases
+	}
+	ids, err := r.commits(ctx, n, opts.Since)
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +221,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rp.base = newBaseline()
 	}
 	rep := &Report{Root: opts.Root, Commits: len(ids), Skipped: map[string]int{}, Cases: []Case{}}
+	if opts.Cases > 0 {
+		if ids, err = rp.lastCases(ctx, ids, opts.Cases, rep); err != nil {
+			return nil, err
+		}
+	}
 	if len(ids) > 0 {
 		rep.Head = ids[len(ids)-1]
 	}
@@ -245,6 +259,68 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, nil
 }
 
+// CasesLookback bounds how far Options.Cases looks back: at most this many
+// commits per case asked for.
+const CasesLookback = 10
+
+// lastCases keeps the newest n of ids (oldest first) that are cases, by
+// the message and the files each commit modified, without replaying them.
+// The report counts the commits looked at, down to the oldest kept, and
+// why those passed over are none.
+func (rp *replayer) lastCases(ctx context.Context, ids []string, n int, rep *Report) ([]string, error) {
+	var keep []string
+	looked := 0
+	for i := len(ids) - 1; i >= 0 && len(keep) < n; i-- {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		looked++
+		_, skip, err := rp.inspect(ctx, ids[i])
+		if err != nil {
+			return nil, fmt.Errorf("commit %.12s: %w", ids[i], err)
+		}
+		if skip != "" {
+			rep.Skipped[skip]++
+			continue
+		}
+		keep = append(keep, ids[i])
+	}
+	slices.Reverse(keep)
+	rep.Commits = looked
+	return keep, nil
+}
+
+// candidate is what makes a commit a case, read before any tree is
+// written: its parent, the request, the gold files and their old contents.
+type candidate struct {
+	parent, query string
+	gold          []Gold
+	olds          map[string][]byte
+}
+
+// inspect reads commit c as a candidate, or says why it is no case.
+func (rp *replayer) inspect(ctx context.Context, c string) (*candidate, string, error) {
+	parent, msg, err := rp.r.commitInfo(ctx, c)
+	if err != nil {
+		return nil, "", err
+	}
+	if parent == "" {
+		return nil, "no parent in the repository", nil
+	}
+	query := CleanMessage(msg)
+	if query == "" {
+		return nil, "empty message", nil
+	}
+	gold, olds, err := rp.gold(ctx, parent, c)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(gold) == 0 {
+		return nil, "no source file modified", nil
+	}
+	return &candidate{parent: parent, query: query, gold: gold, olds: olds}, "", nil
+}
+
 // replayer holds the state that walks forward from case to case.
 type replayer struct {
 	opts   Options
@@ -270,21 +346,11 @@ const (
 
 // replay makes commit c a case and scores it, or says why it is none.
 func (rp *replayer) replay(ctx context.Context, c string) (*Case, string, error) {
-	parent, msg, err := rp.r.commitInfo(ctx, c)
-	if err != nil {
-		return nil, "", err
+	cand, skip, err := rp.inspect(ctx, c)
+	if err != nil || skip != "" {
+		return nil, skip, err
 	}
-	if parent == "" {
-		return nil, "no parent in the repository", nil
-	}
-	query := CleanMessage(msg)
-	if query == "" {
-		return nil, "empty message", nil
-	}
-	gold, olds, err := rp.gold(ctx, parent, c)
-	if err != nil || len(gold) == 0 {
-		return nil, "no source file modified", err
-	}
+	parent, query, gold, olds := cand.parent, cand.query, cand.gold, cand.olds
 	failed, err := rp.moveTo(ctx, parent)
 	if err != nil {
 		return nil, "", err

@@ -263,3 +263,36 @@ func TestReplayDegrades(t *testing.T) {
 		t.Errorf("an unknown scenario: %v", err)
 	}
 }
+
+// --cases walks back past the commits that modify no source file (a
+// dependency bump, a README) until it has as many cases as asked, as a
+// repository whose last commits are all bot updates needs; --commits
+// counts them and finds no case.
+func TestReplayCasesPassesOverCommitsThatAreNone(t *testing.T) {
+	g := scripted(t)
+	for i := range 4 {
+		g.commit("Update dependency com.example:lib to v1."+string(rune('0'+i)), map[string]string{"README.md": "# tool\n\nv1." + string(rune('0'+i)) + "\n"})
+	}
+	if rep := run(t, Options{Root: g.dir, Commits: 4}); len(rep.Cases) != 0 {
+		t.Fatalf("--commits 4 over four README bumps gave %d cases", len(rep.Cases))
+	}
+	rep := run(t, Options{Root: g.dir, Cases: 2})
+	var queries []string
+	for _, c := range rep.Cases {
+		queries = append(queries, c.Query)
+	}
+	want := []string{"add a zebra striping helper for reports", "report: zebra stripes start on the second row"}
+	if !slices.Equal(queries, want) {
+		t.Errorf("--cases 2 replayed %q, want the two newest cases, oldest first: %q", queries, want)
+	}
+	if rep.Commits != 6 || rep.Skipped["no source file modified"] != 4 {
+		t.Errorf("--cases 2 read %d commits, skipped %v; want 6 read, the 4 bumps skipped", rep.Commits, rep.Skipped)
+	}
+	// Bounded: 10×1 commits back from a head of 11 bumps holds no case.
+	for i := range 7 {
+		g.commit("Update dependency gradle to v8."+string(rune('0'+i)), map[string]string{"README.md": "# tool\n\nv8." + string(rune('0'+i)) + "\n"})
+	}
+	if rep := run(t, Options{Root: g.dir, Cases: 1}); len(rep.Cases) != 0 || rep.Commits != CasesLookback {
+		t.Errorf("--cases 1 behind 11 bumps read %d commits and found %d cases; want %d read, none found", rep.Commits, len(rep.Cases), CasesLookback)
+	}
+}
