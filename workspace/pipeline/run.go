@@ -21,6 +21,7 @@ import (
 //	focus.go       the best files' share of the answer first
 //	read.go        overlaps collapsed, texts read, type headers, items merged
 //	surround.go    each entry widened to the lines around it
+//	outside.go     the opening files' lines outside symbols that hold the query's words
 //	pack.go        the entries fitted into the budget, in characters or tokens
 //	render.go      the result's items, each with why it is there
 //
@@ -57,6 +58,7 @@ func Run(ctx context.Context, s *snapshot.Snapshot, req *SelectRequest) (*Select
 	entries, srcs := sn.read(p, kept, pick)
 	sur := newSurroundings(srcs)
 	entries = sur.region(p, q, entries)
+	entries = sur.outside(p, q, entries)
 	sur.widen(p, entries)
 	sn.explain(p, q, entries, srcs)
 	if res.LowConfidence {
