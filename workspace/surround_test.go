@@ -87,7 +87,7 @@ func TestSurroundLeadRegion(t *testing.T) {
 func TestSurroundContext(t *testing.T) {
 	archive := surroundApp() + "-- audit/audit.go --\npackage audit\n\n// Reconcile audits a reconciliation of postings against the bank statement.\nfunc Reconcile(postings []int) bool {\n\treturn len(postings) > 0\n}\n"
 	ws, root := selOpen(t, archive, Options{})
-	req := &SelectRequest{Query: "step130 moves the ledger; audit Reconcile of postings", Limit: 30} // the budget binds
+	req := &SelectRequest{Query: "step130 moves the ledger; audit Reconcile of postings", Limit: 40, MaxChars: 8000} // the budget binds
 	res := selDo(t, ws, req)
 	selCheckItems(t, root, req, res)
 	it := selFind(res, "sym:audit/audit.go::Reconcile")

@@ -275,18 +275,7 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 			out = append(out, r)
 		}
 	}
-	switch {
-	case c.reason == ReasonPinned:
-		add("pinned")
-	case c.head:
-		add(fmt.Sprintf("the head of %s (what comes before its first symbol)", path.Base(c.path)))
-	case c.around != "":
-		side := "below"
-		if c.above {
-			side = "above"
-		}
-		add(fmt.Sprintf("the lines %s `%s`", side, c.around))
-	}
+	add(x.what(c))
 	if c.ranks[heuristics.SrcActive] > 0 {
 		add("the code under your cursor")
 	}
@@ -327,8 +316,8 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	}
 	// What follows is its file's evidence or a faint likeness, not its
 	// own: an answer with low confidence leaves such items out.
-	if len(out) == 0 || c.around != "" || c.head {
-		weak = len(out) == 0 || (c.around != "" || c.head) && len(out) == 1
+	if len(out) == 0 || c.around != "" || c.head || c.outside {
+		weak = len(out) == 0 || (c.around != "" || c.head || c.outside) && len(out) == 1
 		// A symbol found through its file: the query's words in the file
 		// (a query pointing at the cursor has no words that count).
 		if ws := x.matched(x.own, x.fileHas(abs)); len(ws) > 0 && !x.q.deictic {
@@ -342,6 +331,34 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 		return []string{"only loosely like your question"}, true
 	}
 	return out, weak
+}
+
+// what says what an item that is not a whole symbol holds: a pin, a
+// file's head, its top-level lines, the lines around a symbol; "" for a
+// symbol.
+func (x *explainer) what(c *cand) string {
+	switch {
+	case c.reason == ReasonPinned:
+		return "pinned"
+	case c.head:
+		return fmt.Sprintf("the head of %s (what comes before its first symbol)", path.Base(c.path))
+	case c.outside:
+		what := "top-level lines of " + path.Base(c.path)
+		if c.sym.Range.StartLine == 0 || c.sym.EndByte <= x.firstSymbolStart(c) {
+			what = "the head of " + path.Base(c.path) + " (imports, top-level lines)"
+		}
+		if ws := x.matched(x.own, func(t string) bool { return x.candTerms(c)[t] }); len(ws) > 0 {
+			what += " that hold words of your question: " + strings.Join(ws, ", ")
+		}
+		return what
+	case c.around != "":
+		side := "below"
+		if c.above {
+			side = "above"
+		}
+		return fmt.Sprintf("the lines %s `%s`", side, c.around)
+	}
+	return ""
 }
 
 // mention names what of the candidate the query (or the conversation)
@@ -572,4 +589,16 @@ func markParts(items []Selected) {
 			it.Why = lead
 		}
 	}
+}
+
+// firstSymbolStart is where the first symbol of c's file starts (the end
+// of the file when it has none).
+func (x *explainer) firstSymbolStart(c *cand) uint32 {
+	first := ^uint32(0)
+	for _, s := range c.folder.Index.FileSymbols(c.fileSlot) {
+		if ref, ok := c.folder.Index.Symbol(s); ok && ref.Kind != parse.KindFile && ref.StartByte < first {
+			first = ref.StartByte
+		}
+	}
+	return first
 }

@@ -21,6 +21,7 @@ import (
 //	focus.go       the best files' share of the answer first
 //	read.go        overlaps collapsed, texts read, type headers, items merged
 //	surround.go    each entry widened to the lines around it
+//	outside.go     the opening files' lines outside symbols that hold the query's words
 //	pack.go        the entries fitted into the budget, in characters or tokens
 //	render.go      the result's items, each with why it is there
 //
@@ -61,6 +62,7 @@ func Run(ctx context.Context, s *snapshot.Snapshot, req *SelectRequest) (*Select
 	s.Yield()
 	sur := newSurroundings(srcs)
 	entries = sur.region(p, q, entries)
+	entries = sur.outside(p, q, entries)
 	sur.widen(p, entries)
 	s.Yield()
 	sn.explain(p, q, entries, srcs)

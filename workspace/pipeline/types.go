@@ -145,6 +145,9 @@ type cand struct {
 	// the lead's symbol, and above says on which side of it the window is.
 	around string
 	above  bool
+	// outside: an item of its file's lines outside any symbol that hold
+	// rare words of the query (outside.go).
+	outside bool
 }
 
 // callSite is a use of a name: the symbol using it (qualified), and the

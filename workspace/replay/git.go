@@ -261,7 +261,17 @@ func (r *repo) close() {
 }
 
 // Hunk is a range of old-side lines (1-based, inclusive) a commit changed.
-type Hunk struct{ Start, End int }
+// Where says where it lies in its file at the parent: "symbol" (it overlaps
+// a symbol's lines), "head" (before the first symbol: imports, package
+// clause), "between" (between two symbols) or "tail" (after the last);
+// Gap is then the outside lines around it (1-based, inclusive) and GapChars
+// their characters. For reading where the missed lines are.
+type Hunk struct {
+	Start, End int
+	Where      string `json:",omitempty"`
+	Gap        [2]int `json:",omitempty"`
+	GapChars   int    `json:",omitempty"`
+}
 
 // hunks lists, per path, the old-side line ranges that commit c changed
 // against its parent p (`git diff -U0`); a pure insertion counts as the
@@ -289,9 +299,9 @@ func (r *repo) hunks(ctx context.Context, p, c string, paths []string) (map[stri
 			if err1 != nil || err2 != nil {
 				return nil, fmt.Errorf("git diff: unexpected hunk header %q", line)
 			}
-			h := Hunk{start, start + count - 1}
+			h := Hunk{Start: start, End: start + count - 1}
 			if count == 0 { // an insertion after line start
-				h = Hunk{max(start, 1), max(start, 1)}
+				h = Hunk{Start: max(start, 1), End: max(start, 1)}
 			}
 			res[cur] = append(res[cur], h)
 		}

@@ -173,22 +173,8 @@ const answerLimit = 40
 // Run replays the commits and scores every scenario.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
-	if opts.Commits <= 0 {
-		opts.Commits = 60
-	}
-	if opts.Limit <= 0 {
-		opts.Limit = answerLimit
-	}
-	if opts.MaxChars <= 0 {
-		opts.MaxChars = 1 << 20
-	}
-	if opts.Scenarios == nil {
-		opts.Scenarios = AllScenarios
-	}
-	for _, s := range opts.Scenarios {
-		if !slices.Contains(AllScenarios, s) {
-			return nil, fmt.Errorf("unknown scenario %q (want cold, vague or active)", s)
-		}
+	if err := opts.defaults(); err != nil {
+		return nil, err
 	}
 	r, err := openRepo(ctx, opts.Root)
 	if err != nil {
@@ -257,6 +243,28 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep.Scenarios = summarize(rep.Cases, opts.Scenarios, opts.Baseline)
 	rep.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
 	return rep, nil
+}
+
+// defaults fills the options left unset and checks the scenarios.
+func (opts *Options) defaults() error {
+	if opts.Commits <= 0 {
+		opts.Commits = 60
+	}
+	if opts.Limit <= 0 {
+		opts.Limit = answerLimit
+	}
+	if opts.MaxChars <= 0 {
+		opts.MaxChars = 1 << 20
+	}
+	if opts.Scenarios == nil {
+		opts.Scenarios = AllScenarios
+	}
+	for _, s := range opts.Scenarios {
+		if !slices.Contains(AllScenarios, s) {
+			return fmt.Errorf("unknown scenario %q (want cold, vague or active)", s)
+		}
+	}
+	return nil
 }
 
 // CasesLookback bounds how far Options.Cases looks back: at most this many
@@ -369,6 +377,7 @@ func (rp *replayer) replay(ctx context.Context, c string) (*Case, string, error)
 	for _, g := range gold {
 		if pf, err := rp.parser.Parse(g.Path, olds[g.Path]); err == nil {
 			symbols[g.Path] = pf.Symbols
+			placeHunks(g.Hunks, pf.Symbols, olds[g.Path])
 		}
 	}
 	cs.NamesFile, cs.NamesSymbol = mentions(query, gold, symbols)
@@ -435,6 +444,62 @@ func (rp *replayer) gold(ctx context.Context, parent, c string) ([]Gold, map[str
 		}
 	}
 	return gold, olds, nil
+}
+
+// placeHunks says where each hunk lies among the file's symbols (Hunk.Where).
+func placeHunks(hunks []Hunk, syms []parse.Symbol, src []byte) {
+	starts := []int{0} // byte offsets of the lines, 0-based
+	for i, c := range src {
+		if c == '\n' && i+1 < len(src) {
+			starts = append(starts, i+1)
+		}
+	}
+	lineChars := func(a, b int) int { // 1-based, inclusive
+		if a < 1 || b > len(starts) || a > b {
+			return 0
+		}
+		end := len(src)
+		if b < len(starts) {
+			end = starts[b]
+		}
+		return end - starts[a-1]
+	}
+	var rs [][2]int // symbols' lines, 1-based
+	for _, s := range syms {
+		if s.Kind == parse.KindFile {
+			continue
+		}
+		rs = append(rs, [2]int{int(s.Range.StartLine) + 1, int(s.Range.EndLine) + 1})
+	}
+	for i := range hunks {
+		h := &hunks[i]
+		h.Where = "symbol"
+		lo, hi, before, after := 1, len(starts), false, false
+		inside := false
+		for _, r := range rs {
+			switch {
+			case r[0] <= h.End && h.Start <= r[1]:
+				inside = true
+			case r[1] < h.Start:
+				lo, before = max(lo, r[1]+1), true
+			case r[0] > h.End:
+				hi, after = min(hi, r[0]-1), true
+			}
+		}
+		if inside {
+			continue
+		}
+		switch {
+		case !before:
+			h.Where = "head"
+		case !after:
+			h.Where = "tail"
+		default:
+			h.Where = "between"
+		}
+		h.Gap = [2]int{lo, hi}
+		h.GapChars = lineChars(lo, hi)
+	}
 }
 
 // moveTo brings the tree, the index and the baseline to commit p: the
