@@ -113,7 +113,7 @@ func (m *cowMap[V]) del(k string, epoch uint64) {
 
 // cowStamps are the epochs of the Index's slices written in place.
 type ixStamps struct {
-	fileTab, symFile, symAt, syms uint64
+	fileTab, symFile, symAt, syms, symNamed uint64
 }
 
 // removeSlotCopy returns list without its first x (the last element takes

@@ -173,22 +173,33 @@ func (d *lexSegData) checkDocTerms() error {
 // once, on an empty index: each term's parts are laid out contiguously.
 func (l *Lexical) addSegments(ds []*lexSegData) {
 	base := uint32(len(l.segs))
-	count := make([]uint32, len(l.post)) // parts per term id
-	for _, d := range ds {
-		sg := lexSeg{lo: d.Lo, n: uint32(len(d.Live)), docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab,
-			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: make([]uint32, len(d.Terms)), gate: d.gate, dtGate: d.dtGate}
-		for i, t := range d.Terms {
-			id, ok := l.dict.get(t)
-			if !ok {
-				id = l.newTerm(t)
+	var count []uint32 // parts per term id
+	if len(l.post) == 0 && l.dict.len() == 0 {
+		// An empty index: its terms are the segments' (each sorted),
+		// merged in order, with no hash table (baseTerms).
+		count = l.mergeTerms(ds)
+	} else {
+		count = make([]uint32, len(l.post))
+		for _, d := range ds {
+			gid := make([]uint32, len(d.Terms))
+			for i, t := range d.Terms {
+				id, ok := l.termID(t)
+				if !ok {
+					id = l.newTerm(t)
+				}
+				gid[i] = id
+				for int(id) >= len(count) {
+					count = append(count, 0)
+				}
+				count[id]++
 			}
-			sg.gid[i] = id
-			for int(id) >= len(count) {
-				count = append(count, 0)
-			}
-			count[id]++
+			l.segs = append(l.segs, lexSeg{gid: gid})
 		}
-		l.segs = append(l.segs, sg)
+	}
+	for k, d := range ds {
+		sg := &l.segs[base+uint32(k)]
+		*sg = lexSeg{lo: d.Lo, n: uint32(len(d.Live)), docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab,
+			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: sg.gid, gate: d.gate, dtGate: d.dtGate}
 	}
 	// Lay the parts out term by term, in segment order.
 	total := uint32(len(l.parts))
@@ -229,6 +240,72 @@ func (l *Lexical) addSegments(ds []*lexSegData) {
 			}
 		}
 	}
+}
+
+// mergeTerms gives the terms of the segments ds (each sorted and
+// distinct) to an empty index, ids in sorted order, appends a lexSeg with
+// each one's local → global ids, and returns the number of segments that
+// hold each term.
+func (l *Lexical) mergeTerms(ds []*lexSegData) []uint32 {
+	gids := make([][]uint32, len(ds))
+	cur := make([]int, len(ds))
+	h := make([]int, 0, len(ds)) // a min-heap of segments by their next term
+	less := func(a, b int) bool { return ds[h[a]].Terms[cur[h[a]]] < ds[h[b]].Terms[cur[h[b]]] }
+	down := func(i int) {
+		for {
+			m, c := i, 2*i+1
+			if c < len(h) && less(c, m) {
+				m = c
+			}
+			if c+1 < len(h) && less(c+1, m) {
+				m = c + 1
+			}
+			if m == i {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	total := 0
+	for k, d := range ds {
+		gids[k] = make([]uint32, len(d.Terms))
+		total += len(d.Terms)
+		if len(d.Terms) > 0 {
+			h = append(h, k)
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	terms := make([]string, 0, total/2)
+	var count []uint32
+	for len(h) > 0 {
+		k := h[0]
+		t := ds[k].Terms[cur[k]]
+		if len(terms) == 0 || terms[len(terms)-1] != t {
+			terms = append(terms, t)
+			count = append(count, 0)
+		}
+		id := uint32(len(terms) - 1)
+		gids[k][cur[k]] = id
+		count[id]++
+		cur[k]++
+		if cur[k] == len(ds[k].Terms) {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
+	}
+	terms = slices.Clip(terms)
+	l.baseTerms = terms
+	l.strs = slices.Clone(terms)
+	l.post = make([]lexPostings, len(terms))
+	l.mark = make([]uint32, len(terms))
+	for k := range ds {
+		l.segs = append(l.segs, lexSeg{gid: gids[k]})
+	}
+	return count
 }
 
 // isBase reports whether doc is live as its segment holds it.
