@@ -84,6 +84,14 @@ func TestLoadIndexChecksBodiesOnFirstRead(t *testing.T) {
 			}
 		}
 	}
+	// Its lookup tables too: its names, references and base names are not
+	// found; the other segments' are.
+	if n, f := got.Named("CartStore"), got.FilesNamed("cart.ts"); len(n) != 0 || len(f) != 0 {
+		t.Errorf("damaged segment's tables served: Named(CartStore) %v, FilesNamed(cart.ts) %v", n, f)
+	}
+	if n, f := got.Named("Account.Withdraw"), got.FilesNamed("account.go"); len(n) != 1 || len(f) != 1 {
+		t.Errorf("sound segment's tables: Named(Account.Withdraw) %v, FilesNamed(account.go) %v, want one each", n, f)
+	}
 	fs, _ := got.FileSlot("web/cart.ts")
 	if refs := got.FileRefs(fs); refs != nil {
 		t.Errorf("references %q read from the damaged segment", refs)
