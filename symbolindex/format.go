@@ -109,7 +109,9 @@ const (
 	bodyDocTerms        // each document's terms: edits, removals, saves
 	bodyVectors         // vectors and scales: semantic searches
 	bodyText            // signatures, doc comments, references as written
-	bodyTables          // the lookup tables: names, references, base names
+	bodyNameTab         // the lookup tables (tableSecs): names,
+	bodyRefTab          // references,
+	bodyBaseTab         // base names
 	numBodies
 )
 
@@ -124,7 +126,7 @@ var segPart = func() (p [numSecs]int) {
 	}
 	p[secVecs], p[secScales] = bodyVectors, bodyVectors
 	p[secText] = bodyText
-	p[secNames], p[secRefsBy], p[secBases] = bodyTables, bodyTables, bodyTables
+	p[secNames], p[secRefsBy], p[secBases] = bodyNameTab, bodyRefTab, bodyBaseTab
 	return p
 }()
 
@@ -205,7 +207,7 @@ type segView struct {
 	sums    []float32
 	symLex  lexSegData
 	fileLex lexSegData
-	tabs    [numTables]lookupTable // set by the check of bodyTables
+	tabs    [numTables]lookupTable // each set by the check of its part (tableBody)
 }
 
 func (v *segView) str(r strRef) string { return mappedStr(v.strs, r) }
@@ -227,6 +229,10 @@ const (
 )
 
 var tableSecs = [numTables]int{secNames, secRefsBy, secBases}
+
+// tableBody is each table's part of the body: each is checked on its
+// first lookup, so that looking up a base name does not read the names.
+var tableBody = [numTables]int{bodyNameTab, bodyRefTab, bodyBaseTab}
 
 // lookupTable maps strings of the segment's strings section to slots, sorted
 // by key, read in place: key i's slots are vals[off[i]:off[i+1]], in

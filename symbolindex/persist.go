@@ -51,7 +51,7 @@ import (
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 7
+const cacheVersion = 8
 
 // cacheMagic is the magic of the gob caches of cache versions 1 and 2,
 // recognised so that an old cache is reported as a mismatch.
@@ -968,14 +968,12 @@ func (v *segView) checkBody(part int) error {
 		err = errors.Join(v.symLex.checkPostings(), v.fileLex.checkPostings())
 	case bodyDocTerms:
 		err = errors.Join(v.symLex.checkDocTerms(), v.fileLex.checkDocTerms())
-	case bodyTables:
-		e := v.e
-		ranges := [numTables][2]uint32{{e.SymBase, e.SymBase + e.NSyms}, {e.FileBase, e.FileBase + e.NFiles}, {e.FileBase, e.FileBase + e.NFiles}}
-		for t, sec := range tableSecs {
-			if v.tabs[t], err = readTable(v.secs[sec], v.strs, ranges[t][0], ranges[t][1]); err != nil {
-				break
-			}
-		}
+	case bodyNameTab:
+		v.tabs[tabNames], err = readTable(v.secs[secNames], v.strs, v.e.SymBase, v.e.SymBase+v.e.NSyms)
+	case bodyRefTab:
+		v.tabs[tabRefsBy], err = readTable(v.secs[secRefsBy], v.strs, v.e.FileBase, v.e.FileBase+v.e.NFiles)
+	case bodyBaseTab:
+		v.tabs[tabBases], err = readTable(v.secs[secBases], v.strs, v.e.FileBase, v.e.FileBase+v.e.NFiles)
 	}
 	if err != nil {
 		return fmt.Errorf("segment %d: %w", v.i, err)
