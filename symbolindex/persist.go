@@ -676,13 +676,34 @@ func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uin
 	symLex := make([]*lexSegData, len(views))
 	fileLex := make([]*lexSegData, len(views))
 	for i, v := range views {
-		ix.mapSegment(v)
+		v.symLex.gate, v.symLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
+		v.fileLex.gate, v.fileLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
 		symLex[i], fileLex[i] = &v.symLex, &v.fileLex
 	}
-	ix.lex.addSegments(symLex)
-	ix.flex.addSegments(fileLex)
-	ix.lex.trim()
-	ix.flex.trim()
+	// The lexical indexes (merging the segments' terms) are built beside
+	// the records and the Merkle tree: they share nothing.
+	lexDone := make(chan any)
+	go func() {
+		defer func() { lexDone <- recover() }()
+		ix.lex.addSegments(symLex)
+		ix.flex.addSegments(fileLex)
+		ix.lex.trim()
+		ix.flex.trim()
+	}()
+	var err error
+	func() {
+		// The lexical goroutine ends before this one reports, even on a
+		// panic.
+		defer func() {
+			if p := <-lexDone; p != nil {
+				panic(p) // decodeIndex's recover reports it
+			}
+		}()
+		for _, v := range views {
+			ix.mapSegment(v)
+		}
+		err = ix.EndBatch()
+	}()
 	for s := len(ix.symFile) - 1; s >= 0; s-- {
 		if ix.symFile[s] == noFile {
 			ix.freeSym = append(ix.freeSym, uint32(s))
@@ -693,7 +714,7 @@ func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uin
 			ix.freeFile = append(ix.freeFile, uint32(f))
 		}
 	}
-	if err := ix.EndBatch(); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("corrupt cache: %w", err)
 	}
 	return ix, nil
@@ -923,8 +944,6 @@ func (ix *Index) mapSegment(v *segView) {
 	ix.nfiles += int(e.NFiles)
 	ix.vecs.mapChunks(e.SymBase, v.vecs, v.scales)
 	ix.vecs.gateChunks(e.SymBase, int(e.NSyms), v.gates[bodyVectors])
-	v.symLex.gate, v.symLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
-	v.fileLex.gate, v.fileLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
 	recs := &segRecords{base: e.SymBase, syms: v.syms, strs: v.strs, text: v.text, gate: v.gates[bodyText]}
 	for c := e.SymBase / vecChunk; c*vecChunk < e.SymBase+e.NSyms; c++ {
 		ix.symSeg[c] = recs
