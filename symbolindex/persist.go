@@ -672,7 +672,6 @@ func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uin
 	ix.symSeg = make([]*segRecords, (int(symSlots)+vecChunk-1)/vecChunk)
 	ix.symNamed = make([]bool, symSlots)
 	ix.base = views
-	ix.BeginBatch()
 	symLex := make([]*lexSegData, len(views))
 	fileLex := make([]*lexSegData, len(views))
 	for i, v := range views {
@@ -699,10 +698,13 @@ func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uin
 				panic(p) // decodeIndex's recover reports it
 			}
 		}()
+		// The segments' files come in path order, and the tree is empty:
+		// one batch, with no staging map.
+		ups := make([]merkle.Update, 0, fileSlots)
 		for _, v := range views {
-			ix.mapSegment(v)
+			ix.mapSegment(v, &ups)
 		}
-		err = ix.EndBatch()
+		ix.tree, err = ix.tree.Apply(ups)
 	}()
 	for s := len(ix.symFile) - 1; s >= 0; s-- {
 		if ix.symFile[s] == noFile {
@@ -909,10 +911,10 @@ func (v *segView) readLex(secs [][]byte, lo uint32, d *lexSegData) error {
 	return d.checkHead()
 }
 
-// mapSegment adds the files and symbols of a checked segment to the index
-// (which is in a batch), reading their records, vectors and postings in
-// place.
-func (ix *Index) mapSegment(v *segView) {
+// mapSegment adds the files and symbols of a checked segment to the
+// index, reading their records, vectors and postings in place, and
+// appends their updates of the Merkle tree to ups.
+func (ix *Index) mapSegment(v *segView, ups *[]merkle.Update) {
 	dim := ix.emb.Dim()
 	e := v.e
 	for i := range v.files {
@@ -938,7 +940,8 @@ func (ix *Index) mapSegment(v *segView) {
 			ix.symFile[slot] = fslot
 			ix.symNamed[slot] = true
 		}
-		ix.stage(merkle.Update{Path: p, Leaves: leaves, Sum: fe.Sum, SharedSum: true}) // the tree reads it in place
+		// The tree reads the sum in place and keeps the leaves.
+		*ups = append(*ups, merkle.Update{Path: p, Leaves: leaves, Sum: fe.Sum, SharedSum: true, OwnLeaves: true})
 	}
 	ix.nsyms += int(e.NSyms)
 	ix.nfiles += int(e.NFiles)
