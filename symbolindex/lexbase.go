@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // lexPart is one run of a term's postings in a mapped segment:
@@ -247,57 +248,17 @@ func (l *Lexical) addSegments(ds []*lexSegData) {
 // each one's local → global ids, and returns the number of segments that
 // hold each term.
 func (l *Lexical) mergeTerms(ds []*lexSegData) []uint32 {
-	gids := make([][]uint32, len(ds))
-	cur := make([]int, len(ds))
-	h := make([]int, 0, len(ds)) // a min-heap of segments by their next term
-	less := func(a, b int) bool { return ds[h[a]].Terms[cur[h[a]]] < ds[h[b]].Terms[cur[h[b]]] }
-	down := func(i int) {
-		for {
-			m, c := i, 2*i+1
-			if c < len(h) && less(c, m) {
-				m = c
-			}
-			if c+1 < len(h) && less(c+1, m) {
-				m = c + 1
-			}
-			if m == i {
-				return
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	total := 0
+	lists := make([][]string, len(ds))
 	for k, d := range ds {
-		gids[k] = make([]uint32, len(d.Terms))
-		total += len(d.Terms)
-		if len(d.Terms) > 0 {
-			h = append(h, k)
+		lists[k] = d.Terms
+	}
+	terms, gids := mergeSortedTerms(lists)
+	count := make([]uint32, len(terms))
+	for _, g := range gids {
+		for _, id := range g {
+			count[id]++
 		}
 	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		down(i)
-	}
-	terms := make([]string, 0, total/2)
-	var count []uint32
-	for len(h) > 0 {
-		k := h[0]
-		t := ds[k].Terms[cur[k]]
-		if len(terms) == 0 || terms[len(terms)-1] != t {
-			terms = append(terms, t)
-			count = append(count, 0)
-		}
-		id := uint32(len(terms) - 1)
-		gids[k][cur[k]] = id
-		count[id]++
-		cur[k]++
-		if cur[k] == len(ds[k].Terms) {
-			h[0] = h[len(h)-1]
-			h = h[:len(h)-1]
-		}
-		down(0)
-	}
-	terms = slices.Clip(terms)
 	l.baseTerms = terms
 	l.strs = slices.Clone(terms)
 	l.post = make([]lexPostings, len(terms))
@@ -306,6 +267,64 @@ func (l *Lexical) mergeTerms(ds []*lexSegData) []uint32 {
 		l.segs = append(l.segs, lexSeg{gid: gids[k]})
 	}
 	return count
+}
+
+// mergeSortedTerms merges sorted lists of distinct terms into one, two
+// halves at a time (one comparison a term a level), and returns it with
+// each term's position in it, by list.
+func mergeSortedTerms(lists [][]string) ([]string, [][]uint32) {
+	switch len(lists) {
+	case 0:
+		return nil, nil
+	case 1:
+		ids := make([]uint32, len(lists[0]))
+		for i := range ids {
+			ids[i] = uint32(i)
+		}
+		return lists[0], [][]uint32{ids}
+	}
+	h := len(lists) / 2
+	a, am := mergeSortedTerms(lists[:h])
+	b, bm := mergeSortedTerms(lists[h:])
+	out := make([]string, 0, max(len(a), len(b)))
+	ai, bi := make([]uint32, len(a)), make([]uint32, len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := strings.Compare(a[i], b[j]); {
+		case c < 0:
+			ai[i] = uint32(len(out))
+			out = append(out, a[i])
+			i++
+		case c > 0:
+			bi[j] = uint32(len(out))
+			out = append(out, b[j])
+			j++
+		default:
+			ai[i], bi[j] = uint32(len(out)), uint32(len(out))
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	for ; i < len(a); i++ {
+		ai[i] = uint32(len(out))
+		out = append(out, a[i])
+	}
+	for ; j < len(b); j++ {
+		bi[j] = uint32(len(out))
+		out = append(out, b[j])
+	}
+	for _, m := range am {
+		for k, x := range m {
+			m[k] = ai[x]
+		}
+	}
+	for _, m := range bm {
+		for k, x := range m {
+			m[k] = bi[x]
+		}
+	}
+	return slices.Clip(out), append(am, bm...)
 }
 
 // isBase reports whether doc is live as its segment holds it.
