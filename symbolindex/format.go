@@ -109,9 +109,8 @@ const (
 	bodyDocTerms        // each document's terms: edits, removals, saves
 	bodyVectors         // vectors and scales: semantic searches
 	bodyText            // signatures, doc comments, references as written
-	bodyNameTab         // the lookup tables (tableSecs): names,
-	bodyRefTab          // references,
-	bodyBaseTab         // base names
+	bodyNameTab         // the lookup tables (tableSecs) of names,
+	bodyRefTab          // and of references (the base names' is in the head)
 	numBodies
 )
 
@@ -126,7 +125,7 @@ var segPart = func() (p [numSecs]int) {
 	}
 	p[secVecs], p[secScales] = bodyVectors, bodyVectors
 	p[secText] = bodyText
-	p[secNames], p[secRefsBy], p[secBases] = bodyNameTab, bodyRefTab, bodyBaseTab
+	p[secNames], p[secRefsBy] = bodyNameTab, bodyRefTab
 	return p
 }()
 
@@ -230,9 +229,10 @@ const (
 
 var tableSecs = [numTables]int{secNames, secRefsBy, secBases}
 
-// tableBody is each table's part of the body: each is checked on its
-// first lookup, so that looking up a base name does not read the names.
-var tableBody = [numTables]int{bodyNameTab, bodyRefTab, bodyBaseTab}
+// tableBody is each table's part of the body, checked on its first
+// lookup; -1 for the base names' table, which is in the head: a start
+// looks up the workspace's rule files by base name, and reads no body.
+var tableBody = [numTables]int{bodyNameTab, bodyRefTab, -1}
 
 // lookupTable maps strings of the segment's strings section to slots, sorted
 // by key, read in place: key i's slots are vals[off[i]:off[i+1]], in

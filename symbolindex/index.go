@@ -810,7 +810,7 @@ func (ix *Index) fileAt(relPath string) uint32 {
 func (ix *Index) fromTables(t int, k string, keep func(slot uint32) bool, extra []uint32) []uint32 {
 	var out []uint32
 	for _, v := range ix.base {
-		if !v.gates[tableBody[t]].open() {
+		if b := tableBody[t]; b >= 0 && !v.gates[b].open() {
 			continue
 		}
 		for _, s := range v.tabs[t].lookup(v.strs, k) {

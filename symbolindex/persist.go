@@ -51,7 +51,7 @@ import (
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 8
+const cacheVersion = 9
 
 // cacheMagic is the magic of the gob caches of cache versions 1 and 2,
 // recognised so that an old cache is reported as a mismatch.
@@ -789,6 +789,8 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 	collect(err)
 	v.sums, err = viewAs[float32](secs[secSums])
 	collect(err)
+	v.tabs[tabBases], err = readTable(secs[secBases], v.strs, e.FileBase, e.FileBase+e.NFiles)
+	collect(err)
 	collect(v.readLex(secs[secSymLex:secSymLex+lexSections], e.SymBase, &v.symLex))
 	collect(v.readLex(secs[secFileLex:secFileLex+lexSections], e.FileBase, &v.fileLex))
 	if len(errs) > 0 {
@@ -994,8 +996,6 @@ func (v *segView) checkBody(part int) error {
 		v.tabs[tabNames], err = readTable(v.secs[secNames], v.strs, v.e.SymBase, v.e.SymBase+v.e.NSyms)
 	case bodyRefTab:
 		v.tabs[tabRefsBy], err = readTable(v.secs[secRefsBy], v.strs, v.e.FileBase, v.e.FileBase+v.e.NFiles)
-	case bodyBaseTab:
-		v.tabs[tabBases], err = readTable(v.secs[secBases], v.strs, v.e.FileBase, v.e.FileBase+v.e.NFiles)
 	}
 	if err != nil {
 		return fmt.Errorf("segment %d: %w", v.i, err)
