@@ -281,3 +281,28 @@ func TestSharedSumIsKeptOthersCopied(t *testing.T) {
 		t.Errorf("the caller's change of its sum reached the tree: %v", got)
 	}
 }
+
+// A batch that gives its leaves to the tree (OwnLeaves, as a load from
+// the cache does) builds the same tree as one that has them copied, and
+// duplicate keys are still refused.
+func TestApplyOwnLeaves(t *testing.T) {
+	leaves := func() []Leaf {
+		return []Leaf{{Key: "function b", Hash: 2}, {Key: "function a", Hash: 1}, {Key: "type c", Hash: 3}}
+	}
+	sum := []float32{1, 2}
+	copied, err := New(2).Apply([]Update{{Path: "x/y.go", Leaves: leaves(), Sum: sum}, {Path: "z.go", Leaves: leaves()[:1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	owned, err := New(2).Apply([]Update{{Path: "x/y.go", Leaves: leaves(), Sum: sum, OwnLeaves: true}, {Path: "z.go", Leaves: leaves()[:1], OwnLeaves: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owned.Root() != copied.Root() || !slices.Equal(owned.Leaves("x/y.go"), copied.Leaves("x/y.go")) || owned.Files() != 2 {
+		t.Errorf("owned leaves: root %s leaves %v, want root %s leaves %v", owned.RootHex(), owned.Leaves("x/y.go"), copied.RootHex(), copied.Leaves("x/y.go"))
+	}
+	dup := append(leaves(), Leaf{Key: "function a", Hash: 9})
+	if _, err := New(2).Apply([]Update{{Path: "d.go", Leaves: dup, OwnLeaves: true}}); !errors.Is(err, ErrDuplicateKey) {
+		t.Errorf("duplicate key with owned leaves: %v, want ErrDuplicateKey", err)
+	}
+}

@@ -43,6 +43,9 @@ type Update struct {
 	// SharedSum says Sum is never modified by the caller: the tree keeps
 	// it instead of a copy (a sum read in place from a mapped file).
 	SharedSum bool
+	// OwnLeaves says Leaves are given to the tree: it sorts and keeps
+	// them instead of a copy, and the caller never touches them again.
+	OwnLeaves bool
 }
 
 // WithFile returns a tree in which the file at path has exactly the given
@@ -94,7 +97,7 @@ func (t *Tree) Apply(updates []Update) (*Tree, error) {
 			if err := checkSum(u.Path, u.Sum, dim); err != nil {
 				return nil, err
 			}
-			if o.file, err = newFile(u.Path, u.Leaves); err != nil {
+			if o.file, err = newFile(u.Path, u.Leaves, u.OwnLeaves); err != nil {
 				return nil, err
 			}
 			o.vec, o.shared = u.Sum, u.SharedSum
@@ -188,9 +191,13 @@ func checkSum(path string, sum []float32, dim int) error {
 	return nil
 }
 
-// newFile copies and sorts leaves, rejects duplicate keys and hashes them.
-func newFile(path string, leaves []Leaf) (*file, error) {
-	ls := slices.Clone(leaves)
+// newFile copies (unless own) and sorts leaves, rejects duplicate keys and
+// hashes them.
+func newFile(path string, leaves []Leaf, own bool) (*file, error) {
+	ls := leaves
+	if !own {
+		ls = slices.Clone(leaves)
+	}
 	slices.SortFunc(ls, func(a, b Leaf) int { return strings.Compare(a.Key, b.Key) })
 	for i := 1; i < len(ls); i++ {
 		if ls[i].Key == ls[i-1].Key {

@@ -113,7 +113,7 @@ func (m *cowMap[V]) del(k string, epoch uint64) {
 
 // cowStamps are the epochs of the Index's slices written in place.
 type ixStamps struct {
-	fileTab, symFile, symAt uint64
+	fileTab, symFile, symAt, symNamed uint64
 }
 
 // removeSlotCopy returns list without its first x (the last element takes
@@ -149,6 +149,18 @@ type cowArr[T any] struct {
 	stamps []uint64 // by chunk: the epoch it was made (copied) in
 	stamp  uint64   // the epoch ch and stamps were made (copied) in
 	n      int
+}
+
+// cowArrMake returns a cowArr of n zero values, made in epoch.
+func cowArrMake[T any](n int, epoch uint64) cowArr[T] {
+	a := cowArr[T]{stamp: epoch, n: n}
+	for n > 0 {
+		k := min(n, cowChunk)
+		a.ch = append(a.ch, make([]T, k))
+		a.stamps = append(a.stamps, epoch)
+		n -= k
+	}
+	return a
 }
 
 // cowArrOf returns a cowArr holding s's elements, made in epoch.

@@ -1,8 +1,13 @@
 package symbolindex
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
+	"strings"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
@@ -57,6 +62,12 @@ const (
 	secScales
 	secSums
 	secText // signatures, doc comments and references as written: strings requests do not read
+	// Lookup tables (lookupTable), read in place: lowercased symbol names and
+	// qualified names → symbol slots, lowercased references → the files
+	// that make them, base names → file slots.
+	secNames
+	secRefsBy
+	secBases
 	secSymLex
 	secFileLex = secSymLex + lexSections
 	numSecs    = secFileLex + lexSections
@@ -98,6 +109,8 @@ const (
 	bodyDocTerms        // each document's terms: edits, removals, saves
 	bodyVectors         // vectors and scales: semantic searches
 	bodyText            // signatures, doc comments, references as written
+	bodyNameTab         // the lookup tables (tableSecs) of names,
+	bodyRefTab          // and of references (the base names' is in the head)
 	numBodies
 )
 
@@ -112,6 +125,7 @@ var segPart = func() (p [numSecs]int) {
 	}
 	p[secVecs], p[secScales] = bodyVectors, bodyVectors
 	p[secText] = bodyText
+	p[secNames], p[secRefsBy] = bodyNameTab, bodyRefTab
 	return p
 }()
 
@@ -192,6 +206,7 @@ type segView struct {
 	sums    []float32
 	symLex  lexSegData
 	fileLex lexSegData
+	tabs    [numTables]lookupTable // each set by the check of its part (tableBody)
 }
 
 func (v *segView) str(r strRef) string { return mappedStr(v.strs, r) }
@@ -202,4 +217,113 @@ func mappedStr(strs []byte, r strRef) string {
 		return ""
 	}
 	return unsafe.String(&strs[r.Off], int(r.Len))
+}
+
+// The lookup tables of a segment, by index in segView.tabs.
+const (
+	tabNames = iota
+	tabRefsBy
+	tabBases
+	numTables
+)
+
+var tableSecs = [numTables]int{secNames, secRefsBy, secBases}
+
+// tableBody is each table's part of the body, checked on its first
+// lookup; -1 for the base names' table, which is in the head: a start
+// looks up the workspace's rule files by base name, and reads no body.
+var tableBody = [numTables]int{bodyNameTab, bodyRefTab, -1}
+
+// lookupTable maps strings of the segment's strings section to slots, sorted
+// by key, read in place: key i's slots are vals[off[i]:off[i+1]], in
+// increasing order (a slot may repeat: a file that references "Foo" and
+// "foo"). On disk: the key count (uint32, then 4 bytes of padding), the
+// keys (strRef), the offsets (uint32, one more than the keys) and the
+// values (uint32).
+type lookupTable struct {
+	keys []strRef
+	off  []uint32
+	vals []uint32
+}
+
+// tableEntry is a key and a slot, as a segment's table is written.
+type tableEntry struct {
+	key strRef
+	val uint32
+}
+
+// encodeTable sorts entries by key (stably: the slots of a key stay in
+// the order given) and encodes them; strs holds the keys.
+func encodeTable(strs []byte, entries []tableEntry) []byte {
+	slices.SortStableFunc(entries, func(a, b tableEntry) int {
+		return bytes.Compare(strs[a.key.Off:a.key.Off+a.key.Len], strs[b.key.Off:b.key.Off+b.key.Len])
+	})
+	var keys []strRef
+	var off []uint32
+	vals := make([]uint32, len(entries))
+	for i, e := range entries {
+		if i == 0 || !bytes.Equal(strs[e.key.Off:e.key.Off+e.key.Len], strs[entries[i-1].key.Off:entries[i-1].key.Off+entries[i-1].key.Len]) {
+			keys = append(keys, e.key)
+			off = append(off, uint32(i))
+		}
+		vals[i] = e.val
+	}
+	off = append(off, uint32(len(entries)))
+	out := binary.LittleEndian.AppendUint32(nil, uint32(len(keys)))
+	out = append(out, 0, 0, 0, 0)
+	out = append(out, asBytes(keys)...)
+	out = append(out, asBytes(off)...)
+	return append(out, asBytes(vals)...)
+}
+
+// readTable reads a table section in place and checks it: keys in the
+// strings strs and strictly increasing, offsets in order, values in
+// [lo, hi).
+func readTable(b, strs []byte, lo, hi uint32) (lookupTable, error) {
+	var t lookupTable
+	if len(b) < 8 {
+		return t, errors.New("lookup table: short")
+	}
+	n := uint64(binary.LittleEndian.Uint32(b))
+	keyEnd := 8 + 8*n
+	offEnd := keyEnd + 4*(n+1)
+	if offEnd > uint64(len(b)) {
+		return t, errors.New("lookup table: keys beyond its end")
+	}
+	var err1, err2, err3 error
+	t.keys, err1 = viewAs[strRef](b[8:keyEnd])
+	t.off, err2 = viewAs[uint32](b[keyEnd:offEnd])
+	t.vals, err3 = viewAs[uint32](b[offEnd:])
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return t, fmt.Errorf("lookup table: %w", err)
+	}
+	if t.off[0] != 0 || uint64(t.off[n]) != uint64(len(t.vals)) {
+		return t, errors.New("lookup table: offsets do not cover the values")
+	}
+	prev := ""
+	for i, k := range t.keys {
+		if uint64(k.Off)+uint64(k.Len) > uint64(len(strs)) || t.off[i] >= t.off[i+1] {
+			return t, fmt.Errorf("lookup table: key %d: bad record", i)
+		}
+		s := mappedStr(strs, k)
+		if i > 0 && s <= prev {
+			return t, fmt.Errorf("lookup table: key %d: out of order", i)
+		}
+		prev = s
+	}
+	for _, v := range t.vals {
+		if v < lo || v >= hi {
+			return t, errors.New("lookup table: slot out of range")
+		}
+	}
+	return t, nil
+}
+
+// lookup returns the slots of key k, in place (nil if none).
+func (t *lookupTable) lookup(strs []byte, k string) []uint32 {
+	i, ok := sort.Find(len(t.keys), func(i int) int { return strings.Compare(k, mappedStr(strs, t.keys[i])) })
+	if !ok {
+		return nil
+	}
+	return t.vals[t.off[i]:t.off[i+1]:t.off[i+1]]
 }

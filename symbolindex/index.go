@@ -35,9 +35,23 @@ import (
 type Index struct {
 	emb embed.Embedder
 
-	files    cowMap[uint32] // path → file slot
-	fileTab  []fileEntry    // file slot → entry; Path "" marks a free slot
+	// files maps a path to its file slot: the files of the cache segments
+	// the index was loaded from are found in them (base, fileSlot), the
+	// others in files.
+	files    cowMap[uint32]
+	fileTab  []fileEntry // file slot → entry; Path "" marks a free slot
 	freeFile []uint32
+	nfiles   int
+	// base are the sound segments of the cache the index was loaded from,
+	// in path order (nil: not loaded). Their lookup tables (lookupTable) hold
+	// the names, references and base names of the files and symbols they
+	// gave, which are looked up there rather than copied into maps at load;
+	// names, refsBy and byBase hold the changes since. A table's entry
+	// counts while its slot still holds what the segment put there:
+	// symNamed for a symbol, fromBase (base names, paths) or loaded
+	// (references) for a file.
+	base     []*segView
+	symNamed []bool
 
 	// Symbols by slot. symFile is each slot's file (noFile: a free slot).
 	// A symbol loaded from a cache segment is read in place from its
@@ -55,7 +69,7 @@ type Index struct {
 	vecs *VectorStore // symbol vectors, keyed by symbol slot
 	// names, refsBy and byBase hold lists that are never changed in place
 	// (a removal copies; an append writes past every frozen copy's length).
-	names cowMap[[]uint32]
+	names cowMap[[]uint32] // lowercased name and qualified name → symbol slots
 	// refsBy maps a lowercased identifier to the files that reference it:
 	// the reverse of each file's Refs, for the reference graph.
 	refsBy cowMap[[]uint32]
@@ -144,6 +158,9 @@ type fileEntry struct {
 	// loaded: the entry is the one a cache segment gave, unchanged since;
 	// the first Put or Remove of it counts in the overlay, later ones not.
 	loaded bool
+	// fromBase: the slot holds the file a cache segment put there (its
+	// content may have been put since), never removed.
+	fromBase bool
 }
 
 // symEntry is a symbol put into the index in memory.
@@ -217,7 +234,7 @@ func NewIndex(emb embed.Embedder) *Index {
 func (ix *Index) Embedder() embed.Embedder { return ix.emb }
 
 // Files is the number of indexed files.
-func (ix *Index) Files() int { return ix.files.len() }
+func (ix *Index) Files() int { return ix.nfiles }
 
 // Symbols is the number of indexed symbols.
 func (ix *Index) Symbols() int { return ix.nsyms }
@@ -506,6 +523,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 	ix.writing()
 	ix.gen++
 	fslot, exists, old := ix.putFile(d.Path)
+	fromBase := exists && ix.fileTab[fslot].fromBase
 
 	dim := ix.emb.Dim()
 	sum := make([]float32, dim)
@@ -547,7 +565,9 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		ix.freeSym = append(ix.freeSym, s)
 		ix.nsyms--
 	}
-	if exists {
+	if exists && !ix.fileTab[fslot].loaded {
+		// (A loaded file's references are in its segment's table, where
+		// they stop counting once the file is put.)
 		ix.unref(fslot, ix.FileRefs(fslot))
 	}
 	ix.addRefs(fslot, d.Parsed.Refs)
@@ -563,6 +583,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		Slots:    slots,
 		Refs:     d.Parsed.Refs,
 		Sum:      sum,
+		fromBase: fromBase,
 	}
 	ix.flex.addTokenized(fslot, d.FileTerms)
 	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum, SharedSum: true}) // sum is never modified
@@ -574,7 +595,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 // and the slots its symbols held by leaf key (for reuse; nil for a new
 // file).
 func (ix *Index) putFile(rel string) (fslot uint32, exists bool, old map[string]uint32) {
-	fslot, exists = ix.files.get(rel)
+	fslot, exists = ix.fileSlot(rel)
 	if !exists || ix.fileTab[fslot].loaded {
 		ix.overlay++
 	}
@@ -588,6 +609,7 @@ func (ix *Index) putFile(rel string) (fslot uint32, exists bool, old map[string]
 		return fslot, true, old
 	}
 	fslot = ix.allocFile()
+	ix.nfiles++
 	ix.files.set(rel, fslot, ix.epoch)
 	b := path.Base(rel)
 	ix.byBase.set(b, append(ix.byBase.at(b), fslot), ix.epoch)
@@ -623,7 +645,7 @@ func (d *FileDoc) dim() int {
 // Has reports whether the index holds a leaf with this key and hash in the
 // file relPath: the Known of an edit to that file.
 func (ix *Index) Has(relPath, key string, hash uint64) bool {
-	f, ok := ix.files.get(relPath)
+	f, ok := ix.fileSlot(relPath)
 	if !ok {
 		return false
 	}
@@ -663,6 +685,12 @@ func (ix *Index) dropSymbol(s uint32) {
 	sym := ix.sym(s)
 	ix.lex.Remove(s)
 	ix.vecs.Clear(s)
+	if int(s) < len(ix.symNamed) && ix.symNamed[s] {
+		// Named by its segment's table: it no longer counts there.
+		ix.symNamed = cowOwn(ix.symNamed, &ix.st.symNamed, ix.epoch)
+		ix.symNamed[s] = false
+		return
+	}
 	ix.unname(strings.ToLower(sym.Name), s)
 	ix.unname(strings.ToLower(sym.Qualified), s)
 }
@@ -704,7 +732,7 @@ func (ix *Index) allocFile() uint32 {
 // Remove deletes a file and its symbols from the index. It reports whether
 // the file was there.
 func (ix *Index) Remove(relPath string) bool {
-	fslot, ok := ix.files.get(relPath)
+	fslot, ok := ix.fileSlot(relPath)
 	if !ok {
 		return false
 	}
@@ -723,16 +751,21 @@ func (ix *Index) Remove(relPath string) bool {
 		ix.nsyms--
 	}
 	ix.flex.Remove(fslot)
-	ix.unref(fslot, ix.FileRefs(fslot))
-	b := path.Base(relPath)
-	if list := removeSlotCopy(ix.byBase.at(b), fslot); len(list) == 0 {
-		ix.byBase.del(b, ix.epoch)
-	} else {
-		ix.byBase.set(b, list, ix.epoch)
+	if !fe.loaded {
+		ix.unref(fslot, ix.FileRefs(fslot))
+	}
+	if !fe.fromBase {
+		b := path.Base(relPath)
+		if list := removeSlotCopy(ix.byBase.at(b), fslot); len(list) == 0 {
+			ix.byBase.del(b, ix.epoch)
+		} else {
+			ix.byBase.set(b, list, ix.epoch)
+		}
+		ix.files.del(relPath, ix.epoch)
 	}
 	*fe = fileEntry{}
 	ix.freeFile = append(ix.freeFile, fslot)
-	ix.files.del(relPath, ix.epoch)
+	ix.nfiles--
 	ix.stage(merkle.Update{Path: relPath, Remove: true})
 	return true
 }
@@ -748,7 +781,7 @@ type FileState struct {
 
 // State returns the indexed state of a file.
 func (ix *Index) State(relPath string) (FileState, bool) {
-	fslot, ok := ix.files.get(relPath)
+	fslot, ok := ix.fileSlot(relPath)
 	if !ok {
 		return FileState{}, false
 	}
@@ -759,13 +792,17 @@ func (ix *Index) State(relPath string) (FileState, bool) {
 // EachPath calls fn with every indexed file path and its slot, in no
 // particular order, until fn returns false.
 func (ix *Index) EachPath(fn func(relPath string, slot uint32) bool) {
-	ix.files.each(fn)
+	for f := range ix.fileTab {
+		if p := ix.fileTab[f].Path; p != "" && !fn(p, uint32(f)) {
+			return
+		}
+	}
 }
 
 // Paths returns the indexed file paths, sorted.
 func (ix *Index) Paths() []string {
-	out := make([]string, 0, ix.files.len())
-	ix.files.each(func(p string, _ uint32) bool {
+	out := make([]string, 0, ix.nfiles)
+	ix.EachPath(func(p string, _ uint32) bool {
 		out = append(out, p)
 		return true
 	})
@@ -823,7 +860,58 @@ func (ix *Index) LeafHash(s uint32) uint64 {
 
 // FileSlot returns the slot of an indexed file.
 func (ix *Index) FileSlot(relPath string) (uint32, bool) {
-	return ix.files.get(relPath)
+	return ix.fileSlot(relPath)
+}
+
+// fileSlot finds the file relPath among the files put since the load,
+// then in the segments it was loaded from.
+func (ix *Index) fileSlot(relPath string) (uint32, bool) {
+	if f, ok := ix.files.get(relPath); ok || ix.base == nil {
+		return f, ok
+	}
+	// The segments hold runs of paths in order: the last one whose first
+	// path is not after relPath.
+	i := sort.Search(len(ix.base), func(i int) bool { v := ix.base[i]; return v.str(v.files[0].Path) > relPath }) - 1
+	if i < 0 {
+		return 0, false
+	}
+	v := ix.base[i]
+	j, ok := sort.Find(len(v.files), func(j int) int { return strings.Compare(relPath, v.str(v.files[j].Path)) })
+	if !ok {
+		return 0, false
+	}
+	f := v.e.FileBase + uint32(j)
+	if !ix.fileTab[f].fromBase {
+		return 0, false
+	}
+	return f, true
+}
+
+// fileAt is the slot of an indexed file.
+func (ix *Index) fileAt(relPath string) uint32 {
+	f, _ := ix.fileSlot(relPath)
+	return f
+}
+
+// fromTables returns the slots of key k in table t of the segments the
+// index was loaded from that keep, in that order, followed by extra (the
+// changes since, from the index's maps).
+func (ix *Index) fromTables(t int, k string, keep func(slot uint32) bool, extra []uint32) []uint32 {
+	var out []uint32
+	for _, v := range ix.base {
+		if b := tableBody[t]; b >= 0 && !v.gates[b].open() {
+			continue
+		}
+		for _, s := range v.tabs[t].lookup(v.strs, k) {
+			if keep(s) {
+				out = append(out, s)
+			}
+		}
+	}
+	if out == nil {
+		return extra
+	}
+	return append(out, extra...)
 }
 
 // FilePath returns the path of the file in slot f.
@@ -857,7 +945,10 @@ func (ix *Index) FileCategory(f uint32) heuristics.Category { return ix.fileTab[
 
 // Named returns the slots of symbols whose name or qualified name equals
 // name, case-insensitively.
-func (ix *Index) Named(name string) []uint32 { return ix.names.at(strings.ToLower(name)) }
+func (ix *Index) Named(name string) []uint32 {
+	k := strings.ToLower(name)
+	return ix.fromTables(tabNames, k, func(s uint32) bool { return ix.symNamed[s] }, ix.names.at(k))
+}
 
 // SearchSymbols ranks symbols by BM25F.
 func (ix *Index) SearchSymbols(q []QueryTerm, k int, filter func(uint32) bool, buf *SearchBuffer) []Hit {
@@ -886,8 +977,8 @@ const semanticMinFiles = 300
 // workspaces it first descends the Merkle tree to the most promising files.
 func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, dst []ScoredSlot) []ScoredSlot {
 	var slots []uint32
-	if ix.files.len() > semanticPruneFiles {
-		maxFiles := max(semanticMinFiles, ix.files.len()/20)
+	if ix.nfiles > semanticPruneFiles {
+		maxFiles := max(semanticMinFiles, ix.nfiles/20)
 		paths, err := ix.tree.Descend(qv, maxFiles, 8)
 		if err != nil {
 			return dst[:0]
@@ -898,7 +989,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 		// does not depend on the order.
 		fslots := make([]uint32, 0, len(paths))
 		for _, p := range paths {
-			if f, ok := ix.files.get(p); ok {
+			if f, ok := ix.fileSlot(p); ok {
 				fslots = append(fslots, f)
 			}
 		}
@@ -933,7 +1024,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 // Touch records new stat data for a file whose content did not change, so
 // the next start can skip reading it.
 func (ix *Index) Touch(relPath string, size, modTime int64, ino uint64) {
-	if f, ok := ix.files.get(relPath); ok {
+	if f, ok := ix.fileSlot(relPath); ok {
 		ix.writing()
 		ix.gen++
 		ix.fileTab = cowOwn(ix.fileTab, &ix.st.fileTab, ix.epoch)
@@ -1014,7 +1105,10 @@ func (ix *Index) unref(fslot uint32, refs []string) {
 
 // Referencing returns the slots of the files that reference name
 // (case-insensitively).
-func (ix *Index) Referencing(name string) []uint32 { return ix.refsBy.at(strings.ToLower(name)) }
+func (ix *Index) Referencing(name string) []uint32 {
+	k := strings.ToLower(name)
+	return ix.fromTables(tabRefsBy, k, func(f uint32) bool { return ix.fileTab[f].loaded }, ix.refsBy.at(k))
+}
 
 // TermIDF is the inverse document frequency of a normalized term among
 // the symbols, as Search weighs it; a term no symbol holds counts as the
@@ -1027,7 +1121,9 @@ func (ix *Index) TermIDF(term string) float32 {
 }
 
 // FilesNamed returns the slots of the files whose base name is base.
-func (ix *Index) FilesNamed(base string) []uint32 { return ix.byBase.at(base) }
+func (ix *Index) FilesNamed(base string) []uint32 {
+	return ix.fromTables(tabBases, base, func(f uint32) bool { return ix.fileTab[f].fromBase }, ix.byBase.at(base))
+}
 
 // Corrupt returns the first damaged segment body the index has come
 // across (wrapping ErrCorruptSegment), or nil. The index goes on serving

@@ -85,4 +85,4 @@ func (l *lazyState) fail(err error) {
 // ErrCorruptSegment is wrapped by Index.Corrupt.
 var ErrCorruptSegment = errors.New("corrupt cache segment")
 
-var bodyNames = [numBodies]string{"postings", "document terms", "vectors", "text"}
+var bodyNames = [numBodies]string{"postings", "document terms", "vectors", "text", "name table", "reference table"}

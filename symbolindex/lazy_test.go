@@ -84,6 +84,20 @@ func TestLoadIndexChecksBodiesOnFirstRead(t *testing.T) {
 			}
 		}
 	}
+	// Its lookup tables of the body too: its names and references are not
+	// found, the other segments' are; its base names are in its sound head.
+	if len(ix.Named("CartStore")) != 1 || len(ix.Referencing("push")) != 1 {
+		t.Fatalf("fixture: web/cart.ts should define CartStore and call push")
+	}
+	if n, r := got.Named("CartStore"), got.Referencing("push"); len(n) != 0 || len(r) != 0 {
+		t.Errorf("damaged segment's tables served: Named(CartStore) %v, Referencing(push) %v", n, r)
+	}
+	if f := got.FilesNamed("cart.ts"); len(f) != 1 {
+		t.Errorf("FilesNamed(cart.ts) = %v from the sound head, want one file", f)
+	}
+	if n, f := got.Named("Account.Withdraw"), got.FilesNamed("account.go"); len(n) != 1 || len(f) != 1 {
+		t.Errorf("sound segment's tables: Named(Account.Withdraw) %v, FilesNamed(account.go) %v, want one each", n, f)
+	}
 	fs, _ := got.FileSlot("web/cart.ts")
 	if refs := got.FileRefs(fs); refs != nil {
 		t.Errorf("references %q read from the damaged segment", refs)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // lexPart is one run of a term's postings in a mapped segment:
@@ -173,22 +174,33 @@ func (d *lexSegData) checkDocTerms() error {
 // once, on an empty index: each term's parts are laid out contiguously.
 func (l *Lexical) addSegments(ds []*lexSegData) {
 	base := uint32(len(l.segs))
-	count := make([]uint32, l.post.len()) // parts per term id
-	for _, d := range ds {
-		sg := lexSeg{lo: d.Lo, n: uint32(len(d.Live)), docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab,
-			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: make([]uint32, len(d.Terms)), gate: d.gate, dtGate: d.dtGate}
-		for i, t := range d.Terms {
-			id, ok := l.dict.get(t)
-			if !ok {
-				id = l.newTerm(t)
+	var count []uint32 // parts per term id
+	if l.post.len() == 0 && l.dict.len() == 0 {
+		// An empty index: its terms are the segments' (each sorted),
+		// merged in order, with no hash table (baseTerms).
+		count = l.mergeTerms(ds)
+	} else {
+		count = make([]uint32, l.post.len())
+		for _, d := range ds {
+			gid := make([]uint32, len(d.Terms))
+			for i, t := range d.Terms {
+				id, ok := l.termID(t)
+				if !ok {
+					id = l.newTerm(t)
+				}
+				gid[i] = id
+				for int(id) >= len(count) {
+					count = append(count, 0)
+				}
+				count[id]++
 			}
-			sg.gid[i] = id
-			for int(id) >= len(count) {
-				count = append(count, 0)
-			}
-			count[id]++
+			l.segs = append(l.segs, lexSeg{gid: gid})
 		}
-		l.segs = append(l.segs, sg)
+	}
+	for k, d := range ds {
+		sg := &l.segs[base+uint32(k)]
+		*sg = lexSeg{lo: d.Lo, n: uint32(len(d.Live)), docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab,
+			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: sg.gid, gate: d.gate, dtGate: d.dtGate}
 	}
 	// Lay the parts out term by term, in segment order.
 	total := uint32(len(l.parts))
@@ -230,6 +242,90 @@ func (l *Lexical) addSegments(ds []*lexSegData) {
 			}
 		}
 	}
+}
+
+// mergeTerms gives the terms of the segments ds (each sorted and
+// distinct) to an empty index, ids in sorted order, appends a lexSeg with
+// each one's local → global ids, and returns the number of segments that
+// hold each term.
+func (l *Lexical) mergeTerms(ds []*lexSegData) []uint32 {
+	lists := make([][]string, len(ds))
+	for k, d := range ds {
+		lists[k] = d.Terms
+	}
+	terms, gids := mergeSortedTerms(lists)
+	count := make([]uint32, len(terms))
+	for _, g := range gids {
+		for _, id := range g {
+			count[id]++
+		}
+	}
+	l.baseTerms = terms
+	l.strs = cowArrOf(terms, l.cow)
+	l.post = cowArrMake[lexPostings](len(terms), l.cow)
+	l.mark = make([]uint32, len(terms))
+	for k := range ds {
+		l.segs = append(l.segs, lexSeg{gid: gids[k]})
+	}
+	return count
+}
+
+// mergeSortedTerms merges sorted lists of distinct terms into one, two
+// halves at a time (one comparison a term a level), and returns it with
+// each term's position in it, by list.
+func mergeSortedTerms(lists [][]string) ([]string, [][]uint32) {
+	switch len(lists) {
+	case 0:
+		return nil, nil
+	case 1:
+		ids := make([]uint32, len(lists[0]))
+		for i := range ids {
+			ids[i] = uint32(i)
+		}
+		return lists[0], [][]uint32{ids}
+	}
+	h := len(lists) / 2
+	a, am := mergeSortedTerms(lists[:h])
+	b, bm := mergeSortedTerms(lists[h:])
+	out := make([]string, 0, max(len(a), len(b)))
+	ai, bi := make([]uint32, len(a)), make([]uint32, len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := strings.Compare(a[i], b[j]); {
+		case c < 0:
+			ai[i] = uint32(len(out))
+			out = append(out, a[i])
+			i++
+		case c > 0:
+			bi[j] = uint32(len(out))
+			out = append(out, b[j])
+			j++
+		default:
+			ai[i], bi[j] = uint32(len(out)), uint32(len(out))
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	for ; i < len(a); i++ {
+		ai[i] = uint32(len(out))
+		out = append(out, a[i])
+	}
+	for ; j < len(b); j++ {
+		bi[j] = uint32(len(out))
+		out = append(out, b[j])
+	}
+	for _, m := range am {
+		for k, x := range m {
+			m[k] = ai[x]
+		}
+	}
+	for _, m := range bm {
+		for k, x := range m {
+			m[k] = bi[x]
+		}
+	}
+	return slices.Clip(out), append(am, bm...)
 }
 
 // isBase reports whether doc is live as its segment holds it.

@@ -117,10 +117,13 @@ type lexAcc struct {
 type Lexical struct {
 	p LexicalParams
 
-	dict cowMap[uint32]      // term → term id
-	post cowArr[lexPostings] // by term id
-	strs cowArr[string]      // by term id; "" marks a free id
-	free []uint32            // term ids whose postings emptied, for reuse
+	dict cowMap[uint32] // term → term id, but for baseTerms
+	// baseTerms are the terms of the mapped segments, sorted: term id i
+	// is baseTerms[i] while strs[i] still is (termID). Never changed.
+	baseTerms []string
+	post      cowArr[lexPostings] // by term id
+	strs      cowArr[string]      // by term id; "" marks a free id
+	free      []uint32            // term ids whose postings emptied, for reuse
 
 	docTerms [][]uint32          // by doc added in memory: its distinct term ids
 	lens     [][NumFields]uint16 // by doc: terms per field, saturating
@@ -276,6 +279,9 @@ func (l *Lexical) addTerm(b []byte) bool {
 	}
 	l.addCount++
 	id, ok := l.dict.get(string(b))
+	if !ok && l.baseTerms != nil {
+		id, ok = l.baseID(string(b))
+	}
 	if !ok {
 		id = l.newTerm(string(b))
 	}
@@ -298,6 +304,22 @@ func (l *Lexical) count(id uint32, inc uint32) {
 		have := a.tfs >> (8 * f) & 0xff
 		a.tfs += min(add, 255-have) << (8 * f)
 	}
+}
+
+// termID is the id of term t, if the index holds it.
+func (l *Lexical) termID(t string) (uint32, bool) {
+	if id, ok := l.dict.get(t); ok || l.baseTerms == nil {
+		return id, ok
+	}
+	return l.baseID(t)
+}
+
+// baseID finds t among the segments' terms.
+func (l *Lexical) baseID(t string) (uint32, bool) {
+	if i, ok := slices.BinarySearch(l.baseTerms, t); ok && l.strs.at(uint32(i)) == t {
+		return uint32(i), true
+	}
+	return 0, false
 }
 
 func (l *Lexical) newTerm(s string) uint32 {
@@ -477,7 +499,7 @@ func (l *Lexical) addTokenized(doc uint32, dt DocTerms) error {
 		return err
 	}
 	for i, t := range dt.Terms {
-		id, ok := l.dict.get(t)
+		id, ok := l.termID(t)
 		if !ok {
 			id = l.newTerm(strings.Clone(t))
 		}
@@ -501,7 +523,7 @@ func (l *Lexical) repeatedTerm(terms []string) (string, bool) {
 	}
 	var fresh map[string]struct{}
 	for _, t := range terms {
-		if id, ok := l.dict.get(t); ok {
+		if id, ok := l.termID(t); ok {
 			if l.seenAt[id] == l.epoch {
 				return t, true
 			}
@@ -560,7 +582,7 @@ func lexIDF(n, df int) float32 {
 // term (as produced by tokenize.Terms or tokenize.QueryTerms): ln(1 + (N − df + 0.5)/(df +
 // 0.5)). It is 0 for a term no document holds, which cannot score.
 func (l *Lexical) IDF(term string) float32 {
-	id, ok := l.dict.get(term)
+	id, ok := l.termID(term)
 	if !ok {
 		return 0
 	}
@@ -591,7 +613,7 @@ func (l *Lexical) Search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 		if !(t.Weight > 0) || math.IsInf(float64(t.Weight), 0) || len(buf.q) == math.MaxUint16 {
 			continue
 		}
-		id, ok := l.dict.get(t.Term)
+		id, ok := l.termID(t.Term)
 		if !ok {
 			continue
 		}

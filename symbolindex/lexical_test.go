@@ -691,3 +691,20 @@ func TestDocStopWordsKeepRanking(t *testing.T) {
 		t.Errorf("the stop list saves only %d of %d postings", pAll-pStop, pAll)
 	}
 }
+
+// The terms of a loaded index's segments are merged into one sorted
+// dictionary, each segment's terms mapped to their place in it.
+func TestMergeSortedTerms(t *testing.T) {
+	lists := [][]string{{"b", "d", "f"}, {"a", "b", "c"}, {}, {"d", "z"}, {"a", "f", "y"}}
+	terms, ids := mergeSortedTerms(lists)
+	if want := []string{"a", "b", "c", "d", "f", "y", "z"}; !slices.Equal(terms, want) {
+		t.Fatalf("merged %q, want %q", terms, want)
+	}
+	for k, list := range lists {
+		for i, term := range list {
+			if terms[ids[k][i]] != term {
+				t.Errorf("list %d term %d (%q) mapped to %q", k, i, term, terms[ids[k][i]])
+			}
+		}
+	}
+}

@@ -51,7 +51,7 @@ import (
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 6
+const cacheVersion = 9
 
 // cacheMagic is the magic of the gob caches of cache versions 1 and 2,
 // recognised so that an old cache is reported as a mismatch.
@@ -141,7 +141,7 @@ type segGroup struct {
 func (ix *Index) writeSegments(f *os.File) error {
 	var groups []segGroup
 	for _, p := range ix.Paths() {
-		n := len(ix.fileTab[ix.files.at(p)].Slots)
+		n := len(ix.fileTab[ix.fileAt(p)].Slots)
 		if len(groups) == 0 || segFull(len(groups[len(groups)-1].paths), groups[len(groups)-1].nsyms, n) {
 			groups = append(groups, segGroup{})
 		}
@@ -251,19 +251,25 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 	oldSyms := make([]uint32, 0, g.nsyms)
 	oldFiles := make([]uint32, len(g.paths))
 	var refs []segRef
+	var names, refsBy []tableEntry
+	bases := make([]tableEntry, 0, len(g.paths))
 	vecs := make([]int8, 0, g.nsyms*dim)
 	scales := make([]float32, 0, g.nsyms)
 	sums := make([]float32, 0, len(g.paths)*dim)
 	for i, p := range g.paths {
-		fslot := ix.files.at(p)
+		fslot := ix.fileAt(p)
 		oldFiles[i] = fslot
 		fe := &ix.fileTab[fslot]
 		files[i] = segFile{Path: w.str(fe.Path), Lang: w.str(fe.Language), Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime, Ino: fe.Ino,
 			FirstSym: uint32(len(syms)), NSyms: uint32(len(fe.Slots)), FirstRef: uint32(len(refs))}
 		frefs := ix.FileRefs(fslot)
 		files[i].NRefs = uint32(len(frefs))
+		pref := files[i].Path
+		b := uint32(len(baseName(p)))
+		bases = append(bases, tableEntry{strRef{Off: pref.Off + pref.Len - b, Len: b}, fileBase + uint32(i)})
 		for _, r := range frefs {
 			refs = append(refs, segRef{Ref: w.text.str(r), Lower: w.str(strings.ToLower(r))})
+			refsBy = append(refsBy, tableEntry{refs[len(refs)-1].Lower, fileBase + uint32(i)})
 		}
 		for _, s := range fe.Slots {
 			sym := ix.sym(s)
@@ -271,6 +277,11 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 				LName: w.str(strings.ToLower(sym.Name)), LQual: w.str(strings.ToLower(sym.Qualified)),
 				Sig: w.text.str(sym.Signature), Doc: w.text.str(sym.Doc), Key: w.str(ix.LeafKey(s)), Hash: ix.LeafHash(s),
 				Range: sym.Range, StartByte: sym.StartByte, EndByte: sym.EndByte, Kind: sym.Kind})
+			rec := &syms[len(syms)-1]
+			names = append(names, tableEntry{rec.LName, symBase + uint32(len(oldSyms))})
+			if rec.LQual != rec.LName {
+				names = append(names, tableEntry{rec.LQual, symBase + uint32(len(oldSyms))})
+			}
 			slots = append(slots, symBase+uint32(len(oldSyms)))
 			oldSyms = append(oldSyms, s)
 			if ix.vecs.Has(s) {
@@ -299,6 +310,9 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 	w.lexical(ix.flex, oldFiles, fileBase, secs[secFileLex:secFileLex+lexSections])
 	secs[secStrs] = w.strs
 	secs[secText] = w.text.strs
+	secs[secNames] = encodeTable(w.strs, names)
+	secs[secRefsBy] = encodeTable(w.strs, refsBy)
+	secs[secBases] = encodeTable(w.strs, bases)
 
 	return secs
 }
@@ -656,17 +670,42 @@ func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uin
 	}
 	ix.symAt = make([]uint32, symSlots)
 	ix.symSeg = make([]*segRecords, (int(symSlots)+vecChunk-1)/vecChunk)
-	ix.BeginBatch()
+	ix.symNamed = make([]bool, symSlots)
+	ix.base = views
 	symLex := make([]*lexSegData, len(views))
 	fileLex := make([]*lexSegData, len(views))
 	for i, v := range views {
-		ix.mapSegment(v)
+		v.symLex.gate, v.symLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
+		v.fileLex.gate, v.fileLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
 		symLex[i], fileLex[i] = &v.symLex, &v.fileLex
 	}
-	ix.lex.addSegments(symLex)
-	ix.flex.addSegments(fileLex)
-	ix.lex.trim()
-	ix.flex.trim()
+	// The lexical indexes (merging the segments' terms) are built beside
+	// the records and the Merkle tree: they share nothing.
+	lexDone := make(chan any)
+	go func() {
+		defer func() { lexDone <- recover() }()
+		ix.lex.addSegments(symLex)
+		ix.flex.addSegments(fileLex)
+		ix.lex.trim()
+		ix.flex.trim()
+	}()
+	var err error
+	func() {
+		// The lexical goroutine ends before this one reports, even on a
+		// panic.
+		defer func() {
+			if p := <-lexDone; p != nil {
+				panic(p) // decodeIndex's recover reports it
+			}
+		}()
+		// The segments' files come in path order, and the tree is empty:
+		// one batch, with no staging map.
+		ups := make([]merkle.Update, 0, fileSlots)
+		for _, v := range views {
+			ix.mapSegment(v, &ups)
+		}
+		ix.tree, err = ix.tree.Apply(ups)
+	}()
 	for s := len(ix.symFile) - 1; s >= 0; s-- {
 		if ix.symFile[s] == noFile {
 			ix.freeSym = append(ix.freeSym, uint32(s))
@@ -677,7 +716,7 @@ func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uin
 			ix.freeFile = append(ix.freeFile, uint32(f))
 		}
 	}
-	if err := ix.EndBatch(); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("corrupt cache: %w", err)
 	}
 	return ix, nil
@@ -749,6 +788,8 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 	v.scales, err = viewAs[float32](secs[secScales])
 	collect(err)
 	v.sums, err = viewAs[float32](secs[secSums])
+	collect(err)
+	v.tabs[tabBases], err = readTable(secs[secBases], v.strs, e.FileBase, e.FileBase+e.NFiles)
 	collect(err)
 	collect(v.readLex(secs[secSymLex:secSymLex+lexSections], e.SymBase, &v.symLex))
 	collect(v.readLex(secs[secFileLex:secFileLex+lexSections], e.FileBase, &v.fileLex))
@@ -872,10 +913,10 @@ func (v *segView) readLex(secs [][]byte, lo uint32, d *lexSegData) error {
 	return d.checkHead()
 }
 
-// mapSegment adds the files and symbols of a checked segment to the index
-// (which is in a batch), reading their records, vectors and postings in
-// place.
-func (ix *Index) mapSegment(v *segView) {
+// mapSegment adds the files and symbols of a checked segment to the
+// index, reading their records, vectors and postings in place, and
+// appends their updates of the Merkle tree to ups.
+func (ix *Index) mapSegment(v *segView, ups *[]merkle.Update) {
 	dim := ix.emb.Dim()
 	e := v.e
 	for i := range v.files {
@@ -885,7 +926,7 @@ func (ix *Index) mapSegment(v *segView) {
 		slots := v.slots[f.FirstSym : f.FirstSym+f.NSyms : f.FirstSym+f.NSyms]
 		lang := v.str(f.Lang)
 		fe := fileEntry{Path: p, Language: lang, Category: heuristics.CategoryOf(p, lang), Hash: f.Hash, Size: f.Size, ModTime: f.ModTime, Ino: f.Ino,
-			Slots: slots, Sum: v.sums[i*dim : (i+1)*dim : (i+1)*dim], loaded: true}
+			Slots: slots, Sum: v.sums[i*dim : (i+1)*dim : (i+1)*dim], loaded: true, fromBase: true}
 		if len(fe.Slots) == 0 {
 			fe.Slots = nil
 		}
@@ -893,32 +934,21 @@ func (ix *Index) mapSegment(v *segView) {
 			fe.mapped, fe.strs, fe.gate = v.refs[f.FirstRef:f.FirstRef+f.NRefs:f.FirstRef+f.NRefs], v.text, v.gates[bodyText]
 		}
 		ix.fileTab[fslot] = fe
-		ix.files.set(p, fslot, ix.epoch)
-		b := baseName(p)
-		ix.byBase.set(b, append(ix.byBase.at(b), fslot), ix.epoch)
-		for _, r := range v.refs[f.FirstRef : f.FirstRef+f.NRefs] {
-			k := v.str(r.Lower)
-			ix.refsBy.set(k, append(ix.refsBy.at(k), fslot), ix.epoch)
-		}
 		leaves := make([]merkle.Leaf, f.NSyms)
 		for j := range leaves {
 			s := &v.syms[f.FirstSym+uint32(j)]
 			slot := e.SymBase + f.FirstSym + uint32(j)
 			leaves[j] = merkle.Leaf{Key: v.str(s.Key), Hash: s.Hash}
 			ix.symFile[slot] = fslot
-			name := v.str(s.LName)
-			ix.names.set(name, append(ix.names.at(name), slot), ix.epoch)
-			if q := v.str(s.LQual); q != name {
-				ix.names.set(q, append(ix.names.at(q), slot), ix.epoch)
-			}
+			ix.symNamed[slot] = true
 		}
-		ix.stage(merkle.Update{Path: p, Leaves: leaves, Sum: fe.Sum, SharedSum: true}) // the tree reads it in place
+		// The tree reads the sum in place and keeps the leaves.
+		*ups = append(*ups, merkle.Update{Path: p, Leaves: leaves, Sum: fe.Sum, SharedSum: true, OwnLeaves: true})
 	}
 	ix.nsyms += int(e.NSyms)
+	ix.nfiles += int(e.NFiles)
 	ix.vecs.mapChunks(e.SymBase, v.vecs, v.scales)
 	ix.vecs.gateChunks(e.SymBase, int(e.NSyms), v.gates[bodyVectors])
-	v.symLex.gate, v.symLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
-	v.fileLex.gate, v.fileLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
 	recs := &segRecords{base: e.SymBase, syms: v.syms, strs: v.strs, text: v.text, gate: v.gates[bodyText]}
 	for c := e.SymBase / vecChunk; c*vecChunk < e.SymBase+e.NSyms; c++ {
 		ix.symSeg[c] = recs
@@ -962,6 +992,10 @@ func (v *segView) checkBody(part int) error {
 		err = errors.Join(v.symLex.checkPostings(), v.fileLex.checkPostings())
 	case bodyDocTerms:
 		err = errors.Join(v.symLex.checkDocTerms(), v.fileLex.checkDocTerms())
+	case bodyNameTab:
+		v.tabs[tabNames], err = readTable(v.secs[secNames], v.strs, v.e.SymBase, v.e.SymBase+v.e.NSyms)
+	case bodyRefTab:
+		v.tabs[tabRefsBy], err = readTable(v.secs[secRefsBy], v.strs, v.e.FileBase, v.e.FileBase+v.e.NFiles)
 	}
 	if err != nil {
 		return fmt.Errorf("segment %d: %w", v.i, err)

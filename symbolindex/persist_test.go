@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -86,6 +87,13 @@ func persistSame(t *testing.T, got, want *Index) {
 		if gs != ws || got.FileLanguage(gf) != want.FileLanguage(wf) || !slices.Equal(got.FileRefs(gf), want.FileRefs(wf)) ||
 			got.FileCategory(gf) != want.FileCategory(wf) {
 			t.Errorf("%s: state %+v %s refs %q, want %+v %s refs %q", p, gs, got.FileLanguage(gf), got.FileRefs(gf), ws, want.FileLanguage(wf), want.FileRefs(wf))
+		}
+	}
+	// The lookups by name, reference and base name (read from the
+	// segments' tables in a loaded index) find the same symbols and files.
+	for _, k := range ixLookupKeys(want) {
+		if g, w := ixLookups(got, k), ixLookups(want, k); g != w {
+			t.Errorf("lookups of %q:\n got %s\nwant %s", k, g, w)
 		}
 	}
 	for _, q := range persistQueries {
@@ -489,4 +497,40 @@ func TestLoadedSymbolsFollowEdits(t *testing.T) {
 			t.Errorf("Named(%q) = %q, want %q", name, got, want)
 		}
 	}
+}
+
+// ixLookupKeys are the names, qualified names, references and base names
+// of ix's files and symbols, and a few it does not hold.
+func ixLookupKeys(ix *Index) []string {
+	keys := []string{"nosuchname", "", "CART.TS"}
+	for _, p := range ix.Paths() {
+		f, _ := ix.FileSlot(p)
+		keys = append(keys, path.Base(p))
+		keys = append(keys, ix.FileRefs(f)...)
+		for _, s := range ix.FileSymbols(f) {
+			ref, _ := ix.Symbol(s)
+			keys = append(keys, ref.Name, strings.ToUpper(ref.Qualified))
+		}
+	}
+	return keys
+}
+
+// ixLookups says what Named, Referencing and FilesNamed find for k, by
+// path and qualified name (slots may differ between equal indexes).
+func ixLookups(ix *Index, k string) string {
+	var named, refs, bases []string
+	for _, s := range ix.Named(k) {
+		ref, _ := ix.Symbol(s)
+		named = append(named, ref.Path+"::"+ref.Qualified)
+	}
+	for _, f := range ix.Referencing(k) {
+		refs = append(refs, ix.FilePath(f))
+	}
+	for _, f := range ix.FilesNamed(k) {
+		bases = append(bases, ix.FilePath(f))
+	}
+	slices.Sort(named)
+	slices.Sort(refs)
+	slices.Sort(bases)
+	return fmt.Sprintf("named %q referencing %q files %q", named, refs, bases)
 }
