@@ -30,11 +30,13 @@ const (
 	SrcItem                         // context items (rules, memory notes, tools) whose words match the query
 	SrcPastSymbol                   // symbols whose lines past commits described in words like the query's touched
 	SrcCoChangeSymbol               // symbols, in other files, whose lines changed with the cursor's, the active file's edited ones' or the active file's
+	SrcCoHistory                    // files that changed with the active file in past commits described in words like the query's
+	SrcNeighbour                    // callers and callees, in other files, of the symbol under the cursor or the active file's symbols the query matches
 	NumSources
 )
 
 // SourceNames are the sources' names in Item.Signals.
-var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history", "item", "pastsymbol", "cochangesymbol"}
+var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history", "item", "pastsymbol", "cochangesymbol", "cohistory", "neighbour"}
 
 // Weights are the per-source weights of reciprocal-rank fusion.
 var Weights = [NumSources]float64{
@@ -54,7 +56,31 @@ var Weights = [NumSources]float64{
 	// "History at the level of symbols".
 	SrcPastSymbol:     PastSymbolWeight,
 	SrcCoChangeSymbol: CoChangeSymbolWeight,
+	SrcCoHistory:      CoHistoryWeight,
+	SrcNeighbour:      NeighbourWeight,
 }
+
+// FocusSymbols and FocusSymbolRatio choose, with no cursor, the active
+// file's symbols a request is about: its best lexical matches among the
+// file's functions, within the ratio of the best.
+const (
+	FocusSymbols     = 2
+	FocusSymbolRatio = 0.75
+)
+
+// CoHistoryWeight and NeighbourWeight are the weights of the editor's
+// case sources (EVAL.md, "The editor's case"): cohistory, the files that
+// changed with the active file in past commits described like the
+// request, and neighbour, the callers and callees of the symbol the user
+// is at. Together they lifted the active scenario on 60 commits of the
+// development set from .53/.85/.67 (hit@1/hit@5/MRR) to .55/.88/.68 and
+// its hunk coverage .38 → .40; each alone did less (cohistory at 2 cost
+// hit@1, neighbour at 1 and 2 cost MRR). Neither runs without an active
+// file.
+const (
+	CoHistoryWeight = 1.0
+	NeighbourWeight = 0.5
+)
 
 // PastSymbolWeight and CoChangeSymbolWeight are the symbol-level history
 // sources' weights; 0 leaves a source out (it is not run). pastsymbol is
@@ -77,7 +103,9 @@ var SymbolHistoryWeights = [2]float64{0.5, 1.0}
 // reaches a symbol through its file's fused rank (SrcFile) and, at
 // FileOnlySymbolShare of its weight, once more in the symbol's own fused
 // score. Its per-symbol rank is kept for Item.Signals.
-func FileOnly(src Source) bool { return src == SrcCoChange || src == SrcHistory }
+func FileOnly(src Source) bool {
+	return src == SrcCoChange || src == SrcHistory || src == SrcCoHistory
+}
 
 // FileOnlySymbolShare is the share of a file-only source's weight its
 // files' symbols get in their own fused scores. Through the file ranking

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,7 +22,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	commits := fs.Int("commits", 60, "replay the last N non-merge commits (those that modify no source file are counted, not cases)")
 	cases := fs.Int("cases", 0, "replay the last N commits that are cases instead, passing over the others (looks back at most 10×N commits; overrides --commits)")
 	since := fs.String("since", "", "only commits after this date (as git log --since takes it)")
-	scenarios := fs.String("scenarios", strings.Join(replay.AllScenarios, ","), "scenarios to run: cold, vague, active (comma-separated)")
+	scenarios := fs.String("scenarios", strings.Join(replay.DefaultScenarios, ","), "scenarios to run: cold, vague, active, cursor (comma-separated)")
 	baseline := fs.Bool("baseline", false, "also score plain BM25 over whole files")
 	withHistory := fs.Bool("history", true, "let each case see the repository's commits up to its parent (--history=false: none)")
 	asJSON := fs.Bool("json", false, "print the report, with every case, as JSON")
@@ -83,8 +84,8 @@ func scenarioList(arg string) ([]string, error) {
 		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
-		if s != replay.Cold && s != replay.Vague && s != replay.Active {
-			return nil, usagef("--scenarios: unknown scenario %q (want cold, vague or active)", s)
+		if !slices.Contains(replay.AllScenarios, s) {
+			return nil, usagef("--scenarios: unknown scenario %q (want cold, vague, active or cursor)", s)
 		}
 		list = append(list, s)
 	}
@@ -190,7 +191,8 @@ right row is over its own first-right cases.
 Scenarios: cold asks the commit message; vague asks "` + replay.VagueQuery + `"
 with the message as history; active asks the message with the most-changed
 file open and scores the other changed files (a commit that changed one
-file has no active case).
+file has no active case); cursor (not run unless asked) is active with the
+cursor on the first line the commit changed in the open file.
 `
 
 func ptr(s *replay.Split, get func(*replay.Split) *replay.Metrics) *replay.Metrics {

@@ -364,6 +364,48 @@ func (h *History) PastChanges(terms []symbolindex.QueryTerm, release bool, k int
 	return topK(out, k)
 }
 
+// CoChangedLike ranks the files that changed in the same past commits as
+// seed, each commit weighed by how well its message matches the query's
+// words (BM25, as PastChanges) and by its age: what changed with this file
+// in changes described like this one. The seed itself is left out.
+func (h *History) CoChangedLike(seed string, terms []symbolindex.QueryTerm, release bool, k int) []File {
+	terms = h.pastTerms(terms, release)
+	if len(terms) == 0 {
+		return nil
+	}
+	id, ok := h.byPath[seed]
+	if !ok || len(h.byFile[id]) == 0 {
+		return nil
+	}
+	of := make(map[uint32]bool, len(h.byFile[id]))
+	for _, ci := range h.byFile[id] {
+		of[uint32(ci)] = true
+	}
+	var buf symbolindex.SearchBuffer
+	score := map[int32]float64{}
+	best := map[int32]float64{}
+	why := map[int32]int32{}
+	for _, hit := range h.lex.Search(terms, pastK, func(doc uint32) bool { return of[doc] }, &buf) {
+		c := &h.commits[hit.Doc]
+		w := float64(hit.Score) * h.decay(c, pastHalfLife) / math.Sqrt(float64(len(c.files)))
+		for _, f := range c.files {
+			if f == id {
+				continue
+			}
+			score[f] += w
+			if w > best[f] {
+				best[f], why[f] = w, int32(hit.Doc)
+			}
+		}
+	}
+	out := make([]File, 0, len(score))
+	for f, sc := range score {
+		c := &h.commits[why[f]]
+		out = append(out, File{Path: h.paths[f], Score: sc, Why: fmt.Sprintf("changed with %s in commit %.7s «%s»", seed, c.hash, c.subject)})
+	}
+	return topK(out, k)
+}
+
 // markerTerm is versionMarker as the index holds it.
 var markerTerm = tokenize.QueryTerms(versionMarker)[0]
 

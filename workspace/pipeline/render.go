@@ -279,7 +279,7 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if c.ranks[heuristics.SrcActive] > 0 {
 		add("the code under your cursor")
 	}
-	if st := c.site; st != nil && c.ranks[heuristics.SrcGraph] > 0 {
+	if st := c.site; st != nil && (c.ranks[heuristics.SrcGraph] > 0 || c.ranks[heuristics.SrcNeighbour] > 0) {
 		verb := "uses"
 		if st.call {
 			verb = "calls"
@@ -299,7 +299,7 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if c.ranks[heuristics.SrcLexical] > 0 || c.ranks[heuristics.SrcSentence] > 0 {
 		add(x.words(c))
 	}
-	if c.ranks[heuristics.SrcCoChange] > 0 && c.coChanged != "" {
+	if (c.ranks[heuristics.SrcCoChange] > 0 || c.ranks[heuristics.SrcCoHistory] > 0) && c.coChanged != "" {
 		add(c.coChanged)
 	}
 	if c.ranks[heuristics.SrcHistory] > 0 && c.pastChange != "" {

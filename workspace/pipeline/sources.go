@@ -39,6 +39,8 @@ var sources = []struct {
 	{heuristics.SrcHistory, historySource},
 	{heuristics.SrcPastSymbol, pastSymbolSource},         // historyload.go
 	{heuristics.SrcCoChangeSymbol, coChangeSymbolSource}, // historyload.go
+	{heuristics.SrcCoHistory, coHistorySource},
+	{heuristics.SrcNeighbour, neighboursSource}, // neighbours.go
 }
 
 // ranked is one source's list: symbols it ranks itself and files it ranks
@@ -432,6 +434,27 @@ func historySource(s *scope) ranked {
 	}
 	s.pastWhy = map[uint32]string{}
 	return ranked{files: s.historyFiles(s.fv.History.PastChanges(s.q.terms, s.q.release, heuristics.HistoryK), s.pastWhy)}
+}
+
+// coHistorySource ranks the files that changed with the active file in
+// past commits described in words like the query's: of the files the
+// active one changes with, those of changes like this one.
+func coHistorySource(s *scope) ranked {
+	if s.fv.History == nil || s.activeRel == "" || s.fv.Weights.Source[heuristics.SrcCoHistory] == 0 {
+		return ranked{}
+	}
+	why := map[uint32]string{}
+	files := s.historyFiles(s.fv.History.CoChangedLike(s.activeRel, s.q.terms, s.q.release, heuristics.HistoryK), why)
+	if s.coWhy == nil {
+		s.coWhy = why
+	} else {
+		for fs, w := range why {
+			if _, ok := s.coWhy[fs]; !ok {
+				s.coWhy[fs] = w
+			}
+		}
+	}
+	return ranked{files: files}
 }
 
 // historyFiles turns the history's ranked paths into the folder's file

@@ -35,10 +35,17 @@ const (
 	// Active asks the message with the gold file the commit changed most
 	// open as the active document; the answer is the other gold files.
 	Active = "active"
+	// Cursor is Active with the cursor on the first line the commit
+	// changed in the open file, where an editor's would be while making
+	// the change.
+	Cursor = "cursor"
 )
 
 // AllScenarios are the scenarios Run knows.
-var AllScenarios = []string{Cold, Vague, Active}
+var AllScenarios = []string{Cold, Vague, Active, Cursor}
+
+// DefaultScenarios are the scenarios Run runs unless told which.
+var DefaultScenarios = []string{Cold, Vague, Active}
 
 // VagueQuery is the follow-up the vague scenario asks.
 const VagueQuery = "ok, now make that change"
@@ -257,11 +264,11 @@ func (opts *Options) defaults() error {
 		opts.MaxChars = 1 << 20
 	}
 	if opts.Scenarios == nil {
-		opts.Scenarios = AllScenarios
+		opts.Scenarios = DefaultScenarios
 	}
 	for _, s := range opts.Scenarios {
 		if !slices.Contains(AllScenarios, s) {
-			return fmt.Errorf("unknown scenario %q (want cold, vague or active)", s)
+			return fmt.Errorf("unknown scenario %q (want cold, vague, active or cursor)", s)
 		}
 	}
 	return nil
@@ -603,13 +610,16 @@ func (rp *replayer) ask(ctx context.Context, scenario string, cs *Case) error {
 	case Vague:
 		req.Query, req.History = VagueQuery, []string{cs.Query}
 		baseQuery = cs.Query + "\n" + VagueQuery
-	case Active:
+	case Active, Cursor:
 		if len(gold) < 2 {
 			return nil
 		}
 		i := mostChanged(gold)
 		active = gold[i].Path
 		req.Active = filepath.Join(rp.t.dir, filepath.FromSlash(active))
+		if scenario == Cursor {
+			req.Cursor = &workspace.Cursor{Line: uint32(max(gold[i].Hunks[0].Start-1, 0))}
+		}
 		gold = slices.Delete(slices.Clone(gold), i, i+1)
 	}
 	sel, err := rp.ws.Select(ctx, req)

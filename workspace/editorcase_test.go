@@ -1,0 +1,110 @@
+package workspace
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/ctxls/ctxls/heuristics"
+)
+
+// withoutSource turns one source off for the test.
+func withoutSource(t *testing.T, src heuristics.Source) {
+	old := heuristics.Weights
+	heuristics.Weights[src] = 0
+	t.Cleanup(func() { heuristics.Weights = old })
+}
+
+// firstOther is the first file of an answer other than active, and its
+// item's signals.
+func firstOther(sel *Selection, active string) (string, map[string]Signal) {
+	for _, it := range sel.Items {
+		if it.Path != active {
+			return it.Path, it.Signals
+		}
+	}
+	return "", nil
+}
+
+// TestCoHistory: with core/a.go open, a request worded like the one past
+// commit that changed it together with feed/b.go brings feed/b.go first,
+// though store/c.go changed with it four times as often and a commit
+// worded the same way changed store/c.go and sink/d.go; without the
+// source, store/c.go comes first.
+func TestCoHistory(t *testing.T) {
+	r := newHistRepo(t)
+	files := func(v map[string]string) map[string]string {
+		return map[string]string{
+			"core/a.go":  goFuncs("core", []string{"Alpha", "Beta"}, map[string]string{"Alpha": v["a"]}),
+			"feed/b.go":  goFuncs("feed", []string{"Gamma", "Delta"}, map[string]string{"Gamma": v["b"]}),
+			"store/c.go": goFuncs("store", []string{"Kappa", "Lambda"}, map[string]string{"Kappa": v["c"]}),
+			"sink/d.go":  goFuncs("sink", []string{"Sigma", "Omega"}, map[string]string{"Sigma": v["d"]}),
+		}
+	}
+	v := map[string]string{"a": "0", "b": "0", "c": "0", "d": "0"}
+	r.commit("initial import", files(v))
+	for i, n := range []string{"1", "2", "3", "4"} {
+		v["a"], v["c"] = n, n
+		r.commit("tidy the books, part "+n, files(v))
+		if i == 1 {
+			v["a"], v["b"] = "7", "7"
+			r.commit("retry the upload when the server times out", files(v))
+			v["c"], v["d"] = "8", "8"
+			r.commit("retry the upload when the proxy times out", files(v))
+		}
+	}
+	active := "core/a.go"
+	req := &SelectRequest{Query: "retry the upload when the connection times out", Active: filepath.Join(r.dir, "core", "a.go"), Limit: 8, IncludeItems: CodeOnly()}
+	ws := histWorkspace(t, r.dir)
+	sel := selDo(t, ws, req)
+	if got, sig := firstOther(sel, active); got != "feed/b.go" {
+		t.Errorf("first other file %q, want feed/b.go (changed with core/a.go in the commit worded like this):%s", got, selString(sel))
+	} else if s, ok := sig["cohistory"]; !ok || s.Rank != 1 {
+		t.Errorf("feed/b.go: cohistory signal %+v (present %v), want rank 1", s, ok)
+	}
+	withoutSource(t, heuristics.SrcCoHistory)
+	ws = histWorkspace(t, r.dir)
+	if got, _ := firstOther(selDo(t, ws, req), active); got == "feed/b.go" {
+		t.Errorf("without the cohistory source feed/b.go still comes first: the test shows nothing")
+	}
+}
+
+// TestNeighbours: with a file open and no cursor, the request's words
+// pick the function it is about (Reconcile), and the function that one
+// calls, in another file, comes before the one its neighbour (Export)
+// calls, which the reference graph of the whole file ranks the same (and
+// the embedder's noise puts first without the source); with the cursor
+// in Export, the other way round.
+func TestNeighbours(t *testing.T) {
+	r := newHistRepo(t)
+	r.commit("initial import", map[string]string{
+		"core/books.go": "package core\n\nimport (\n\t\"example.com/m/areport\"\n\t\"example.com/m/zledger\"\n)\n\n" +
+			"// Reconcile matches the accounts against the bank.\nfunc Reconcile() int {\n\treturn areport.Vxk(1)\n}\n\n" +
+			"// Export writes the books out.\nfunc Export() int {\n\treturn zledger.Wqz(2)\n}\n",
+		"zledger/append.go":  "package zledger\n\n// Wqz is step wqz.\nfunc Wqz(n int) int {\n\treturn n + 1\n}\n",
+		"areport/render.go":  "package areport\n\n// Vxk is step vxk.\nfunc Vxk(n int) int {\n\treturn n + 1\n}\n",
+		"misc/unrelated.go":  "package misc\n\n// Noop does nothing.\nfunc Noop() {}\n",
+		"misc/unrelated2.go": "package misc\n\n// Noop2 does nothing either.\nfunc Noop2() {}\n",
+	})
+	active := "core/books.go"
+	abs := filepath.Join(r.dir, "core", "books.go")
+	ask := func(ws *Workspace, cursor *Cursor) (string, map[string]Signal, *Selection) {
+		sel := selDo(t, ws, &SelectRequest{Query: "reconcile the accounts twice a day", Active: abs, Cursor: cursor, Limit: 8, IncludeItems: CodeOnly()})
+		got, sig := firstOther(sel, active)
+		return got, sig, sel
+	}
+	ws := histWorkspace(t, r.dir)
+	if got, sig, sel := ask(ws, nil); got != "areport/render.go" {
+		t.Errorf("first other file %q, want areport/render.go (Reconcile calls Vxk):%s", got, selString(sel))
+	} else if s, ok := sig["neighbour"]; !ok || s.Rank != 1 {
+		t.Errorf("Vxk: neighbour signal %+v (present %v), want rank 1", s, ok)
+	}
+	// Export is lines 14-17 (0-based 13-16).
+	if got, _, sel := ask(ws, &Cursor{Line: 14}); got != "zledger/append.go" {
+		t.Errorf("with the cursor in Export, first other file %q, want zledger/append.go (Export calls Wqz):%s", got, selString(sel))
+	}
+	withoutSource(t, heuristics.SrcNeighbour)
+	ws = histWorkspace(t, r.dir)
+	if got, _, _ := ask(ws, nil); got == "areport/render.go" {
+		t.Errorf("without the neighbour source areport/render.go still comes first: the test shows nothing")
+	}
+}
