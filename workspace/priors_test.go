@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // priorsApp has code, its test, a CI workflow and a settings file that all
@@ -191,5 +195,43 @@ func TestSelectFileHeadIsTruncated(t *testing.T) {
 	}
 	if !it.Truncated || it.Span.StartLine != 0 || !strings.HasPrefix(it.Text, "package config") || strings.Contains(it.Text, "func ") {
 		t.Errorf("head item: truncated %v, lines %d-%d, text %q", it.Truncated, it.Span.StartLine, it.Span.EndLine, it.Text)
+	}
+}
+
+// TestStaleWeightsFile: a weights file fitted by a ctxls that ranked with
+// other sources is not used: the folder ranks with the defaults and the
+// warning says to fit again.
+func TestStaleWeightsFile(t *testing.T) {
+	root := t.TempDir()
+	selWriteTree(t, root, selApp)
+	dir := t.TempDir()
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw := NewFittedWeights(real, heuristics.DefaultWeightSet(), time.Now())
+	delete(fw.Weights, heuristics.SourceNames[len(heuristics.SourceNames)-1]) // a source this ctxls has and that one did not
+	if err := WriteWeights(WeightsFile(dir, real), fw); err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	cfg := DefaultConfig()
+	cfg.CacheDir = dir
+	ws, err := New(cfg, Options{Warn: func(m string) { warnings = append(warnings, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.AddFolder(root); err != nil {
+		t.Fatal(err)
+	}
+	stats, err := ws.Index(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats[0].Weights.Set != snapshot.WeightsDefault {
+		t.Errorf("a stale weights file is in use: %+v", stats[0].Weights)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "another set of ranking sources") || !strings.Contains(warnings[0], "ctxls tune --root "+real) {
+		t.Errorf("want one warning saying to run ctxls tune again, got %q", warnings)
 	}
 }

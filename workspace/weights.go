@@ -70,12 +70,13 @@ func (fw *FittedWeights) Set(root string) (heuristics.WeightSet, error) {
 		return set, fmt.Errorf("fitted time %q is not RFC 3339", fw.Fitted)
 	}
 	if len(fw.Weights) != int(heuristics.NumSources) || len(fw.Priors) != len(heuristics.PriorNames) {
-		return set, fmt.Errorf("%d weights and %d priors, want %d and %d", len(fw.Weights), len(fw.Priors), heuristics.NumSources, len(heuristics.PriorNames))
+		return set, fmt.Errorf("fitted for another set of ranking sources (%d weights and %d priors; this ctxls ranks with %d and %d): run `ctxls tune --root %s` again",
+			len(fw.Weights), len(fw.Priors), heuristics.NumSources, len(heuristics.PriorNames), root)
 	}
 	for src, name := range heuristics.SourceNames {
 		x, ok := fw.Weights[name]
 		if !ok {
-			return set, fmt.Errorf("no weight for %s", name)
+			return set, fmt.Errorf("no weight for the source %s (fitted by another ctxls): run `ctxls tune --root %s` again", name, root)
 		}
 		set.Source[src] = x
 	}
