@@ -101,10 +101,11 @@ const (
 
 // StrongBonus is what a name strength in [0,1] adds to a fused score:
 // nothing below StrongFloor, rising linearly to StrongWeight first
-// lexical ranks at full strength.
-func StrongBonus(strength float64) float64 {
+// lexical ranks at full strength, lexical ranks weighing lexWeight (the
+// weight set's: a set fitted without the lexical source gives no bonus).
+func StrongBonus(strength, lexWeight float64) float64 {
 	if !(strength > StrongFloor) {
 		return 0
 	}
-	return RRF(StrongWeight*Weights[SrcLexical], 1) * min(1, (strength-StrongFloor)/(1-StrongFloor))
+	return RRF(StrongWeight*lexWeight, 1) * min(1, (strength-StrongFloor)/(1-StrongFloor))
 }

@@ -88,21 +88,24 @@ func TestStrongMatchBeatsMiddlingConsensus(t *testing.T) {
 	q := inQuery("middlewar heartbeat respond head method")
 	hs, hp := NameStrength([]string{"heartbeat"}, q, idf, maxIDF)
 	gs, gp := NameStrength([]string{"get", "head", "gethead"}, q, idf, maxIDF)
-	strong := FuseRanks(&single, 0) + StrongBonus(StrongName(hs, hp, true))
-	middling := FuseRanks(&consensus, 0) + StrongBonus(StrongName(gs, gp, false))
+	strong := FuseRanks(&single, 0) + StrongBonus(StrongName(hs, hp, true), Weights[SrcLexical])
+	middling := FuseRanks(&consensus, 0) + StrongBonus(StrongName(gs, gp, false), Weights[SrcLexical])
 	if strong <= middling {
 		t.Errorf("Heartbeat fused %.4f, GetHead %.4f: the strong single match is outvoted", strong, middling)
 	}
 }
 
 func TestStrongBonus(t *testing.T) {
-	if b := StrongBonus(StrongFloor); b != 0 {
+	if b := StrongBonus(StrongFloor, Weights[SrcLexical]); b != 0 {
 		t.Errorf("a strength at the floor adds %v", b)
 	}
-	if StrongBonus(0.75) >= StrongBonus(1) || StrongBonus(2) != StrongBonus(1) {
+	if StrongBonus(0.75, Weights[SrcLexical]) >= StrongBonus(1, Weights[SrcLexical]) || StrongBonus(2, Weights[SrcLexical]) != StrongBonus(1, Weights[SrcLexical]) {
 		t.Error("the bonus does not rise with strength up to 1")
 	}
-	if got, want := StrongBonus(1), RRF(StrongWeight*Weights[SrcLexical], 1); got != want {
+	if got, want := StrongBonus(1, Weights[SrcLexical]), RRF(StrongWeight*Weights[SrcLexical], 1); got != want {
 		t.Errorf("full strength adds %v, want %v", got, want)
+	}
+	if b := StrongBonus(1, 0); b != 0 {
+		t.Errorf("a weight set without the lexical source adds %v for a name, want 0", b)
 	}
 }

@@ -282,7 +282,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 		var terms []string
 		tokenize.Terms(name, func(t string) { terms = append(terms, t) })
 		st, parts := heuristics.NameStrength(terms, inQuery, idf, maxIDF)
-		return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && written[name]))
+		return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && written[name]), s.fv.Weights.Source[heuristics.SrcLexical])
 	}
 	stems := map[uint32]float64{}
 	for _, c := range cs {
@@ -340,7 +340,7 @@ func (s *scope) scopedStems(cs []*cand) {
 		if m.hist {
 			w *= s.q.ctxWeight
 		}
-		b := heuristics.StrongBonus(w)
+		b := heuristics.StrongBonus(w, s.fv.Weights.Source[heuristics.SrcLexical])
 		if b == 0 || stem == "" {
 			continue
 		}
