@@ -342,26 +342,37 @@ func (h *History) PastChanges(terms []symbolindex.QueryTerm, release bool, k int
 	if len(terms) == 0 {
 		return nil
 	}
-	var buf symbolindex.SearchBuffer
-	score := map[int32]float64{}
-	best := map[int32]float64{}
-	why := map[int32]int32{}
-	for _, hit := range h.lex.Search(terms, pastK, nil, &buf) {
-		c := &h.commits[hit.Doc]
-		w := float64(hit.Score) * h.decay(c, pastHalfLife) / math.Sqrt(float64(len(c.files)))
-		for _, f := range c.files {
-			score[f] += w
-			if w > best[f] {
-				best[f], why[f] = w, int32(hit.Doc)
-			}
-		}
-	}
+	score, why := h.votes(terms, nil, -1)
 	out := make([]File, 0, len(score))
 	for f, sc := range score {
 		c := &h.commits[why[f]]
 		out = append(out, File{Path: h.paths[f], Score: sc, Why: fmt.Sprintf("like commit %.7s «%s»", c.hash, c.subject)})
 	}
 	return topK(out, k)
+}
+
+// votes sums, per file, the votes of the past commits whose messages
+// match terms (those filter accepts, all when nil): each commit's BM25
+// score, weighted by age and spread over its files (but skip). why is the
+// commit that gave each file its largest vote.
+func (h *History) votes(terms []symbolindex.QueryTerm, filter func(doc uint32) bool, skip int32) (score map[int32]float64, why map[int32]int32) {
+	var buf symbolindex.SearchBuffer
+	score, why = map[int32]float64{}, map[int32]int32{}
+	best := map[int32]float64{}
+	for _, hit := range h.lex.Search(terms, pastK, filter, &buf) {
+		c := &h.commits[hit.Doc]
+		w := float64(hit.Score) * h.decay(c, pastHalfLife) / math.Sqrt(float64(len(c.files)))
+		for _, f := range c.files {
+			if f == skip {
+				continue
+			}
+			score[f] += w
+			if w > best[f] {
+				best[f], why[f] = w, int32(hit.Doc)
+			}
+		}
+	}
+	return score, why
 }
 
 // CoChangedLike ranks the files that changed in the same past commits as
@@ -381,23 +392,7 @@ func (h *History) CoChangedLike(seed string, terms []symbolindex.QueryTerm, rele
 	for _, ci := range h.byFile[id] {
 		of[uint32(ci)] = true
 	}
-	var buf symbolindex.SearchBuffer
-	score := map[int32]float64{}
-	best := map[int32]float64{}
-	why := map[int32]int32{}
-	for _, hit := range h.lex.Search(terms, pastK, func(doc uint32) bool { return of[doc] }, &buf) {
-		c := &h.commits[hit.Doc]
-		w := float64(hit.Score) * h.decay(c, pastHalfLife) / math.Sqrt(float64(len(c.files)))
-		for _, f := range c.files {
-			if f == id {
-				continue
-			}
-			score[f] += w
-			if w > best[f] {
-				best[f], why[f] = w, int32(hit.Doc)
-			}
-		}
-	}
+	score, why := h.votes(terms, func(doc uint32) bool { return of[doc] }, id)
 	out := make([]File, 0, len(score))
 	for f, sc := range score {
 		c := &h.commits[why[f]]

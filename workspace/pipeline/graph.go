@@ -231,17 +231,5 @@ func neighboursSource(s *scope) ranked {
 			}
 		}
 	}
-	list := make([]weightedSlot, 0, len(score))
-	for slot, w := range score {
-		list = append(list, weightedSlot{slot, w})
-	}
-	sort.Slice(list, func(i, j int) bool {
-		return list[i].w > list[j].w || list[i].w == list[j].w && list[i].slot < list[j].slot
-	})
-	list = list[:min(len(list), heuristics.HistorySymbolK)]
-	var out ranked
-	for i, r := range heuristics.CompetitionRanks(list, weightOf) {
-		out.syms = append(out.syms, symRank{list[i].slot, int32(r), float32(list[i].w)})
-	}
-	return out
+	return rankScores(score, nil)
 }

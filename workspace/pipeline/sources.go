@@ -625,9 +625,16 @@ func (s *scope) touchedSymbols(touches []history.Touch) ranked {
 			flush(t.Weight)
 		}
 	}
+	return rankScores(score, s.symFilter)
+}
+
+// rankScores ranks the symbols of score by it, highest first (ties by
+// slot), keeping those keep accepts (all when nil), at most
+// heuristics.HistorySymbolK of them, with competition ranks.
+func rankScores(score map[uint32]float64, keep func(uint32) bool) ranked {
 	list := make([]weightedSlot, 0, len(score))
 	for slot, sc := range score {
-		if s.symFilter == nil || s.symFilter(slot) {
+		if keep == nil || keep(slot) {
 			list = append(list, weightedSlot{slot, sc})
 		}
 	}
