@@ -57,31 +57,54 @@ func BenchmarkEditToFreshIndex(b *testing.B) {
 	c := pipeClient(b, nil)
 	c.start(root, caps{})
 	didOpen(c, root, "big.go", text)
+	e := newBigEdits(b, c, root, text)
+	samples := e.run(b)
+	e.check(b)
+	reportLatency(b, samples)
+}
 
+// bigEdits edits Step100 of big.go (bigGoFile), open in c, and times
+// each edit from didChange until the index reflects it.
+type bigEdits struct {
+	c          *client
+	root, text string
+	off        int // the constant's digits in text
+	version    int
+}
+
+func newBigEdits(b *testing.B, c *client, root, text string) *bigEdits {
 	target := "\tnext := state*103 + input\n" // the body of Step100
 	off := strings.Index(text, target) + len("\tnext := state*")
 	if off < len("\tnext := state*") {
 		b.Fatal("no Step100 in the generated file")
 	}
+	return &bigEdits{c: c, root: root, text: text, off: off, version: 1}
+}
+
+// run edits in b's loop and returns the times of edit → fresh.
+func (e *bigEdits) run(b *testing.B) []time.Duration {
 	var samples []time.Duration
-	version := 1
-	for i := 0; b.Loop(); i++ {
-		version++
-		digits := fmt.Sprintf("%d", 100+i%900) // 100–999: never a leading zero, which Go reads as an octal literal
+	for b.Loop() {
+		e.version++
+		digits := fmt.Sprintf("%d", 100+e.version%900) // 100–999: never a leading zero, which Go reads as an octal literal
 		start := time.Now()
-		didChange(c, root, "big.go", version, change(text, off, off+3, digits, false))
-		if err := c.call("ctxls/barrier", nil, nil); rpcCode(err) != jsonrpc2.MethodNotFound {
+		didChange(e.c, e.root, "big.go", e.version, change(e.text, e.off, e.off+3, digits, false))
+		if err := e.c.call("ctxls/barrier", nil, nil); rpcCode(err) != jsonrpc2.MethodNotFound {
 			b.Fatalf("barrier: %v", err)
 		}
 		samples = append(samples, time.Since(start))
-		text = text[:off] + digits + text[off+3:]
+		e.text = e.text[:e.off] + digits + e.text[e.off+3:]
 	}
 	b.StopTimer()
-	res := c.mustSelect(map[string]any{"query": "fix that"})
+	return samples
+}
+
+// check asks about the edit: the edited function comes first.
+func (e *bigEdits) check(b *testing.B) {
+	res := e.c.mustSelect(map[string]any{"query": "fix that"})
 	if len(res.Items) == 0 || res.Items[0].Symbol != "Step100" {
 		b.Errorf("the edited function is not first:%s", res)
 	}
-	reportLatency(b, samples)
 }
 
 // BenchmarkEditToFresh is BenchmarkEditToFreshIndex in the 10k-symbol
@@ -104,40 +127,11 @@ func BenchmarkEditToFresh(b *testing.B) {
 	c.start(root, caps{})
 	c.mustSelect(map[string]any{"query": "warm up"})
 	didOpen(c, root, "big.go", text)
-
-	target := "\tnext := state*103 + input\n" // the body of Step100
-	off := strings.Index(text, target) + len("\tnext := state*")
-	if off < len("\tnext := state*") {
-		b.Fatal("no Step100 in the generated file")
-	}
-	version := 1
-	// edits times edit → fresh in b's loop.
-	edits := func(b *testing.B) []time.Duration {
-		var samples []time.Duration
-		for i := 0; b.Loop(); i++ {
-			version++
-			digits := fmt.Sprintf("%d", 100+version%900)
-			start := time.Now()
-			didChange(c, root, "big.go", version, change(text, off, off+3, digits, false))
-			if err := c.call("ctxls/barrier", nil, nil); rpcCode(err) != jsonrpc2.MethodNotFound {
-				b.Fatalf("barrier: %v", err)
-			}
-			samples = append(samples, time.Since(start))
-			text = text[:off] + digits + text[off+3:]
-		}
-		b.StopTimer()
-		return samples
-	}
-	check := func(b *testing.B) {
-		res := c.mustSelect(map[string]any{"query": "fix that"})
-		if len(res.Items) == 0 || res.Items[0].Symbol != "Step100" {
-			b.Errorf("the edited function is not first:%s", res)
-		}
-	}
+	e := newBigEdits(b, c, root, text)
 
 	b.Run("idle", func(b *testing.B) {
-		samples := edits(b)
-		check(b)
+		samples := e.run(b)
+		e.check(b)
 		reportLatency(b, samples)
 	})
 	b.Run("under-selects", func(b *testing.B) {
@@ -174,7 +168,7 @@ func BenchmarkEditToFresh(b *testing.B) {
 			time.Sleep(time.Millisecond)
 		}
 		base := selects.Load()
-		samples := edits(b)
+		samples := e.run(b)
 		n := selects.Load() - base
 		close(stop)
 		wg.Wait()
@@ -183,7 +177,7 @@ func BenchmarkEditToFresh(b *testing.B) {
 			b.Fatalf("contextSelect: %v", err)
 		}
 		b.ReportMetric(float64(n)/float64(len(samples)), "selects/edit")
-		check(b)
+		e.check(b)
 		reportLatency(b, samples)
 	})
 }
