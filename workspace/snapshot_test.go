@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,6 +47,7 @@ func TestSelectSeesOneIndexState(t *testing.T) {
 	const versions = 150
 	var wg sync.WaitGroup
 	done := make(chan struct{})
+	var total atomic.Int64 // answers checked so far
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -54,6 +56,12 @@ func TestSelectSeesOneIndexState(t *testing.T) {
 			if err := ws.DidChange(uri, int32(v), docReplace(ledgerText(v))); err != nil {
 				t.Error(err)
 				return
+			}
+			// Selects pause while an edit is applied: every tenth edit
+			// waits for the selects to answer between edits, so that
+			// answers interleave with the edits on a busy machine too.
+			for deadline := time.Now().Add(10 * time.Second); v%10 == 0 && total.Load() < int64(v/10) && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond)
 			}
 		}
 	}()
@@ -78,6 +86,7 @@ func TestSelectSeesOneIndexState(t *testing.T) {
 					return
 				}
 				answers[r]++
+				total.Add(1)
 			}
 		}()
 	}
