@@ -506,3 +506,19 @@ escaped. Load them with `+"`source`"+`.
 		t.Errorf("want powershell_completions.go first, got %q", files)
 	}
 }
+
+// A follow-up with no words of its own ("ok, now make that change") asks
+// what the last turn asked: the name it wrote as code wins as it does for
+// the turn itself, over history's middling consensus.
+func TestSelectVagueFollowUpKeepsTheStrongName(t *testing.T) {
+	r := muxkitRepo(t)
+	ws := histWorkspace(t, r.dir)
+	res := selDo(t, ws, &SelectRequest{Query: "ok, now make that change", Limit: 10,
+		History: []string{"middleware: Heartbeat middleware to respond to HEAD methods as well"}})
+	if len(res.Items) == 0 || res.Items[0].ID != "sym:middleware/heartbeat.go::Heartbeat" {
+		t.Errorf("want Heartbeat first, got %q", selIDs(res))
+	}
+	if it := selFind(res, "sym:middleware/heartbeat.go::Heartbeat"); it == nil || it.Strong == nil || it.Strong.Bonus <= 0 {
+		t.Errorf("Heartbeat has no strong-match bonus from the conversation's name")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 	"github.com/ctxls/ctxls/workspace/items"
@@ -252,7 +253,17 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 func (s *scope) nameStrengths(cs []*cand) {
 	// A release ("chore(release): v1.7.8") names a version, not code:
 	// its words matching a changelog's headings say nothing.
-	if len(s.q.own) == 0 || s.q.release {
+	query, ownTerms, scale := s.p.req.Query, s.q.own, 1.0
+	if h := s.p.req.History; len(ownTerms) == 0 && len(h) > 0 && s.q.ctxWeight > 0 {
+		// A follow-up with no words of its own ("ok, now make that
+		// change") asks what the last turn asked: its names count, as
+		// far as the request leans on the conversation.
+		query, scale = h[len(h)-1], s.q.ctxWeight
+		for _, t := range tokenize.QueryTerms(query) {
+			ownTerms = append(ownTerms, symbolindex.QueryTerm{Term: t})
+		}
+	}
+	if len(ownTerms) == 0 || s.q.release {
 		return
 	}
 	topLex := 0.0
@@ -262,8 +273,8 @@ func (s *scope) nameStrengths(cs []*cand) {
 	if topLex == 0 {
 		return
 	}
-	own := make(map[string]bool, len(s.q.own))
-	for _, t := range s.q.own {
+	own := make(map[string]bool, len(ownTerms))
+	for _, t := range ownTerms {
 		own[t.Term] = true
 	}
 	inQuery := func(t string) bool { return own[t] }
@@ -277,7 +288,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 		return w
 	}
 	maxIDF := float64(s.idx.TermIDF(""))
-	written := writtenNames(s.p.req.Query)
+	written := writtenNames(query)
 	bonus := func(name string, asWritten bool) float64 {
 		var terms []string
 		tokenize.Terms(name, func(t string) { terms = append(terms, t) })
@@ -292,7 +303,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 			// only a name written as it is counts.
 			c.strong, c.strongBy = 0, StrongName
 			if c.sym.Name != "" && written[c.sym.Name] {
-				c.strong = bonus(c.sym.Name, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
+				c.strong = bonus(c.sym.Name, true) * scale * float64(c.scores[heuristics.SrcLexical]) / topLex
 			}
 			continue
 		}
@@ -308,7 +319,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 				c.strong, c.strongBy = b, StrongName
 			}
 		}
-		c.strong *= float64(c.scores[heuristics.SrcLexical]) / topLex
+		c.strong *= scale * float64(c.scores[heuristics.SrcLexical]) / topLex
 	}
 	s.scopedStems(cs)
 }
