@@ -356,22 +356,7 @@ func Static(root string) func(http.Handler) http.Handler {
 		})
 	}
 }
--- middleware/logger.go --
-package middleware
-
-import (
-	"log"
-	"net/http"
-)
-
-// Logger logs each request's method and path before the next handler.
-func Logger(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.Println(r.Method, r.URL.Path)
-		next.ServeHTTP(w, r)
-	})
-}
-`, Options{})
+`+loggerGo, Options{})
 	res := selDo(t, ws, &SelectRequest{Query: "fix(static): preserve matched handler 404s"})
 	if files := selFiles(res); len(files) == 0 || files[0] != "middleware/static.go" {
 		t.Errorf("want middleware/static.go first, got %q", files)
@@ -437,22 +422,7 @@ func Decompress(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
--- middleware/logger.go --
-package middleware
-
-import (
-	"log"
-	"net/http"
-)
-
-// Logger logs each request's method and path before the next handler.
-func Logger(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.Println(r.Method, r.URL.Path)
-		next.ServeHTTP(w, r)
-	})
-}
-`
+` + loggerGo
 
 // A scope naming a folder ("fix(middleware): …") puts the best match
 // under the folder first, where the request's words alone prefer a file
@@ -522,3 +492,22 @@ func TestSelectVagueFollowUpKeepsTheStrongName(t *testing.T) {
 		t.Errorf("Heartbeat has no strong-match bonus from the conversation's name")
 	}
 }
+
+// loggerGo is a middleware both scope fixtures hold beside the one their
+// request is about.
+const loggerGo = `-- middleware/logger.go --
+package middleware
+
+import (
+	"log"
+	"net/http"
+)
+
+// Logger logs each request's method and path before the next handler.
+func Logger(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.Println(r.Method, r.URL.Path)
+		next.ServeHTTP(w, r)
+	})
+}
+`

@@ -52,6 +52,26 @@ func (e *env) command(t *testing.T, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// start starts the ctxls binary with args, its standard error to stderr,
+// and returns its stdin and stdout.
+func (e *env) start(t *testing.T, stderr io.Writer, args ...string) (*exec.Cmd, io.WriteCloser, io.Reader) {
+	t.Helper()
+	cmd := e.command(t, args...)
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdin, out
+}
+
 // startDaemon starts `ctxls daemon` on the test's socket and waits until
 // it answers; it is stopped when the test ends.
 func (e *env) startDaemon(t *testing.T, idle string) (exited <-chan struct{}, log *testutil.SyncBuffer) {
@@ -167,21 +187,10 @@ type lspClient struct {
 
 func (e *env) startLSP(t *testing.T, args ...string) *lspClient {
 	t.Helper()
-	cmd := e.command(t, append([]string{"serve"}, args...)...)
-	c := &lspClient{t: t, cmd: cmd, resp: map[int]json.RawMessage{}, errs: map[int]string{}, done: make(chan struct{}), stderr: &testutil.SyncBuffer{}}
+	c := &lspClient{t: t, resp: map[int]json.RawMessage{}, errs: map[int]string{}, done: make(chan struct{}), stderr: &testutil.SyncBuffer{}}
 	c.cond = sync.NewCond(&c.mu)
-	cmd.Stderr = c.stderr
-	var err error
-	if c.stdin, err = cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	var out io.Reader
+	c.cmd, c.stdin, out = e.start(t, c.stderr, append([]string{"serve"}, args...)...)
 	go func() {
 		r := bufio.NewReader(out)
 		for {
@@ -227,8 +236,8 @@ func (e *env) startLSP(t *testing.T, args ...string) *lspClient {
 	}()
 	t.Cleanup(func() {
 		c.stdin.Close()
-		cmd.Process.Kill()
-		cmd.Wait()
+		c.cmd.Process.Kill()
+		c.cmd.Wait()
 	})
 	return c
 }
@@ -286,20 +295,9 @@ type mcpClient struct {
 
 func (e *env) startMCP(t *testing.T, args ...string) *mcpClient {
 	t.Helper()
-	cmd := e.command(t, append([]string{"mcp"}, args...)...)
-	c := &mcpClient{t: t, cmd: cmd, lines: make(chan []byte, 64), stderr: &testutil.SyncBuffer{}}
-	cmd.Stderr = c.stderr
-	var err error
-	if c.stdin, err = cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	c := &mcpClient{t: t, lines: make(chan []byte, 64), stderr: &testutil.SyncBuffer{}}
+	var out io.Reader
+	c.cmd, c.stdin, out = e.start(t, c.stderr, append([]string{"mcp"}, args...)...)
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(nil, 64<<20)
@@ -310,8 +308,8 @@ func (e *env) startMCP(t *testing.T, args ...string) *mcpClient {
 	}()
 	t.Cleanup(func() {
 		c.stdin.Close()
-		cmd.Process.Kill()
-		cmd.Wait()
+		c.cmd.Process.Kill()
+		c.cmd.Wait()
 	})
 	c.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "test", "version": "1"}})
 	c.notify("notifications/initialized", map[string]any{})
