@@ -289,9 +289,25 @@ func (s *scope) nameStrengths(cs []*cand) {
 	}
 	maxIDF := float64(s.idx.TermIDF(""))
 	written := writtenNames(query)
+	// One scratch and one term list for every name: this runs for every
+	// candidate of every request. A name none of whose terms the query
+	// holds has strength 0, found without building its terms.
+	var sc tokenize.Scratch
+	var terms []string
 	bonus := func(name string, asWritten bool) float64 {
-		var terms []string
-		tokenize.Terms(name, func(t string) { terms = append(terms, t) })
+		hit := false
+		sc.Run(name, tokenize.ModeDoc, func(b []byte) bool {
+			hit = own[string(b)]
+			return !hit
+		})
+		if !hit {
+			return 0
+		}
+		terms = terms[:0]
+		sc.Run(name, tokenize.ModeDoc, func(b []byte) bool {
+			terms = append(terms, string(b))
+			return true
+		})
 		st, parts := heuristics.NameStrength(terms, inQuery, idf, maxIDF)
 		return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && written[name]), s.fv.Weights.Source[heuristics.SrcLexical])
 	}
