@@ -251,18 +251,9 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 // is more, in proportion to its lexical score over the best one (a name
 // the words of the query otherwise match poorly is not what it asks for).
 func (s *scope) nameStrengths(cs []*cand) {
+	query, ownTerms, scale := s.namingTurn()
 	// A release ("chore(release): v1.7.8") names a version, not code:
 	// its words matching a changelog's headings say nothing.
-	query, ownTerms, scale := s.p.req.Query, s.q.own, 1.0
-	if h := s.p.req.History; len(ownTerms) == 0 && len(h) > 0 && s.q.ctxWeight > 0 {
-		// A follow-up with no words of its own ("ok, now make that
-		// change") asks what the last turn asked: its names count, as
-		// far as the request leans on the conversation.
-		query, scale = h[len(h)-1], s.q.ctxWeight
-		for _, t := range tokenize.QueryTerms(query) {
-			ownTerms = append(ownTerms, symbolindex.QueryTerm{Term: t})
-		}
-	}
 	if len(ownTerms) == 0 || s.q.release {
 		return
 	}
@@ -273,44 +264,8 @@ func (s *scope) nameStrengths(cs []*cand) {
 	if topLex == 0 {
 		return
 	}
-	own := make(map[string]bool, len(ownTerms))
-	for _, t := range ownTerms {
-		own[t.Term] = true
-	}
-	inQuery := func(t string) bool { return own[t] }
-	idfs := map[string]float64{}
-	idf := func(t string) float64 {
-		w, ok := idfs[t]
-		if !ok {
-			w = float64(s.idx.TermIDF(t))
-			idfs[t] = w
-		}
-		return w
-	}
-	maxIDF := float64(s.idx.TermIDF(""))
-	written := writtenNames(query)
-	// One scratch and one term list for every name: this runs for every
-	// candidate of every request. A name none of whose terms the query
-	// holds has strength 0, found without building its terms.
-	var sc tokenize.Scratch
-	var terms []string
-	bonus := func(name string, asWritten bool) float64 {
-		hit := false
-		sc.Run(name, tokenize.ModeDoc, func(b []byte) bool {
-			hit = own[string(b)]
-			return !hit
-		})
-		if !hit {
-			return 0
-		}
-		terms = terms[:0]
-		sc.Run(name, tokenize.ModeDoc, func(b []byte) bool {
-			terms = append(terms, string(b))
-			return true
-		})
-		st, parts := heuristics.NameStrength(terms, inQuery, idf, maxIDF)
-		return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && written[name]), s.fv.Weights.Source[heuristics.SrcLexical])
-	}
+	n := s.newNamer(query, ownTerms)
+	written, bonus := n.written, n.bonus
 	stems := map[uint32]float64{}
 	for _, c := range cs {
 		if c.cat != 0 {
@@ -338,6 +293,74 @@ func (s *scope) nameStrengths(cs []*cand) {
 		c.strong *= scale * float64(c.scores[heuristics.SrcLexical]) / topLex
 	}
 	s.scopedStems(cs)
+}
+
+// namingTurn is the turn whose words and names the strong match reads,
+// with how much it counts: the request itself; or, for a follow-up with
+// no words of its own ("ok, now make that change"), the conversation's
+// last turn, as far as the request leans on the conversation.
+func (s *scope) namingTurn() (query string, own []symbolindex.QueryTerm, scale float64) {
+	query, own, scale = s.p.req.Query, s.q.own, 1.0
+	if h := s.p.req.History; len(own) == 0 && len(h) > 0 && s.q.ctxWeight > 0 {
+		query, scale = h[len(h)-1], s.q.ctxWeight
+		for _, t := range tokenize.QueryTerms(query) {
+			own = append(own, symbolindex.QueryTerm{Term: t})
+		}
+	}
+	return query, own, scale
+}
+
+// namer measures how strongly a turn names a name. It runs for every
+// candidate of every request: one tokenizer scratch and one term list
+// serve every name, and the terms' rarities are looked up once.
+type namer struct {
+	s       *scope
+	own     map[string]bool // the turn's terms
+	written map[string]bool // the names it writes as code does
+	idfs    map[string]float64
+	maxIDF  float64
+	sc      tokenize.Scratch
+	terms   []string
+}
+
+func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer {
+	n := &namer{s: s, own: make(map[string]bool, len(ownTerms)), written: writtenNames(query),
+		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF(""))}
+	for _, t := range ownTerms {
+		n.own[t.Term] = true
+	}
+	return n
+}
+
+func (n *namer) idf(t string) float64 {
+	w, ok := n.idfs[t]
+	if !ok {
+		w = float64(n.s.idx.TermIDF(t))
+		n.idfs[t] = w
+	}
+	return w
+}
+
+// bonus is what naming name adds (heuristics.StrongBonus); asWritten: a
+// one-word name counts only when the turn writes it as code does. A name
+// none of whose terms the turn holds has strength 0, found without
+// building its terms.
+func (n *namer) bonus(name string, asWritten bool) float64 {
+	hit := false
+	n.sc.Run(name, tokenize.ModeDoc, func(b []byte) bool {
+		hit = n.own[string(b)]
+		return !hit
+	})
+	if !hit {
+		return 0
+	}
+	n.terms = n.terms[:0]
+	n.sc.Run(name, tokenize.ModeDoc, func(b []byte) bool {
+		n.terms = append(n.terms, string(b))
+		return true
+	})
+	st, parts := heuristics.NameStrength(n.terms, func(t string) bool { return n.own[t] }, n.idf, n.maxIDF)
+	return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
 }
 
 // scopedStems gives the symbols of a file the request's scope names by
