@@ -161,7 +161,11 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 	if !ok || !s.p.accepts(ref.Path, ref.Kind) || s.ruleFiles[ref.Path] || ref.Category.Has(heuristics.Docs) && !s.p.itemKind(items.ItemDoc) {
 		return nil
 	}
-	c := &cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot)}
+	if len(s.cands) == cap(s.cands) { // candidates come from a slab, not one allocation each
+		s.cands = make([]cand, 0, 64)
+	}
+	s.cands = append(s.cands, cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot)})
+	c := &s.cands[len(s.cands)-1]
 	cands[slot] = c
 	return c
 }
@@ -321,13 +325,31 @@ type namer struct {
 	maxIDF  float64
 	sc      tokenize.Scratch
 	terms   []string
+	// hit, and the two scanners bound once: a closure made per name cost
+	// two allocations a candidate.
+	hit            bool
+	check, collect func([]byte) bool
+	interned       map[string]string
 }
 
 func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer {
 	n := &namer{s: s, own: make(map[string]bool, len(ownTerms)), written: writtenNames(query),
-		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF(""))}
+		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]string{}}
 	for _, t := range ownTerms {
 		n.own[t.Term] = true
+	}
+	n.check = func(b []byte) bool {
+		n.hit = n.own[string(b)]
+		return !n.hit
+	}
+	n.collect = func(b []byte) bool {
+		t, ok := n.interned[string(b)] // names share their words: one string each
+		if !ok {
+			t = string(b)
+			n.interned[t] = t
+		}
+		n.terms = append(n.terms, t)
+		return true
 	}
 	return n
 }
@@ -346,19 +368,13 @@ func (n *namer) idf(t string) float64 {
 // none of whose terms the turn holds has strength 0, found without
 // building its terms.
 func (n *namer) bonus(name string, asWritten bool) float64 {
-	hit := false
-	n.sc.Run(name, tokenize.ModeDoc, func(b []byte) bool {
-		hit = n.own[string(b)]
-		return !hit
-	})
-	if !hit {
+	n.hit = false
+	n.sc.Run(name, tokenize.ModeDoc, n.check)
+	if !n.hit {
 		return 0
 	}
 	n.terms = n.terms[:0]
-	n.sc.Run(name, tokenize.ModeDoc, func(b []byte) bool {
-		n.terms = append(n.terms, string(b))
-		return true
-	})
+	n.sc.Run(name, tokenize.ModeDoc, n.collect)
 	st, parts := heuristics.NameStrength(n.terms, func(t string) bool { return n.own[t] }, n.idf, n.maxIDF)
 	return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
 }

@@ -85,6 +85,7 @@ type scope struct {
 	// (deixis.go); coWhy and pastWhy the history's words for the files
 	// it ranks: the evidence the items' reasons name (why.go).
 	sites          map[uint32]*callSite
+	cands          []cand // the slab cand takes candidates from
 	coWhy, pastWhy map[uint32]string
 }
 
