@@ -367,10 +367,11 @@ func (s *scope) scopedStems(cs []*cand) {
 	}
 	for _, m := range s.q.paths {
 		stem := strings.Trim(strings.TrimPrefix(m.name, "./"), "/")
-		// The request's own mentions count in full; the conversation's
-		// as far as the request leans on it ("ok, now make that change"
-		// fully, "now do the same for powershell" after "fish: …" not:
-		// the earlier scope named the file the request moves away from).
+		// The request's own mentions count in full (a follow-up with no
+		// words of its own is its last turn: plan.text); the
+		// conversation's as far as the request leans on it ("now do the
+		// same for powershell" after "fish: …" not: the earlier scope
+		// named the file the request moves away from).
 		w := m.w
 		if m.hist {
 			w *= s.q.ctxWeight
