@@ -255,7 +255,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 // is more, in proportion to its lexical score over the best one (a name
 // the words of the query otherwise match poorly is not what it asks for).
 func (s *scope) nameStrengths(cs []*cand) {
-	query, ownTerms, scale := s.namingTurn()
+	query, ownTerms := s.p.text, s.q.own
 	// A release ("chore(release): v1.7.8") names a version, not code:
 	// its words matching a changelog's headings say nothing.
 	if len(ownTerms) == 0 || s.q.release {
@@ -278,7 +278,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 			// only a name written as it is counts.
 			c.strong, c.strongBy = 0, StrongName
 			if c.sym.Name != "" && written[c.sym.Name] {
-				c.strong = bonus(c.sym.Name, true) * scale * float64(c.scores[heuristics.SrcLexical]) / topLex
+				c.strong = bonus(c.sym.Name, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
 			}
 			continue
 		}
@@ -294,24 +294,9 @@ func (s *scope) nameStrengths(cs []*cand) {
 				c.strong, c.strongBy = b, StrongName
 			}
 		}
-		c.strong *= scale * float64(c.scores[heuristics.SrcLexical]) / topLex
+		c.strong *= float64(c.scores[heuristics.SrcLexical]) / topLex
 	}
 	s.scopedStems(cs)
-}
-
-// namingTurn is the turn whose words and names the strong match reads,
-// with how much it counts: the request itself; or, for a follow-up with
-// no words of its own ("ok, now make that change"), the conversation's
-// last turn, as far as the request leans on the conversation.
-func (s *scope) namingTurn() (query string, own []symbolindex.QueryTerm, scale float64) {
-	query, own, scale = s.p.req.Query, s.q.own, 1.0
-	if h := s.p.req.History; len(own) == 0 && len(h) > 0 && s.q.ctxWeight > 0 {
-		query, scale = h[len(h)-1], s.q.ctxWeight
-		for _, t := range tokenize.QueryTerms(query) {
-			own = append(own, symbolindex.QueryTerm{Term: t})
-		}
-	}
-	return query, own, scale
 }
 
 // namer measures how strongly a turn names a name. It runs for every
@@ -398,10 +383,11 @@ func (s *scope) scopedStems(cs []*cand) {
 	}
 	for _, m := range s.q.paths {
 		stem := strings.Trim(strings.TrimPrefix(m.name, "./"), "/")
-		// The request's own mentions count in full; the conversation's
-		// as far as the request leans on it ("ok, now make that change"
-		// fully, "now do the same for powershell" after "fish: …" not:
-		// the earlier scope named the file the request moves away from).
+		// The request's own mentions count in full (a follow-up with no
+		// words of its own is its last turn: plan.text); the
+		// conversation's as far as the request leans on it ("now do the
+		// same for powershell" after "fish: …" not: the earlier scope
+		// named the file the request moves away from).
 		w := m.w
 		if m.hist {
 			w *= s.q.ctxWeight

@@ -84,7 +84,7 @@ func (s *snap) understand(p *plan) *query {
 	q := analyse(p)
 	if !p.req.NoRetrieval {
 		best := 0.0
-		if len(p.req.History) > 0 {
+		if len(p.hist) > 0 {
 			best = s.ownBestMatch(q)
 		}
 		q.addHistory(p, s.Embedder, best)

@@ -82,7 +82,13 @@ func ParamErr(field, format string, args ...any) error {
 
 // plan is a validated request.
 type plan struct {
-	req       *SelectRequest
+	req *SelectRequest
+	// text is the turn the request asks, analysed as query, and hist the
+	// conversation before it: the request and its history, or, for a
+	// follow-up with no words of its own ("ok, now make that change"),
+	// the last turn and the turns before that (standIn).
+	text      string
+	hist      []string
 	query     heuristics.Query
 	limit     int
 	maxChars  int
@@ -250,7 +256,7 @@ func (p *plan) acceptsPath(relPath string) bool {
 // unanchored: the query only points ("make it better") and the request
 // gives it nothing to point at (heuristics.ConfidenceInput.Unanchored).
 func (p *plan) unanchored() bool {
-	return len(p.req.History) == 0 && p.activeAbs == "" && len(p.pinned) == 0 && heuristics.PointsBack(p.query)
+	return len(p.hist) == 0 && p.activeAbs == "" && len(p.pinned) == 0 && heuristics.PointsBack(p.query)
 }
 
 // pointsAtCursor reports whether the query points at the code under a

@@ -72,13 +72,37 @@ func validate(s *snapshot.Snapshot, req *SelectRequest) (*plan, error) {
 	if err := p.validateItems(req); err != nil {
 		return nil, err
 	}
-	p.query = heuristics.Analyze(req.Query)
-	p.asks = heuristics.AsksFor(req.Query)
-	p.deixis = heuristics.DeixisOf(p.query)
-	if p.deixis == heuristics.DeicticSelf && len(req.History) > 0 {
-		p.deixis = heuristics.NotDeictic // "fix it" after a conversation points at the conversation
+	p.ask(req.Query, req.History)
+	if p.deixis == heuristics.NotDeictic && standsIn(req) {
+		p.ask(req.History[len(req.History)-1], req.History[:len(req.History)-1])
 	}
 	return p, nil
+}
+
+// ask analyses text as the request's query, with hist the conversation
+// before it.
+func (p *plan) ask(text string, hist []string) {
+	p.text, p.hist = text, hist
+	p.query = heuristics.Analyze(text)
+	p.asks = heuristics.AsksFor(text)
+	p.deixis = heuristics.DeixisOf(p.query)
+	if p.deixis == heuristics.DeicticSelf && len(hist) > 0 {
+		p.deixis = heuristics.NotDeictic // "fix it" after a conversation points at the conversation
+	}
+}
+
+// standsIn reports whether the request is a follow-up with no words of its
+// own ("ok, now make that change", "do it") after a turn that has some: it
+// leans fully on the conversation (its own words match nothing, so
+// heuristics.ContextWeight is 1), and it asks what the last turn asked,
+// so it is read as that turn, its words, sentences, names and scope the
+// request's own, the turns before it the conversation. Read as the request
+// with the last turn for history, the filler's own vector diluted the
+// turn's, its sentences, scope folder and asks went unread, and it ranked
+// the changed file first less often than the turn itself (EVAL.md).
+func standsIn(req *SelectRequest) bool {
+	n := len(req.History)
+	return n > 0 && len(tokenize.QueryTerms(req.Query)) == 0 && len(tokenize.QueryTerms(req.History[n-1])) > 0
 }
 
 // validateBudget fills in the limit and the character budgets from cfg
@@ -158,7 +182,7 @@ func compileField(field string, globs []string) (*glob.Set, error) {
 // analyse tokenizes the query once into its terms, its sentences'
 // terms, and the names and paths it mentions.
 func analyse(p *plan) *query {
-	q := &query{raw: tokenize.QueryTerms(p.req.Query), seen: map[string]bool{}, release: history.NamesVersion(p.req.Query)}
+	q := &query{raw: tokenize.QueryTerms(p.text), seen: map[string]bool{}, release: history.NamesVersion(p.text)}
 	if p.pointsAtCursor() {
 		// "who calls this", "explain this code": the words say what to
 		// do with the code under the cursor, not what to look for.
@@ -196,8 +220,8 @@ func analyse(p *plan) *query {
 // on its own (bestMatch), newest turns most; names and paths mentioned
 // anywhere in the history count as mentions regardless.
 func (q *query) addHistory(p *plan, emb embed.Embedder, bestMatch float64) {
-	texts := []string{p.req.Query}
-	hist := p.req.History
+	texts := []string{p.text}
+	hist := p.hist
 	weights := heuristics.HistoryWeights(len(hist), heuristics.DefaultHistoryDecay)
 	ctxWeight := 0.0
 	if len(hist) > 0 {
