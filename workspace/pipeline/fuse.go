@@ -80,7 +80,11 @@ func (s *scope) collect() []*cand {
 	}
 	sort.Slice(files, func(i, j int) bool {
 		a, b := fileScore[files[i]], fileScore[files[j]]
-		return a > b || a == b && files[i] < files[j]
+		if a != b {
+			return a > b
+		}
+		// Ties by path: slots depend on the order files were indexed in.
+		return s.idx.FilePath(files[i]) < s.idx.FilePath(files[j])
 	})
 	fileRank := make(map[uint32]int32, len(files))
 	for i, fs := range files {
