@@ -1,5 +1,10 @@
 package heuristics
 
+import (
+	"regexp"
+	"strconv"
+)
+
 // Strong, specific evidence (workspace/pipeline/fuse.go). Reciprocal-rank
 // fusion counts only places: a symbol the query names outright, found
 // first by one source, can fall behind symbols that several sources
@@ -108,4 +113,65 @@ func StrongBonus(strength, lexWeight float64) float64 {
 		return 0
 	}
 	return RRF(StrongWeight*lexWeight, 1) * min(1, (strength-StrongFloor)/(1-StrongFloor))
+}
+
+// Releases. A request that names a version ("Changelog for v5.3.1",
+// "0.71.0") asks for a release, whose code change is the line that
+// declares the version (`Version = "5.3.0"` becomes "5.3.1"): a few
+// lines no word of the request matches, which history's changelogs and
+// the files releases touch outvoted (labstack/echo's version.go, fzf's
+// main.go; EVAL.md).
+
+// Version is a version number: major, minor and patch (0 when absent).
+type Version struct{ Major, Minor, Patch int }
+
+var (
+	// namedVersionRE: a version as release messages write it (v1.2,
+	// 0.71.0, 5.3.1-rc.1), not an address (192.168.0.1).
+	namedVersionRE = regexp.MustCompile(`(?:^|[^\w.])v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][\w.]*\w)?(?:$|[^\w.]|\.(?:$|\s))`)
+	// declaredVersionRE: a string literal that is a version ("5.3.0",
+	// 'v0.70', "5.0.0-alpha").
+	declaredVersionRE = regexp.MustCompile("[\"'`]v?(\\d+)\\.(\\d+)(?:\\.(\\d+))?(?:[-+][\\w.]*)?[\"'`]")
+)
+
+// VersionDeclLines is the most lines a version declaration spans
+// (`const (`, its comment, `Version = "5.3.0"`, `)`).
+const VersionDeclLines = 5
+
+// NamedVersions are the version numbers text names.
+func NamedVersions(text string) []Version {
+	return versions(namedVersionRE.FindAllStringSubmatch(text, -1))
+}
+
+// DeclaredVersions are the version numbers src holds as string literals.
+func DeclaredVersions(src string) []Version {
+	return versions(declaredVersionRE.FindAllStringSubmatch(src, -1))
+}
+
+func versions(ms [][]string) []Version {
+	var out []Version
+	for _, m := range ms {
+		var v Version
+		v.Major, _ = strconv.Atoi(m[1])
+		v.Minor, _ = strconv.Atoi(m[2])
+		v.Patch, _ = strconv.Atoi(m[3]) // "" for none: 0
+		out = append(out, v)
+	}
+	return out
+}
+
+// Precedes reports whether v can be the version a release of next
+// replaces: not after it, in the same major version and at most one
+// minor version before (5.3.0 for 5.3.1, 0.70 for 0.71.0, 0.140.13 for
+// 0.141.0), or in the major version before a new one (4.15.0 for
+// 5.0.0). A literal further off ("0.0.1" in an example, a dependency's
+// "v1.3.0") is some other version.
+func (v Version) Precedes(next Version) bool {
+	switch {
+	case v.Major == next.Major:
+		return v.Minor == next.Minor && v.Patch <= next.Patch || v.Minor+1 == next.Minor
+	case v.Major+1 == next.Major:
+		return next.Minor == 0
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -107,5 +108,46 @@ func TestStrongBonus(t *testing.T) {
 	}
 	if b := StrongBonus(1, 0); b != 0 {
 		t.Errorf("a weight set without the lexical source adds %v for a name, want 0", b)
+	}
+}
+
+// A release names its version; the version a declaration holds is the
+// one the release replaces when it is the same or at most a minor
+// version before, or the last of the major version before a new one.
+func TestReleaseVersions(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []Version
+	}{
+		{"Changelog for v5.3.1", []Version{{5, 3, 1}}},
+		{"0.71.0", []Version{{0, 71, 0}}},
+		{"chore(release): v1.7.0-beta.2", []Version{{1, 7, 0}}},
+		{"listen on 192.168.0.1", nil},
+		{"fix the handler", nil},
+	} {
+		if got := NamedVersions(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("NamedVersions(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+	if got := DeclaredVersions(`Version = "5.0.0-alpha"; var version = 'v0.70'; n := 3.14`); !slices.Equal(got, []Version{{5, 0, 0}, {0, 70, 0}}) {
+		t.Errorf("DeclaredVersions = %v", got)
+	}
+	for _, c := range []struct {
+		decl, next Version
+		want       bool
+	}{
+		{Version{5, 3, 0}, Version{5, 3, 1}, true},
+		{Version{0, 70, 0}, Version{0, 71, 0}, true},
+		{Version{0, 140, 13}, Version{0, 141, 0}, true},
+		{Version{4, 15, 0}, Version{5, 0, 0}, true},
+		{Version{5, 0, 0}, Version{5, 0, 0}, true},
+		{Version{0, 0, 1}, Version{0, 140, 2}, false}, // an example's literal
+		{Version{1, 3, 0}, Version{3, 0, 0}, false},
+		{Version{5, 4, 0}, Version{5, 3, 1}, false}, // after the release
+		{Version{4, 15, 0}, Version{5, 1, 0}, false},
+	} {
+		if got := c.decl.Precedes(c.next); got != c.want {
+			t.Errorf("%v.Precedes(%v) = %v, want %v", c.decl, c.next, got, c.want)
+		}
 	}
 }

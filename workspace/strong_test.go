@@ -511,3 +511,112 @@ func Logger(next http.Handler) http.Handler {
 	})
 }
 `
+
+// kitRepo is a library whose releases each bump the version in
+// version.go beside a changelog entry and notes in the server's code, and
+// whose other commits change the server: history ranks the server and
+// the changelog above the one line a release changes.
+func kitRepo(t *testing.T) *histRepo {
+	r := newHistRepo(t)
+	files := map[string]string{
+		"version.go": "package kit\n\nconst (\n\t// Version of kit\n\tVersion = \"1.0.0\"\n)\n",
+		"server.go": `package kit
+
+// Server serves the kit's endpoints.
+type Server struct{ addr string }
+
+// Start listens on the server's address.
+func (s *Server) Start() error { return nil }
+
+// Release frees what the server holds.
+func (s *Server) Release() {}
+`,
+		"example/example.go": "package example\n\n// Config is what the example runs with.\nvar Config = map[string]string{\"name\": \"demo\", \"version\": \"0.0.1\"}\n",
+		"CHANGELOG.md":       "# Changelog\n",
+	}
+	r.commit("initial import", files)
+	release := func(v, prev string) {
+		files["version.go"] = strings.Replace(files["version.go"], prev, v, 1)
+		files["CHANGELOG.md"] += "\n## v" + v + "\n\n- changes for release v" + v + "\n"
+		files["server.go"] += "\n// changed in v" + v + "\n"
+		r.commit("Changelog for v"+v, map[string]string{"version.go": files["version.go"], "CHANGELOG.md": files["CHANGELOG.md"], "server.go": files["server.go"]})
+	}
+	fix := func(msg string) {
+		files["server.go"] += "\n// " + msg + "\n"
+		r.commit(msg, map[string]string{"server.go": files["server.go"]})
+	}
+	fix("server: start listening before the release of the old address")
+	release("1.1.0", "1.0.0")
+	fix("server: release the address on stop")
+	release("1.2.0", "1.1.0")
+	fix("changelog: note the server's release behaviour")
+	release("1.3.0", "1.2.0")
+	return r
+}
+
+// A release request ("Changelog for v1.3.1") gets the code that declares
+// the version it replaces first: the history of releases ranks the
+// changelog and the server's code, which every release also touched,
+// and no word of the request names version.go.
+func TestSelectReleaseFindsVersionDeclaration(t *testing.T) {
+	r := kitRepo(t)
+	ws := histWorkspace(t, r.dir)
+	res := selDo(t, ws, &SelectRequest{Query: "Changelog for v1.3.1", Limit: 10})
+	if files := selFiles(res); len(files) == 0 || files[0] != "version.go" {
+		t.Errorf("want version.go first, got %q", files)
+	}
+	if it := selFind(res, "sym:version.go::Version"); it == nil || it.Strong == nil || it.Strong.By != "version" {
+		t.Errorf("want Version's strong match by version, got %+v", it)
+	}
+	// A version literal that a release of v1.3.1 does not replace (an
+	// example's "0.0.1"), and a release far from the declared one, get
+	// nothing.
+	if it := selFind(res, "sym:example/example.go::Config"); it != nil && it.Strong != nil {
+		t.Errorf("the example's version literal got a strong match: %+v", it.Strong)
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "Changelog for v3.0.0", Limit: 10})
+	if it := selFind(res, "sym:version.go::Version"); it != nil && it.Strong != nil {
+		t.Errorf("v1.3.0 is no version v3.0.0 replaces, got a strong match: %+v", it.Strong)
+	}
+}
+
+// buildJS is a library's build configuration, rollup.config.js, beside
+// code that merges request configs: "config" is common, "rollup" rare.
+const buildJS = `
+-- rollup.config.js --
+import terser from "rollup-plugin-terser";
+
+// buildConfig is one bundle's build: minified or not.
+export const buildConfig = ({minified, ...config}) => ({
+  ...config,
+  plugins: [minified && terser()],
+});
+-- lib/mergeConfig.js --
+// mergeConfig merges two request configs; the second config wins.
+export default function mergeConfig(config1, config2) {
+  return {...config1, ...config2};
+}
+-- lib/defaults.js --
+// defaults is the default config of every request: its headers.
+export const defaults = {headers: {common: {}}, config: {}};
+-- lib/headers.js --
+// headersFromConfig reads the license and other headers of a config.
+export function headersFromConfig(config) {
+  return config.headers;
+}
+`
+
+// A file's stem of two words ("rollup.config") is a name of two parts:
+// the request "adjust rollup config to preserve the license header"
+// names rollup.config.js by its rare word and its common one together,
+// and the file's code takes the stem's bonus. (The dot parts the stem's
+// words as two names, so its last word was read as the joined form of
+// the others, and only "config", common, counted.)
+func TestSelectDottedStemIsNamed(t *testing.T) {
+	ws, _ := selOpen(t, buildJS, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "adjust rollup config to preserve the license header in minified bundles"})
+	it := selFind(res, "sym:rollup.config.js::buildConfig")
+	if it == nil || it.Strong == nil || it.Strong.By != "stem" {
+		t.Errorf("want buildConfig's strong match by its file's stem, got %+v in %q", it, selIDs(res))
+	}
+}

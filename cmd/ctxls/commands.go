@@ -372,9 +372,10 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 
 // strongBy says what a strong match's "by" means.
 var strongBy = map[string]string{
-	"name":   "the request spells the symbol's name",
-	"stem":   "the request spells its file's stem",
-	"scope":  "the request's scope names its file",
-	"file":   "the request names its file",
-	"folder": "the request's scope names its folder",
+	"name":    "the request spells the symbol's name",
+	"stem":    "the request spells its file's stem",
+	"scope":   "the request's scope names its file",
+	"file":    "the request names its file",
+	"folder":  "the request's scope names its folder",
+	"version": "the request names a release, and it declares the version",
 }

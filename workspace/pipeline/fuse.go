@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
@@ -261,8 +262,13 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 func (s *scope) nameStrengths(cs []*cand) {
 	query, ownTerms := s.p.text, s.q.own
 	// A release ("chore(release): v1.7.8") names a version, not code:
-	// its words matching a changelog's headings say nothing.
-	if len(ownTerms) == 0 || s.q.release {
+	// its words matching a changelog's headings say nothing; the code
+	// that declares the version is what it changes.
+	if s.q.release {
+		s.versionDecls(cs, query)
+		return
+	}
+	if len(ownTerms) == 0 {
 		return
 	}
 	topLex := 0.0
@@ -301,6 +307,47 @@ func (s *scope) nameStrengths(cs []*cand) {
 		c.strong *= float64(c.scores[heuristics.SrcLexical]) / topLex
 	}
 	s.scopedStems(cs)
+}
+
+// versionDecls gives the code symbols of a few lines that declare the
+// version a release the turn names replaces (`Version = "5.3.0"` for
+// "Changelog for v5.3.1") a full name's bonus (heuristics.Precedes).
+func (s *scope) versionDecls(cs []*cand, query string) {
+	named := heuristics.NamedVersions(query)
+	b := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical])
+	if len(named) == 0 || b == 0 {
+		return
+	}
+	texts := map[uint32][]byte{}
+	for _, c := range cs {
+		if c.cat != 0 || c.slot == noSlot || c.sym.Kind == parse.KindFile ||
+			c.sym.Range.EndLine-c.sym.Range.StartLine >= heuristics.VersionDeclLines {
+			continue
+		}
+		src, ok := texts[c.fileSlot]
+		if !ok {
+			src = s.text(c.fileSlot)
+			texts[c.fileSlot] = src
+		}
+		if int(c.sym.EndByte) > len(src) || c.sym.StartByte > c.sym.EndByte {
+			continue
+		}
+		if declares(string(src[c.sym.StartByte:c.sym.EndByte]), named) {
+			c.strong, c.strongBy = b, StrongVersion
+		}
+	}
+}
+
+// declares reports whether text holds a version one of named replaces.
+func declares(text string, named []heuristics.Version) bool {
+	for _, d := range heuristics.DeclaredVersions(text) {
+		for _, n := range named {
+			if d.Precedes(n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // namer measures how strongly a turn names a name. It runs for every
@@ -364,8 +411,25 @@ func (n *namer) bonus(name string, asWritten bool) float64 {
 	}
 	n.terms = n.terms[:0]
 	n.sc.Run(name, tokenize.ModeDoc, n.collect)
+	if j := joinedForm(name); len(n.terms) > 1 && n.terms[len(n.terms)-1] != j {
+		// NameStrength reads the last of two terms or more as the
+		// joined form; a stem of two words ("rollup.config") has
+		// none: the dot parts them as two names of one word each.
+		n.terms = append(n.terms, j)
+	}
 	st, parts := heuristics.NameStrength(n.terms, func(t string) bool { return n.own[t] }, n.idf, n.maxIDF)
 	return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
+}
+
+// joinedForm is a name's letters and digits, lowercased: the term the
+// tokenizer adds for an identifier of two parts or more ("bodydump").
+func joinedForm(name string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, name)
 }
 
 // scopedStems gives the symbols of a file the request's scope names by

@@ -125,7 +125,7 @@ type Signal struct {
 // what the request named to earn it.
 type Strong struct {
 	Bonus float64
-	By    string // StrongName, StrongStem, StrongScope, StrongFile or StrongFolder
+	By    string // StrongName, StrongStem, StrongScope, StrongFile, StrongFolder or StrongVersion
 }
 
 // What a strong match is by.
@@ -137,6 +137,9 @@ const (
 	// StrongFolder: its scope names a folder above the file
 	// ("fix(middleware):" for middleware/decompress.go).
 	StrongFolder = "folder"
+	// StrongVersion: it names a release, and the symbol declares the
+	// version the release replaces (`Version = "5.3.0"` for "v5.3.1").
+	StrongVersion = "version"
 )
 
 // Item reasons.
