@@ -782,27 +782,30 @@ func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uin
 		v.fileLex.gate, v.fileLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
 		symLex[i], fileLex[i] = &v.symLex, &v.fileLex
 	}
-	// The lexical indexes (merging the segments' terms) are built beside
-	// the records and the Merkle tree: they share nothing.
-	lexDone := make(chan any)
-	go func() {
-		defer func() { lexDone <- recover() }()
-		var symTerms, fileTerms []string // never nil when read (readDictLex)
-		if dict != nil {
-			symTerms, fileTerms = dict.terms[0], dict.terms[1]
-		}
-		ix.lex.addSegments(symLex, symTerms)
-		ix.flex.addSegments(fileLex, fileTerms)
-		ix.lex.trim()
-		ix.flex.trim()
-	}()
+	// The lexical indexes (their terms merged when there is no
+	// dictionary) are built beside the records and the Merkle tree, each
+	// on its own goroutine: they share nothing.
+	var terms [2][]string // never nil when read (readDictLex)
+	if dict != nil {
+		terms = dict.terms
+	}
+	lexDone := make(chan any, 2)
+	for k, l := range [2]*Lexical{ix.lex, ix.flex} {
+		go func() {
+			defer func() { lexDone <- recover() }()
+			l.addSegments([2][]*lexSegData{symLex, fileLex}[k], terms[k])
+			l.trim()
+		}()
+	}
 	var err error
 	func() {
-		// The lexical goroutine ends before this one reports, even on a
+		// The lexical goroutines end before this one reports, even on a
 		// panic.
 		defer func() {
-			if p := <-lexDone; p != nil {
-				panic(p) // decodeIndex's recover reports it
+			for _, p := range [2]any{<-lexDone, <-lexDone} {
+				if p != nil {
+					panic(p) // decodeIndex's recover reports it
+				}
 			}
 		}()
 		// The segments' files come in path order, and the tree is empty:
