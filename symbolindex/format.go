@@ -191,22 +191,23 @@ func alignUp(n, a int) int { return (n + a - 1) / a * a }
 
 // segView is one checked segment of a mapped cache.
 type segView struct {
-	e       segEntry
-	i       int                 // its position in the file
-	secs    [numSecs][]byte     // its sections
-	gates   [numBodies]*segGate // guard the parts of its body
-	strs    []byte
-	text    []byte
-	files   []segFile
-	refs    []segRef
-	slots   []uint32
-	syms    []segSym
-	vecs    []int8
-	scales  []float32
-	sums    []float32
-	symLex  lexSegData
-	fileLex lexSegData
-	tabs    [numTables]lookupTable // each set by the check of its part (tableBody)
+	e        segEntry
+	i        int                 // its position in the file
+	secs     [numSecs][]byte     // its sections
+	gates    [numBodies]*segGate // guard the parts of its body
+	strs     []byte
+	text     []byte
+	files    []segFile
+	refs     []segRef
+	slots    []uint32
+	syms     []segSym
+	vecs     []int8
+	scales   []float32
+	sums     []float32
+	symLex   lexSegData
+	fileLex  lexSegData
+	termRefs [2][]strRef            // the lexical indexes' terms (symLex, fileLex)
+	tabs     [numTables]lookupTable // each set by the check of its part (tableBody)
 }
 
 func (v *segView) str(r strRef) string { return mappedStr(v.strs, r) }
@@ -326,4 +327,181 @@ func (t *lookupTable) lookup(strs []byte, k string) []uint32 {
 		return nil
 	}
 	return t.vals[t.off[i]:t.off[i+1]:t.off[i+1]]
+}
+
+// The dictionary (cache version 10 on) follows the segments, at a page
+// boundary: each lexical index's terms, sorted and distinct, and each
+// segment's local term ids mapped to their positions among them, so that
+// a load takes the index's terms as they are instead of merging the
+// segments' sorted term lists. It starts with a table of its sections
+// (offset and length from its start; sections 8-byte aligned), and the
+// header holds its place and an xxhash64 of all of it. A damaged or
+// missing dictionary costs only the merge: the segments keep their own
+// terms.
+const (
+	dictStrs = iota // the terms' bytes, each distinct string once
+	// Then for each lexical index (symbols, then files) three sections:
+	// its terms (strRef into dictStrs, sorted), where each segment's ids
+	// start in the next section (one more than the segments), and each
+	// segment's local term i's position among the terms.
+	dictLexSecs
+	numDictSecs = dictLexSecs + 2*3
+)
+
+// dictEntry is the header's record of the dictionary.
+type dictEntry struct{ Off, Len, Sum uint64 }
+
+// dictBuilder gathers each lexical index's terms as the segments are
+// written (segWriter.lexical), for the dictionary written after them.
+type dictBuilder struct{ lex [2]dictLex }
+
+// dictLex is one lexical index's part of a dictionary being built.
+type dictLex struct {
+	ids   map[string]uint32 // term → id, in order of first appearance
+	terms []string          // by id
+	gids  []uint32          // each segment's local terms' ids, segment after segment
+	off   []uint32          // where each segment starts in gids, and the end
+}
+
+// add records the next segment's n sorted terms, term(i) the i-th.
+func (d *dictLex) add(n int, term func(i int) string) {
+	if d.ids == nil {
+		d.ids, d.off = map[string]uint32{}, []uint32{0}
+	}
+	for i := range n {
+		t := term(i)
+		id, ok := d.ids[t]
+		if !ok {
+			id = uint32(len(d.terms))
+			d.ids[t] = id
+			d.terms = append(d.terms, t)
+		}
+		d.gids = append(d.gids, id)
+	}
+	d.off = append(d.off, uint32(len(d.gids)))
+}
+
+// write writes the dictionary at the first page boundary from end in f
+// and returns its header record.
+func (b *dictBuilder) write(f interface {
+	WriteAt([]byte, int64) (int, error)
+}, end uint64) (dictEntry, error) {
+	var strs []byte
+	seen := map[string]strRef{}
+	var secs [numDictSecs][]byte
+	for k := range b.lex {
+		d := &b.lex[k]
+		order := make([]uint32, len(d.terms))
+		for i := range order {
+			order[i] = uint32(i)
+		}
+		slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(d.terms[x], d.terms[y]) })
+		rank := make([]uint32, len(order))
+		refs := make([]strRef, len(order))
+		for r, id := range order {
+			rank[id] = uint32(r)
+			t := d.terms[id]
+			if _, ok := seen[t]; !ok {
+				seen[t] = strRef{Off: uint32(len(strs)), Len: uint32(len(t))}
+				strs = append(strs, t...)
+			}
+			refs[r] = seen[t]
+		}
+		gids := make([]uint32, len(d.gids))
+		for i, id := range d.gids {
+			gids[i] = rank[id]
+		}
+		off := d.off
+		if off == nil {
+			off = []uint32{0} // no segments
+		}
+		secs[dictLexSecs+3*k], secs[dictLexSecs+3*k+1], secs[dictLexSecs+3*k+2] = asBytes(refs), asBytes(off), asBytes(gids)
+	}
+	secs[dictStrs] = strs
+	out := make([]byte, 16*numDictSecs)
+	for i, s := range secs {
+		out = append(out, make([]byte, alignUp(len(out), 8)-len(out))...)
+		binary.LittleEndian.PutUint64(out[16*i:], uint64(len(out)))
+		binary.LittleEndian.PutUint64(out[16*i+8:], uint64(len(s)))
+		out = append(out, s...)
+	}
+	e := dictEntry{Off: uint64(alignUp(int(end), pageSize)), Len: uint64(len(out)), Sum: xxhash.Sum64(out)}
+	_, err := f.WriteAt(out, int64(e.Off))
+	return e, err
+}
+
+// baseDict is a cache's dictionary as read, in place: each lexical
+// index's sorted terms and, by segment (its position in the file), its
+// local term ids' positions among them.
+type baseDict struct {
+	terms [2][]string
+	gids  [2][][]uint32
+}
+
+// readDict checks the dictionary e of a cache of nseg segments (checksum,
+// bounds, terms sorted and distinct, each segment's ids increasing and in
+// range) and reads it in place.
+func readDict(data []byte, e dictEntry, nseg int) (*baseDict, error) {
+	if e.Off > uint64(len(data)) || e.Len > uint64(len(data))-e.Off || e.Len < 16*numDictSecs {
+		return nil, errors.New("dictionary out of bounds")
+	}
+	region := data[e.Off : e.Off+e.Len]
+	if xxhash.Sum64(region) != e.Sum {
+		return nil, errors.New("dictionary checksum mismatch")
+	}
+	var secs [numDictSecs][]byte
+	for i := range secs {
+		off, n := binary.LittleEndian.Uint64(region[16*i:]), binary.LittleEndian.Uint64(region[16*i+8:])
+		if off%8 != 0 || off > uint64(len(region)) || n > uint64(len(region))-off {
+			return nil, fmt.Errorf("dictionary section %d out of bounds", i)
+		}
+		secs[i] = region[off : off+n : off+n]
+	}
+	d := new(baseDict)
+	for k := range d.terms {
+		var err error
+		if d.terms[k], d.gids[k], err = readDictLex(secs[dictStrs], secs[dictLexSecs+3*k:dictLexSecs+3*k+3], nseg); err != nil {
+			return nil, fmt.Errorf("dictionary %d: %w", k, err)
+		}
+	}
+	return d, nil
+}
+
+// readDictLex reads and checks one lexical index's part of a dictionary:
+// its terms (in strs), offsets and ids.
+func readDictLex(strs []byte, secs [][]byte, nseg int) ([]string, [][]uint32, error) {
+	refs, err1 := viewAs[strRef](secs[0])
+	off, err2 := viewAs[uint32](secs[1])
+	ids, err3 := viewAs[uint32](secs[2])
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return nil, nil, err
+	}
+	if len(off) != nseg+1 || off[0] != 0 || uint64(off[nseg]) != uint64(len(ids)) {
+		return nil, nil, errors.New("offsets disagree with the segments")
+	}
+	terms := make([]string, len(refs))
+	for i, r := range refs {
+		if r.Len == 0 || uint64(r.Off)+uint64(r.Len) > uint64(len(strs)) {
+			return nil, nil, fmt.Errorf("term %d: bad string", i)
+		}
+		terms[i] = mappedStr(strs, r)
+		if i > 0 && terms[i-1] >= terms[i] {
+			return nil, nil, fmt.Errorf("terms not sorted and distinct at %d", i)
+		}
+	}
+	gids := make([][]uint32, nseg)
+	for s := range gids {
+		a, b := off[s], off[s+1]
+		if a > b {
+			return nil, nil, fmt.Errorf("segment %d: offsets out of order", s)
+		}
+		g := ids[a:b:b]
+		for j, id := range g {
+			if int(id) >= len(terms) || j > 0 && g[j-1] >= id {
+				return nil, nil, fmt.Errorf("segment %d: term ids out of order", s)
+			}
+		}
+		gids[s] = g
+	}
+	return terms, gids, nil
 }

@@ -89,6 +89,7 @@ type Index struct {
 	gen     uint64     // bumped by every change
 	overlay int        // distinct files put or removed since the index was created or loaded
 	mapped  []byte     // the cache file the index reads in place, if loaded
+	rewrite string     // why its cache should be written again (Rewrite)
 	lazy    *lazyState // shared by the frozen copies (cow.go)
 
 	// Copy-on-write (cow.go): the writer's epoch, the epochs of the slices
@@ -110,6 +111,13 @@ func (ix *Index) Overlay() int { return ix.overlay }
 
 // Mapped reports whether the index reads a cache file in place.
 func (ix *Index) Mapped() bool { return ix.mapped != nil }
+
+// Rewrite says why the cache file the index was loaded from should be
+// written again although none of its files changed, or "" when it should
+// not: the file has an older layout or a damaged dictionary, which the
+// load made up for (merging the segments' terms) at a cost every load
+// would pay again.
+func (ix *Index) Rewrite() string { return ix.rewrite }
 
 // Discard unmaps the cache file of an index that was loaded but never
 // used: nothing may point into it.

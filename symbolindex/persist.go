@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -51,7 +52,12 @@ import (
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 9
+const cacheVersion = 10
+
+// oldCacheVersion is the layout before the dictionary (cache version 10):
+// its segments are the same, and it loads by merging the segments' terms,
+// as before; the owner then writes it again (Index.Rewrite).
+const oldCacheVersion = 9
 
 // cacheMagic is the magic of the gob caches of cache versions 1 and 2,
 // recognised so that an old cache is reported as a mismatch.
@@ -153,7 +159,7 @@ func (ix *Index) writeSegments(f *os.File) error {
 	table := make([]segEntry, len(groups))
 	var fileBase, symBase uint32
 	end := off
-	w := &segWriter{ix: ix}
+	w := &segWriter{ix: ix, dict: new(dictBuilder)}
 	for i, g := range groups {
 		n, sum, body, err := writeSegment(f, int64(off), w.segment(g, fileBase, symBase))
 		if err != nil {
@@ -170,7 +176,11 @@ func (ix *Index) writeSegments(f *os.File) error {
 		// A damaged body was read as empty: writing it would keep the loss.
 		return err
 	}
-	return writeHeader(f, ix.emb, table, fileBase, symBase, end)
+	dict, err := w.dict.write(f, end)
+	if err != nil {
+		return err
+	}
+	return writeHeader(f, ix.emb, table, dict, fileBase, symBase)
 }
 
 // segFull says whether a segment of files files and nsyms symbols is
@@ -182,12 +192,13 @@ func segFull(files, nsyms, n int) bool {
 
 // headerLen is the length of the header of a file of nseg segments.
 func headerLen(emb embed.Embedder, nseg int) int {
-	return 32 + len(emb.ID()) + nseg*int(unsafe.Sizeof(segEntry{})) + 8
+	return 32 + len(emb.ID()) + nseg*int(unsafe.Sizeof(segEntry{})) + int(unsafe.Sizeof(dictEntry{})) + 8
 }
 
-// writeHeader writes the header (segment table, slot counts, checksum) at
-// the start of f, whose segments end at end, and truncates f there.
-func writeHeader(f *os.File, emb embed.Embedder, table []segEntry, fileSlots, symSlots uint32, end uint64) error {
+// writeHeader writes the header (segment table, dictionary, slot counts,
+// checksum) at the start of f, whose dictionary ends the file, and
+// truncates f there.
+func writeHeader(f *os.File, emb embed.Embedder, table []segEntry, dict dictEntry, fileSlots, symSlots uint32) error {
 	id := emb.ID()
 	hdr := make([]byte, 0, headerLen(emb, len(table)))
 	hdr = append(hdr, segMagic...)
@@ -199,11 +210,12 @@ func writeHeader(f *os.File, emb embed.Embedder, table []segEntry, fileSlots, sy
 	hdr = binary.LittleEndian.AppendUint32(hdr, symSlots)
 	hdr = append(hdr, id...)
 	hdr = append(hdr, asBytes(table)...)
+	hdr = append(hdr, asBytes([]dictEntry{dict})...)
 	hdr = binary.LittleEndian.AppendUint64(hdr, xxhash.Sum64(hdr))
 	if _, err := f.WriteAt(hdr, 0); err != nil {
 		return err
 	}
-	return f.Truncate(int64(end))
+	return f.Truncate(int64(dict.Off + dict.Len))
 }
 
 // segWriter builds segments; its buffers are reused from one to the next.
@@ -211,7 +223,8 @@ type segWriter struct {
 	ix *Index
 	strBlob
 	text  strBlob
-	local []uint32 // term id → 1 + local id in the segment being written
+	local []uint32     // term id → 1 + local id in the segment being written
+	dict  *dictBuilder // gathers the segments' terms
 }
 
 // strBlob is a string section being written: each distinct string once.
@@ -306,8 +319,8 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 	secs[secVecs] = asBytes(vecs)
 	secs[secScales] = asBytes(scales)
 	secs[secSums] = asBytes(sums)
-	w.lexical(ix.lex, oldSyms, symBase, secs[secSymLex:secSymLex+lexSections])
-	w.lexical(ix.flex, oldFiles, fileBase, secs[secFileLex:secFileLex+lexSections])
+	w.lexical(ix.lex, oldSyms, symBase, secs[secSymLex:secSymLex+lexSections], &w.dict.lex[0])
+	w.lexical(ix.flex, oldFiles, fileBase, secs[secFileLex:secFileLex+lexSections], &w.dict.lex[1])
 	secs[secStrs] = w.strs
 	secs[secText] = w.text.strs
 	secs[secNames] = encodeTable(w.strs, names)
@@ -355,8 +368,9 @@ func writeSegment(f *os.File, off int64, secs *[numSecs][]byte) (n, head uint64,
 }
 
 // lexical writes the postings of the documents olds (the index's doc ids;
-// olds[i] becomes document lo+i) into the lexical sections of out.
-func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) {
+// olds[i] becomes document lo+i) into the lexical sections of out, and
+// adds the segment's terms to dict.
+func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte, dict *dictLex) {
 	if len(w.local) < l.strs.len() {
 		w.local = make([]uint32, l.strs.len())
 	}
@@ -387,6 +401,7 @@ func (w *segWriter) lexical(l *Lexical, olds []uint32, lo uint32, out [][]byte) 
 		w.local[id] = uint32(i) + 1
 		terms[i] = w.str(l.strs.at(id))
 	}
+	dict.add(len(ids), func(i int) string { return l.strs.at(ids[i]) })
 	dtTerms := make([]uint32, len(all))
 	for j, p := range all {
 		lt := w.local[p.id] - 1
@@ -480,7 +495,9 @@ func LoadIndex(path string, emb embed.Embedder) (*Index, error) {
 	// checkSegments) and requests read the rest here and there: no
 	// readahead around a read.
 	adviseRandom(data)
+	release := holdGC()
 	ix, err := decodeIndex(data, emb, dropPages)
+	release()
 	if ix == nil {
 		unmapFile(data)
 		if f != nil {
@@ -499,6 +516,37 @@ func LoadIndex(path string, emb embed.Embedder) (*Index, error) {
 	return ix, nil
 }
 
+// gcHold holds the collector off while caches load: a load allocates its
+// tables once and keeps nearly all of them, so that collections during it
+// find little garbage (at 1M symbols they took a fifth of its CPU). The
+// memory limit still applies. Loads may overlap (one a folder): the first
+// saves the setting and the last gives it back, unless something else
+// changed it meanwhile.
+var gcHold struct {
+	sync.Mutex
+	n       int
+	percent int
+}
+
+// holdGC turns the collector off until release is called.
+func holdGC() (release func()) {
+	gcHold.Lock()
+	defer gcHold.Unlock()
+	if gcHold.n == 0 {
+		gcHold.percent = debug.SetGCPercent(-1)
+	}
+	gcHold.n++
+	return func() {
+		gcHold.Lock()
+		defer gcHold.Unlock()
+		if gcHold.n--; gcHold.n == 0 {
+			if cur := debug.SetGCPercent(gcHold.percent); cur != -1 {
+				debug.SetGCPercent(cur) // changed during the load: keep it
+			}
+		}
+	}
+}
+
 // decodeIndex reads a mapped cache. On error it returns no index, except
 // for a *SegmentsError, which comes with the index of the sound segments.
 // drop, if not nil, is called with each segment once its head has been
@@ -515,14 +563,27 @@ func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index,
 	if err != nil {
 		return nil, err
 	}
+	if h.version == cacheVersion {
+		adviseWillNeed(data, int(h.dict.Off), int(h.dict.Len))
+	}
 	views, bad := checkSegments(data, h.table, h.dim, drop)
 	if len(views) == 0 && len(bad) > 0 {
 		return nil, fmt.Errorf("corrupt cache: %w", &SegmentsError{Bad: len(bad), Total: len(h.table), Err: bad[0]})
 	}
-	ix, err = assembleIndex(emb, views, h.fileSlots, h.symSlots)
+	dict, rewrite := h.usableDict(data, views, len(bad))
+	if dict == nil {
+		// The segments' own terms, merged.
+		for _, v := range views {
+			if err := v.buildTerms(); err != nil {
+				return nil, fmt.Errorf("corrupt cache: segment %d: %w", v.i, err)
+			}
+		}
+	}
+	ix, err = assembleIndex(emb, views, h.fileSlots, h.symSlots, dict)
 	if err != nil {
 		return nil, err
 	}
+	ix.rewrite = rewrite
 	if drop != nil {
 		// Nothing has written into the mapping: what the build read can
 		// go too, and comes back from the page cache when needed.
@@ -541,12 +602,41 @@ func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index,
 	return ix, nil
 }
 
+// usableDict returns the dictionary of the cache data of header h for its
+// sound segments views, or nil when the load is to merge the segments'
+// terms instead, and then why the cache should be written again: an
+// older layout or a damaged dictionary (nothing when segments are
+// damaged: their files are indexed again, and the cache written then).
+func (h *segHeader) usableDict(data []byte, views []*segView, bad int) (*baseDict, string) {
+	if h.version != cacheVersion {
+		return nil, fmt.Sprintf("cache layout version %d, now %d", h.version, cacheVersion)
+	}
+	if bad > 0 {
+		return nil, ""
+	}
+	d, err := readDict(data, h.dict, len(h.table))
+	for _, v := range views {
+		if err == nil && (len(d.gids[0][v.i]) != v.symLex.NTerms || len(d.gids[1][v.i]) != v.fileLex.NTerms) {
+			err = fmt.Errorf("dictionary: segment %d: term counts disagree", v.i)
+		}
+	}
+	if err != nil {
+		return nil, "damaged " + err.Error()
+	}
+	for _, v := range views {
+		v.symLex.Gid, v.fileLex.Gid = d.gids[0][v.i], d.gids[1][v.i]
+	}
+	return d, ""
+}
+
 // segHeader is what the header of a cache file says: the vectors'
 // dimension, the slot counts and the table of segments.
 type segHeader struct {
 	dim                 int
 	fileSlots, symSlots uint32
 	table               []segEntry
+	version             int
+	dict                dictEntry // version 10 on
 }
 
 // decodeSegHeader reads and checks the header of a cache file: its magic,
@@ -575,7 +665,11 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 		return segHeader{}, errors.New("corrupt cache header")
 	}
 	entSize := int(unsafe.Sizeof(segEntry{}))
-	hdrLen := 32 + int(embLen) + int(nseg)*entSize
+	tableEnd := 32 + int(embLen) + int(nseg)*entSize
+	hdrLen := tableEnd
+	if version == cacheVersion {
+		hdrLen += int(unsafe.Sizeof(dictEntry{}))
+	}
 	if len(data) < hdrLen+8 {
 		return segHeader{}, errors.New("corrupt cache: short header")
 	}
@@ -583,7 +677,7 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 		return segHeader{}, errors.New("corrupt cache: header checksum mismatch")
 	}
 	embID := string(data[32 : 32+embLen])
-	if version != cacheVersion || embID != emb.ID() || int(dim) != emb.Dim() {
+	if version != cacheVersion && version != oldCacheVersion || embID != emb.ID() || int(dim) != emb.Dim() {
 		return segHeader{}, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
 			ErrCacheMismatch, version, embID, cacheVersion, emb.ID())
 	}
@@ -591,7 +685,15 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 		return segHeader{}, errors.New("corrupt cache: slot counts out of range")
 	}
 	table := make([]segEntry, nseg)
-	copy(asBytes(table), data[32+embLen:hdrLen])
+	copy(asBytes(table), data[32+embLen:tableEnd])
+	h := segHeader{dim: int(dim), fileSlots: fileSlots, symSlots: symSlots, table: table, version: int(version)}
+	if version == cacheVersion {
+		copy(asBytes(unsafe.Slice(&h.dict, 1)), data[tableEnd:hdrLen])
+		// The dictionary ends the file: a shorter file was cut.
+		if h.dict.Off > uint64(len(data)) || h.dict.Len > uint64(len(data))-h.dict.Off {
+			return segHeader{}, errors.New("corrupt cache: dictionary beyond the end of the file")
+		}
+	}
 
 	var nextFile, nextSym uint32
 	for i, e := range table {
@@ -601,7 +703,7 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 		}
 		nextFile, nextSym = e.FileBase+e.NFiles, e.SymBase+e.NSyms
 	}
-	return segHeader{dim: int(dim), fileSlots: fileSlots, symSlots: symSlots, table: table}, nil
+	return h, nil
 }
 
 // checkSegments checks the heads of the segments of table, one segment per
@@ -660,8 +762,9 @@ func checkSegments(data []byte, table []segEntry, dim int, drop func([]byte)) (v
 
 // assembleIndex builds the index over the checked segments views, with
 // fileSlots file slots and symSlots symbol slots; the slots no segment
-// fills are free.
-func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uint32) (*Index, error) {
+// fills are free. The lexical indexes' terms are dict's, or when it is
+// nil the segments' own, merged.
+func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uint32, dict *baseDict) (*Index, error) {
 	ix := NewIndex(emb)
 	ix.fileTab = make([]fileEntry, fileSlots)
 	ix.symFile = make([]uint32, symSlots)
@@ -679,23 +782,30 @@ func assembleIndex(emb embed.Embedder, views []*segView, fileSlots, symSlots uin
 		v.fileLex.gate, v.fileLex.dtGate = v.gates[bodyPostings], v.gates[bodyDocTerms]
 		symLex[i], fileLex[i] = &v.symLex, &v.fileLex
 	}
-	// The lexical indexes (merging the segments' terms) are built beside
-	// the records and the Merkle tree: they share nothing.
-	lexDone := make(chan any)
-	go func() {
-		defer func() { lexDone <- recover() }()
-		ix.lex.addSegments(symLex)
-		ix.flex.addSegments(fileLex)
-		ix.lex.trim()
-		ix.flex.trim()
-	}()
+	// The lexical indexes (their terms merged when there is no
+	// dictionary) are built beside the records and the Merkle tree, each
+	// on its own goroutine: they share nothing.
+	var terms [2][]string // never nil when read (readDictLex)
+	if dict != nil {
+		terms = dict.terms
+	}
+	lexDone := make(chan any, 2)
+	for k, l := range [2]*Lexical{ix.lex, ix.flex} {
+		go func() {
+			defer func() { lexDone <- recover() }()
+			l.addSegments([2][]*lexSegData{symLex, fileLex}[k], terms[k])
+			l.trim()
+		}()
+	}
 	var err error
 	func() {
-		// The lexical goroutine ends before this one reports, even on a
+		// The lexical goroutines end before this one reports, even on a
 		// panic.
 		defer func() {
-			if p := <-lexDone; p != nil {
-				panic(p) // decodeIndex's recover reports it
+			for _, p := range [2]any{<-lexDone, <-lexDone} {
+				if p != nil {
+					panic(p) // decodeIndex's recover reports it
+				}
 			}
 		}()
 		// The segments' files come in path order, and the tree is empty:
@@ -791,8 +901,10 @@ func checkSegment(data []byte, e segEntry, dim int, drop func([]byte)) (*segView
 	collect(err)
 	v.tabs[tabBases], err = readTable(secs[secBases], v.strs, e.FileBase, e.FileBase+e.NFiles)
 	collect(err)
-	collect(v.readLex(secs[secSymLex:secSymLex+lexSections], e.SymBase, &v.symLex))
-	collect(v.readLex(secs[secFileLex:secFileLex+lexSections], e.FileBase, &v.fileLex))
+	v.termRefs[0], err = v.readLex(secs[secSymLex:secSymLex+lexSections], e.SymBase, &v.symLex)
+	collect(err)
+	v.termRefs[1], err = v.readLex(secs[secFileLex:secFileLex+lexSections], e.FileBase, &v.fileLex)
+	collect(err)
 	if len(errs) > 0 {
 		return nil, errs[0]
 	}
@@ -860,20 +972,24 @@ func viewInt8(b []byte) []int8 {
 }
 
 // readLex reads the lexical sections of a segment whose documents
-// start at lo, and checks them.
-func (v *segView) readLex(secs [][]byte, lo uint32, d *lexSegData) error {
+// start at lo, and checks them; it returns the segment's terms, in place.
+func (v *segView) readLex(secs [][]byte, lo uint32, d *lexSegData) ([]strRef, error) {
 	terms, err := viewAs[strRef](secs[lexTerms])
 	if err != nil {
-		return err
+		return nil, err
 	}
-	d.Lo = lo
-	d.Terms = make([]string, len(terms))
 	for i, r := range terms {
 		if uint64(r.Off)+uint64(r.Len) > uint64(len(v.strs)) {
-			return fmt.Errorf("term %d: bad string", i)
+			return nil, fmt.Errorf("term %d: bad string", i)
 		}
-		d.Terms[i] = v.str(r)
 	}
+	d.Lo, d.NTerms = lo, len(terms)
+	return terms, v.readLexArrays(secs, d)
+}
+
+// readLexArrays reads and checks the lexical sections of a segment but its
+// terms.
+func (v *segView) readLexArrays(secs [][]byte, d *lexSegData) error {
 	var errs []error
 	var e error
 	d.TermOff, e = viewAs[uint32](secs[lexTermOff])
@@ -911,6 +1027,22 @@ func (v *segView) readLex(secs [][]byte, lo uint32, d *lexSegData) error {
 		return err
 	}
 	return d.checkHead()
+}
+
+// buildTerms reads the segment's own terms into its lexical data (a
+// cache without a usable dictionary); they must be sorted and distinct.
+func (v *segView) buildTerms() error {
+	for k, d := range [2]*lexSegData{&v.symLex, &v.fileLex} {
+		d.Terms = make([]string, len(v.termRefs[k]))
+		for i, r := range v.termRefs[k] {
+			t := v.str(r)
+			if t == "" || i > 0 && d.Terms[i-1] >= t {
+				return fmt.Errorf("lexical segment: terms not sorted and distinct at %d", i)
+			}
+			d.Terms[i] = t
+		}
+	}
+	return nil
 }
 
 // mapSegment adds the files and symbols of a checked segment to the

@@ -31,6 +31,7 @@ type StreamWriter struct {
 	embedded int
 
 	table             []segEntry
+	dict              dictBuilder
 	off, end          uint64
 	fileBase, symBase uint32
 }
@@ -81,7 +82,7 @@ func (w *StreamWriter) Embedded() int { return w.embedded }
 // flush writes the segment being filled.
 func (w *StreamWriter) flush() error {
 	g := segGroup{paths: w.cur.Paths(), nsyms: w.curSyms}
-	sw := &segWriter{ix: w.cur}
+	sw := &segWriter{ix: w.cur, dict: &w.dict}
 	n, sum, body, err := writeSegment(w.f, int64(w.off), sw.segment(g, w.fileBase, w.symBase))
 	if err != nil {
 		return fmt.Errorf("stream index %s: %w", w.path, err)
@@ -106,7 +107,11 @@ func (w *StreamWriter) Finish() error {
 				return err
 			}
 		}
-		if err := writeHeader(w.f, w.emb, w.table, w.fileBase, w.symBase, w.end); err != nil {
+		dict, err := w.dict.write(w.f, w.end)
+		if err != nil {
+			return err
+		}
+		if err := writeHeader(w.f, w.emb, w.table, dict, w.fileBase, w.symBase); err != nil {
 			return err
 		}
 		if err := w.f.Close(); err != nil {

@@ -100,9 +100,24 @@ func TestStreamWriterWritesWhatSaveWrites(t *testing.T) {
 			t.Errorf("segment %d: streamed %+v, saved %+v (bytes equal: %v)", i, g, w, bytes.Equal(gotSegs[i], wantSegs[i]))
 		}
 	}
+	// And the same dictionary, which the load uses.
+	dictBytes := func(path string) []byte {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _ := dictOf(t, data)
+		return data[d.Off:]
+	}
+	if !bytes.Equal(dictBytes(streamed), dictBytes(saved)) {
+		t.Error("the streamed build's dictionary differs from the saved one's")
+	}
 	loaded, err := LoadIndex(streamed, emb)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if merged(loaded) || loaded.Rewrite() != "" {
+		t.Errorf("the streamed cache's dictionary is not used (rewrite %q)", loaded.Rewrite())
 	}
 	persistSame(t, loaded, built)
 	if matches, _ := filepath.Glob(filepath.Join(dir, "*.tmp*")); len(matches) != 0 {

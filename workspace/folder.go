@@ -183,6 +183,10 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log 
 	}()
 	base, live, cfile := f.startingIndex(emb, cfile, log)
 	close(baseReady)
+	rewrite := base.Rewrite() // the cache loads, but should be written again
+	if rewrite != "" && cfile != "" {
+		log.Info("rewriting the index cache", "root", f.Root, "reason", rewrite)
+	}
 	if cfile != "" {
 		stats.Cache = cfile
 	}
@@ -204,7 +208,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log 
 	describe(idx, &stats)
 	gen := idx.Generation()
 	var m *symbolindex.Index
-	if cfile != "" && !streamed && (st.parsed > 0 || st.removed > 0 || st.touched > 0) {
+	if cfile != "" && !streamed && (st.parsed > 0 || st.removed > 0 || st.touched > 0 || rewrite != "") {
 		m = saveAndMap(idx, cfile, emb, log)
 	}
 	f.mu.RUnlock()
