@@ -54,6 +54,8 @@ type Parser struct {
 	buf         []byte
 	kept        []keptNode     // ParseEdit: the old text's top-level nodes
 	islandNodes []*sitter.Node // ParseEdit: the top-level nodes of an island
+	walkBuf     []uint32       // goWalk's records
+	queryOnly   bool           // tests: collect Go with the query, not goWalk
 }
 
 // NewParser returns a Parser. Close it when done.
@@ -210,6 +212,12 @@ func (p *Parser) parseCode(ctx context.Context, spec *langSpec, filePath string,
 	p.rec.reset()
 	syntaxErrors := func() bool {
 		defer tree.Close() // C memory: the GC would not return it
+		if spec.name == LangGo && !p.queryOnly {
+			root := tree.RootNode()
+			if p.goWalk(root, src) {
+				return root.HasError()
+			}
+		}
 		return p.collect(cq, tree, src)
 	}()
 	p.load(&p.rec)
