@@ -8,7 +8,9 @@
 package symbolindex
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"sort"
@@ -567,7 +569,15 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		fresh = append(fresh, slots[i])
 	}
 	ix.symFile = cowOwn(ix.symFile, &ix.st.symFile, ix.epoch)
+	// Freed in slot order, not the map's: the free list decides the slots
+	// the next symbols take, and a replay of the same edits must give
+	// them the same ones.
+	gone := make([]uint32, 0, len(old))
 	for _, s := range old {
+		gone = append(gone, s)
+	}
+	slices.Sort(gone)
+	for _, s := range gone {
 		ix.dropSymbol(s)
 		ix.symFile[s] = noFile
 		ix.freeSym = append(ix.freeSym, s)
@@ -958,15 +968,78 @@ func (ix *Index) Named(name string) []uint32 {
 	return ix.fromTables(tabNames, k, func(s uint32) bool { return ix.symNamed[s] }, ix.names.at(k))
 }
 
-// SearchSymbols ranks symbols by BM25F.
+// SearchSymbols ranks symbols by BM25F; equal scores by path and position
+// (symbolOrder).
 func (ix *Index) SearchSymbols(q []QueryTerm, k int, filter func(uint32) bool, buf *SearchBuffer) []Hit {
-	return ix.lex.Search(q, k, filter, buf)
+	return settleTies(k, func(n int) []Hit { return ix.lex.Search(q, n, filter, buf) }, hitOf, ix.symbolOrder)
 }
 
-// SearchFiles ranks whole files by BM25 over their path and content. Hit.Doc
-// is a file slot.
+// SearchFiles ranks whole files by BM25 over their path and content; equal
+// scores by path. Hit.Doc is a file slot.
 func (ix *Index) SearchFiles(q []QueryTerm, k int, filter func(uint32) bool, buf *SearchBuffer) []Hit {
-	return ix.flex.Search(q, k, filter, buf)
+	return settleTies(k, func(n int) []Hit { return ix.flex.Search(q, n, filter, buf) }, hitOf, ix.fileOrder)
+}
+
+func hitOf(h Hit) (uint32, float32)           { return h.Doc, h.Score }
+func scoredOf(h ScoredSlot) (uint32, float32) { return h.Slot, h.Score }
+
+// settleTies returns the k best of a search, best first, with equal scores
+// in the order order gives (a slot depends on the order files were indexed
+// and updated in, and the k kept of many equal scores must not). search(n)
+// returns the n best, equal scores in any order; when the scores equal
+// to the k-th go on past k, it searches deeper until they end.
+func settleTies[T any](k int, search func(n int) []T, of func(T) (uint32, float32), order func(a, b uint32) int) []T {
+	if k <= 0 {
+		return search(k)
+	}
+	var h []T
+	for n := k + 1; ; n = min(2*n, math.MaxInt32) {
+		h = search(n)
+		if len(h) < n || n == math.MaxInt32 {
+			break
+		}
+		_, kth := of(h[k-1])
+		if _, last := of(h[n-1]); last != kth {
+			break
+		}
+	}
+	slices.SortStableFunc(h, func(a, b T) int {
+		da, sa := of(a)
+		db, sb := of(b)
+		if sa != sb {
+			return cmp.Compare(sb, sa)
+		}
+		return order(da, db)
+	})
+	return h[:min(k, len(h))]
+}
+
+// symbolOrder orders symbols by path, then position (the container
+// before what it holds), then qualified name.
+func (ix *Index) symbolOrder(a, b uint32) int {
+	ra, _ := ix.Symbol(a)
+	rb, _ := ix.Symbol(b)
+	if c := strings.Compare(ra.Path, rb.Path); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(ra.StartByte, rb.StartByte); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(rb.EndByte, ra.EndByte); c != 0 {
+		return c
+	}
+	if c := strings.Compare(ra.Qualified, rb.Qualified); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
+}
+
+// fileOrder orders files by path.
+func (ix *Index) fileOrder(a, b uint32) int {
+	if c := strings.Compare(ix.FilePath(a), ix.FilePath(b)); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
 }
 
 // Vectors returns the symbol vector store.
@@ -1026,7 +1099,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 		}
 		slots = slots[:n]
 	}
-	return ix.vecs.TopK(qv, slots, k, dst)
+	return settleTies(k, func(n int) []ScoredSlot { return ix.vecs.TopK(qv, slots, n, dst) }, scoredOf, ix.symbolOrder)
 }
 
 // Touch records new stat data for a file whose content did not change, so

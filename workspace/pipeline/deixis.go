@@ -188,7 +188,7 @@ func rankCounts(s *scope, counts map[uint32]int) []symRank {
 		}
 	}
 	sort.Slice(list, func(i, j int) bool {
-		return list[i].n > list[j].n || list[i].n == list[j].n && list[i].slot < list[j].slot
+		return list[i].n > list[j].n || list[i].n == list[j].n && symbolBefore(s.idx, list[i].slot, list[j].slot)
 	})
 	out := make([]symRank, len(list))
 	for i, r := range heuristics.CompetitionRanks(list, func(x kv) int { return x.n }) {

@@ -599,5 +599,11 @@ func better(a, b *cand) bool {
 	if a.path != b.path {
 		return a.path < b.path
 	}
-	return a.sym.StartByte < b.sym.StartByte
+	if a.sym.StartByte != b.sym.StartByte {
+		return a.sym.StartByte < b.sym.StartByte
+	}
+	if a.sym.EndByte != b.sym.EndByte {
+		return a.sym.EndByte > b.sym.EndByte // the container first
+	}
+	return a.sym.Name < b.sym.Name
 }

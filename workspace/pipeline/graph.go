@@ -82,7 +82,8 @@ func graphFiles(idx *symbolindex.Index, seeds []weightedSlot) []scoredFile {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
-		return out[i].score > out[j].score || out[i].score == out[j].score && out[i].slot < out[j].slot
+		// Ties by path: slots depend on the order files were indexed in.
+		return out[i].score > out[j].score || out[i].score == out[j].score && idx.FilePath(out[i].slot) < idx.FilePath(out[j].slot)
 	})
 	return out
 }
@@ -231,5 +232,5 @@ func neighboursSource(s *scope) ranked {
 			}
 		}
 	}
-	return rankScores(score, nil)
+	return rankScores(s.idx, score, nil)
 }

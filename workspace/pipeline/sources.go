@@ -306,7 +306,9 @@ func editSource(s *scope) ranked {
 			}
 		}
 	}
-	sort.Slice(eds, func(i, j int) bool { return eds[i].w > eds[j].w || eds[i].w == eds[j].w && eds[i].slot < eds[j].slot })
+	sort.Slice(eds, func(i, j int) bool {
+		return eds[i].w > eds[j].w || eds[i].w == eds[j].w && symbolBefore(s.idx, eds[i].slot, eds[j].slot)
+	})
 	var out ranked
 	for i, e := range eds {
 		out.syms = append(out.syms, symRank{e.slot, int32(i + 1), float32(e.w)})
@@ -626,13 +628,13 @@ func (s *scope) touchedSymbols(touches []history.Touch) ranked {
 			flush(t.Weight)
 		}
 	}
-	return rankScores(score, s.symFilter)
+	return rankScores(s.idx, score, s.symFilter)
 }
 
 // rankScores ranks the symbols of score by it, highest first (ties by
-// slot), keeping those keep accepts (all when nil), at most
-// heuristics.HistorySymbolK of them, with competition ranks.
-func rankScores(score map[uint32]float64, keep func(uint32) bool) ranked {
+// path and position: symbolBefore), keeping those keep accepts (all when
+// nil), at most heuristics.HistorySymbolK of them, with competition ranks.
+func rankScores(idx *symbolindex.Index, score map[uint32]float64, keep func(uint32) bool) ranked {
 	list := make([]weightedSlot, 0, len(score))
 	for slot, sc := range score {
 		if keep == nil || keep(slot) {
@@ -640,7 +642,7 @@ func rankScores(score map[uint32]float64, keep func(uint32) bool) ranked {
 		}
 	}
 	sort.Slice(list, func(i, j int) bool {
-		return list[i].w > list[j].w || list[i].w == list[j].w && list[i].slot < list[j].slot
+		return list[i].w > list[j].w || list[i].w == list[j].w && symbolBefore(idx, list[i].slot, list[j].slot)
 	})
 	list = list[:min(len(list), heuristics.HistorySymbolK)]
 	var out ranked
@@ -648,6 +650,25 @@ func rankScores(score map[uint32]float64, keep func(uint32) bool) ranked {
 		out.syms = append(out.syms, symRank{list[i].slot, int32(r), float32(list[i].w)})
 	}
 	return out
+}
+
+// symbolBefore orders two symbols of equal score by path, then position:
+// a slot depends on the order files were indexed and updated in, and ties
+// broken by it make the same workspace give different answers (a
+// truncation keeping the first of many equal scores keeps other symbols).
+func symbolBefore(idx *symbolindex.Index, a, b uint32) bool {
+	ra, _ := idx.Symbol(a)
+	rb, _ := idx.Symbol(b)
+	if ra.Path != rb.Path {
+		return ra.Path < rb.Path
+	}
+	if ra.StartByte != rb.StartByte {
+		return ra.StartByte < rb.StartByte
+	}
+	if ra.EndByte != rb.EndByte {
+		return ra.EndByte > rb.EndByte // the container first
+	}
+	return ra.Qualified < rb.Qualified
 }
 
 // fileSyms are the symbols of one file, in index order (outer before
