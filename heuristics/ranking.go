@@ -311,6 +311,20 @@ const FocusAfter = 5
 // history; 1,500 (the per-item cap) showed fewer files within the budget.
 const ContextChars = 1000
 
+// TailRank and TailChars shape the items of an answer's lesser files: the
+// items of its fourth file and after (the active file not counted) are not
+// widened with the lines around them (ContextChars) and are cut to the
+// lines that match the query best, up to TailChars
+// (workspace/pipeline/surround.go). On real history the opening items of
+// the fourth and fifth files held .004 of the changed lines per 1,000
+// characters, a tenth of what the lead's windows or the best file's other
+// symbols held there (EVAL.md, "Short items for the lesser files"); short,
+// they still show which files follow.
+const (
+	TailRank  = 4
+	TailChars = 500
+)
+
 // RegionChars is how much of the lead's file, around the lead, an answer
 // holds (the lead and the windows that follow it, workspace/surround.go):
 // the first item is where the ranking is surest, and the code around it

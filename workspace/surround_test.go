@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,6 +167,74 @@ func TestSurroundKindsFilter(t *testing.T) {
 	for _, it := range res.Items {
 		if it.Kind != "function" {
 			t.Errorf("kinds [function]: got %s (%s)", it.ID, it.Kind)
+		}
+	}
+}
+
+// lesserApp is surroundApp with six more files, each one long function
+// (about 1,000 characters) whose one line that names the query's words
+// lies in its middle.
+func lesserApp() string {
+	var b strings.Builder
+	b.WriteString(surroundApp())
+	for _, name := range []string{"bankfeed", "clearing", "payouts", "refunds", "settlement", "invoices"} {
+		fmt.Fprintf(&b, "-- %[1]s/%[1]s.go --\npackage %[1]s\n\n// Sync%[1]s copies the %[1]s.\nfunc Sync%[1]s(xs []int) int {\n\tn := 0\n", name)
+		for i := range 18 {
+			fmt.Fprintf(&b, "\tn += xs[%d] * %d // filler line of the copy\n", i, i+1)
+			if i == 9 {
+				b.WriteString("\tn += reconcileAccounts(xs) // reconcile the postings against the bank statement\n")
+			}
+		}
+		b.WriteString("\treturn n\n}\n")
+	}
+	return b.String()
+}
+
+// TestSurroundLesserFilesShort: when the limit leaves room after the
+// opening items, the items of an answer's fourth file and after are cut to
+// the lines that match the query, up to heuristics.TailChars, while the
+// first files' items keep their surroundings; at the default limit every
+// item keeps its whole symbol.
+func TestSurroundLesserFilesShort(t *testing.T) {
+	ws, root := selOpen(t, lesserApp(), Options{})
+	query := "reconcileAccounts reconcile the postings against the bank statement"
+	req := &SelectRequest{Query: query, Limit: 20, MaxChars: 30000}
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	var files []string
+	short := 0
+	for _, it := range res.Items {
+		k := slices.Index(files, it.Path)
+		if k < 0 {
+			k, files = len(files), append(files, it.Path)
+		}
+		long := strings.HasPrefix(it.Path, "bankfeed/") || strings.HasPrefix(it.Path, "clearing/") || strings.HasPrefix(it.Path, "payouts/") ||
+			strings.HasPrefix(it.Path, "refunds/") || strings.HasPrefix(it.Path, "settlement/") || strings.HasPrefix(it.Path, "invoices/")
+		switch {
+		case k+1 >= heuristics.TailRank:
+			if len(it.Text) > heuristics.TailChars {
+				t.Errorf("%s, of the answer's file %d: %d chars, want at most %d", it.ID, k+1, len(it.Text), heuristics.TailChars)
+			}
+			if long {
+				short++
+				if !it.Truncated || !strings.Contains(it.Text, "reconcileAccounts(xs)") || strings.Contains(it.Text, "return n\n}") {
+					t.Errorf("%s, of the answer's file %d: want the line that matches the query, truncated; got (truncated %v)\n%s", it.ID, k+1, it.Truncated, it.Text)
+				}
+			}
+		case long && (it.Truncated || !strings.Contains(it.Text, "return n\n}")):
+			t.Errorf("%s, of the answer's file %d: %d chars, want the whole function", it.ID, k+1, len(it.Text))
+		}
+	}
+	if short == 0 {
+		t.Fatalf("no long function among the answer's fourth file and after: %q", selIDs(res))
+	}
+	// The default limit leaves no room after the opening: nothing is cut.
+	req = &SelectRequest{Query: query}
+	res = selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	for _, it := range res.Items {
+		if strings.HasPrefix(it.ID, "sym:") && strings.Contains(it.ID, "::Sync") && (it.Truncated || !strings.Contains(it.Text, "return n\n}")) {
+			t.Errorf("default limit: %s cut to %d chars (truncated %v), want the whole function", it.ID, len(it.Text), it.Truncated)
 		}
 	}
 }

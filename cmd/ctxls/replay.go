@@ -28,7 +28,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	asJSON := fs.Bool("json", false, "print the report, with every case, as JSON")
 	limit := fs.Int("limit", 40, "items each request asks for (as a client's limit)")
 	maxChars := fs.Int("max-chars", 0, "each request's character budget (0: none; hunk coverage reads the first 12,000 characters either way)")
-	items := fs.Bool("items", false, "with --json, keep every answer's items (path, lines, characters)")
+	items := fs.Bool("items", false, "with --json, keep every answer's items (path, lines, characters, why)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ctxls replay [flags]\n\nReplays the repository's last commits as change-localization cases: the parent's\ntree is the workspace, the message the request, the modified source files the answer.")
 		fs.PrintDefaults()

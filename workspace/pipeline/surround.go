@@ -20,8 +20,13 @@ import (
 //     items of their own, up to heuristics.RegionChars in all; they come
 //     right after the opening items (focus.go), and the candidates whose
 //     lines they hold go;
-//   - every other symbol's item is widened with the lines around it, a line
-//     at a time below and above, up to heuristics.ContextChars;
+//   - every other symbol's item of the first heuristics.TailRank-1 files
+//     is widened with the lines around it, a line at a time below and
+//     above, up to heuristics.ContextChars; the items of the files after
+//     them are cut to the lines that match the query, up to
+//     heuristics.TailChars, when the limit leaves room after the opening
+//     items (heuristics.FocusRoom: at the default limit of 8 every item
+//     is widened);
 //   - when the answer holds less than min(maxChars, config.DefaultMaxChars) (it
 //     ended at the limit, or ran out of candidates), its items are widened
 //     further, in order, up to the per-item cap, until it holds that.
@@ -130,9 +135,10 @@ func (s *surroundings) grow(e *packEntry, owner, limit int) int {
 }
 
 // widen gives the growable entries among the first limit of code the
-// lines around them, up to heuristics.ContextChars, in order; the entries
-// after those hold no lines (they are beyond the limit).
-func (s *surroundings) widen(p *plan, entries []packEntry) {
+// lines around them, up to heuristics.ContextChars, in order, and cuts
+// those of the lesser files short (shorten); the entries after those hold
+// no lines (they are beyond the limit).
+func (s *surroundings) widen(p *plan, q *query, entries []packEntry) {
 	s.held = map[string][]heldSpan{}
 	end, code := len(entries), 0
 	for i := range entries {
@@ -146,11 +152,65 @@ func (s *surroundings) widen(p *plan, entries []packEntry) {
 		}
 	}
 	limit := min(heuristics.ContextChars, p.perItem)
+	tail := lesserFiles(p, entries[:end])
 	for i := range entries[:end] {
-		if e := &entries[i]; growable(e, p.perItem) {
+		e := &entries[i]
+		switch {
+		case tail[i]:
+			shorten(e, q)
+		case growable(e, p.perItem):
 			s.grow(e, i, limit)
 		}
 	}
+}
+
+// lesserFiles marks the code entries whose file is the answer's
+// heuristics.TailRank-th or later (in the order files first appear, the
+// active one not counted), when the limit leaves room after the opening
+// items: a short limit is filled by the opening and the lead's
+// neighbourhood, and the budget does not bind.
+func lesserFiles(p *plan, entries []packEntry) map[int]bool {
+	nOpen := 0
+	for i := range entries {
+		if c := entries[i].cand; c != nil && c.opening {
+			nOpen++
+		}
+	}
+	if heuristics.FocusRoom(p.limit, nOpen) <= 0 {
+		return nil
+	}
+	var files []*cand
+	out := map[int]bool{}
+	for i := range entries {
+		c := entries[i].cand
+		if c == nil || c.reason == ReasonPinned || p.activeAbs != "" && entryAbs(&entries[i]) == p.activeAbs {
+			continue
+		}
+		k := slices.IndexFunc(files, func(o *cand) bool { return sameFile(o, c) })
+		if k < 0 {
+			k = len(files)
+			files = append(files, c)
+		}
+		if k+1 >= heuristics.TailRank {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// shorten cuts a lesser file's entry to the lines of its text that match
+// the query best, up to heuristics.TailChars with its type header, and
+// keeps it from growing again.
+func shorten(e *packEntry, q *query) {
+	if e.fixed || e.cut {
+		return
+	}
+	e.fixed = true
+	if len(e.prefix)+len(e.text) <= heuristics.TailChars {
+		return
+	}
+	ex := excerpt(e.text, max(heuristics.TailChars-len(e.prefix), heuristics.TailChars/5), q, e.cand.lang)
+	e.rng, e.text, e.cut = claimedRange(e.rng, ex), ex.Text, ex.Cut
 }
 
 // spend widens the packed entries further, in order, up to the per-item

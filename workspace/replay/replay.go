@@ -171,6 +171,7 @@ type Item struct {
 	End    int    `json:"end"`
 	Chars  int    `json:"chars"`
 	Symbol string `json:"symbol,omitempty"`
+	Why    string `json:"why,omitempty"`
 }
 
 // answerLimit is how many items a replayed request asks for by default:
@@ -628,7 +629,7 @@ func (rp *replayer) ask(ctx context.Context, scenario string, cs *Case) error {
 	}
 	results := make([]Item, len(sel.Items))
 	for i, it := range sel.Items {
-		results[i] = Item{Path: it.Path, Start: int(it.Span.StartLine) + 1, End: int(it.Span.EndLine) + 1, Chars: len(it.Text), Symbol: it.Symbol}
+		results[i] = Item{Path: it.Path, Start: int(it.Span.StartLine) + 1, End: int(it.Span.EndLine) + 1, Chars: len(it.Text), Symbol: it.Symbol, Why: it.Why}
 	}
 	s := score(results, gold, active)
 	if rp.opts.Items {
