@@ -377,22 +377,8 @@ func (d *discoverer) run(w *discoverWorker) {
 // through the directory's handle (fstatat, no path to resolve again) and
 // takes those whose record matches (see knownByStat); the others are read.
 func (d *discoverer) listDir(w *discoverWorker, dir *walkDir) {
-	df, err := os.Open(dir.abs)
-	var entries []fs.DirEntry
-	if err == nil {
-		entries, err = df.ReadDir(-1) // the types without a stat; any order
-		if err != nil {
-			df.Close()
-		}
-	}
-	if err != nil {
-		if dir.rel == "" {
-			d.mu.Lock()
-			d.rootErr = err
-			d.mu.Unlock()
-			return
-		}
-		w.skip(dir.rel, SkipUnreadable, err)
+	df, entries, ok := d.openDir(w, dir)
+	if !ok {
 		return
 	}
 	defer df.Close()
@@ -400,21 +386,7 @@ func (d *discoverer) listDir(w *discoverWorker, dir *walkDir) {
 	if d.known != nil {
 		dirfd = int(df.Fd())
 	}
-	patterns := dir.ignore
-	for _, e := range entries {
-		if e.Name() != ".gitignore" {
-			continue
-		}
-		data, _, err := readRegular(d.realRoot, filepath.Join(dir.abs, ".gitignore"), d.maxBytes)
-		if err != nil {
-			w.skipErr(joinRel(dir.rel, ".gitignore"), err)
-			break
-		}
-		// Full slice expression: appending never writes into the parent's
-		// shared backing array.
-		patterns = append(patterns[:len(patterns):len(patterns)], parseIgnore(data, dir.segs)...)
-		break
-	}
+	patterns := d.dirIgnore(w, dir, entries)
 	matcher := gitignore.NewMatcher(patterns)
 
 	// The real path is the root's followed by the relative one (the walk
@@ -470,6 +442,52 @@ func (d *discoverer) listDir(w *discoverWorker, dir *walkDir) {
 	for _, c := range batch {
 		d.readFile(w, c)
 	}
+}
+
+// openDir opens and lists the directory dir (the entries' types without a
+// stat, in no order); it reports one it cannot read, and then returns
+// false.
+func (d *discoverer) openDir(w *discoverWorker, dir *walkDir) (*os.File, []fs.DirEntry, bool) {
+	df, err := os.Open(dir.abs)
+	var entries []fs.DirEntry
+	if err == nil {
+		entries, err = df.ReadDir(-1)
+		if err != nil {
+			df.Close()
+		}
+	}
+	if err == nil {
+		return df, entries, true
+	}
+	if dir.rel == "" {
+		d.mu.Lock()
+		d.rootErr = err
+		d.mu.Unlock()
+	} else {
+		w.skip(dir.rel, SkipUnreadable, err)
+	}
+	return nil, nil, false
+}
+
+// dirIgnore is the ignore patterns in effect in dir, whose entries are
+// entries: its parent's and its .gitignore's.
+func (d *discoverer) dirIgnore(w *discoverWorker, dir *walkDir, entries []fs.DirEntry) []gitignore.Pattern {
+	patterns := dir.ignore
+	for _, e := range entries {
+		if e.Name() != ".gitignore" {
+			continue
+		}
+		data, _, err := readRegular(d.realRoot, filepath.Join(dir.abs, ".gitignore"), d.maxBytes)
+		if err != nil {
+			w.skipErr(joinRel(dir.rel, ".gitignore"), err)
+			break
+		}
+		// Full slice expression: appending never writes into the parent's
+		// shared backing array.
+		patterns = append(patterns[:len(patterns):len(patterns)], parseIgnore(data, dir.segs)...)
+		break
+	}
+	return patterns
 }
 
 // symlink records why a symlink is not followed. Discover never reads
