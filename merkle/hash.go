@@ -18,31 +18,59 @@ const (
 
 // hasher feeds length-prefixed strings and fixed-width integers into one
 // xxhash64 digest, so that no two different sequences share an encoding.
-// It lives on the caller's stack; nothing is allocated.
+// It gathers them in a buffer and hands the digest a block at a time (the
+// digest of the bytes does not depend on how they are cut; a Write per
+// piece costs more than the hashing). It lives on the caller's stack;
+// nothing is allocated.
 type hasher struct {
 	d   xxhash.Digest
-	buf [binary.MaxVarintLen64]byte
+	n   int // bytes in buf
+	buf [1024]byte
 }
 
-func (h *hasher) reset() { h.d.Reset() }
+func (h *hasher) reset() { h.d.Reset(); h.n = 0 }
+
+func (h *hasher) flush() {
+	h.d.Write(h.buf[:h.n])
+	h.n = 0
+}
+
+// room makes room for k more bytes in buf (k ≤ len(buf)).
+func (h *hasher) room(k int) {
+	if h.n+k > len(h.buf) {
+		h.flush()
+	}
+}
 
 func (h *hasher) str(s string) {
-	n := binary.PutUvarint(h.buf[:], uint64(len(s)))
-	h.d.Write(h.buf[:n])
-	h.d.WriteString(s)
+	h.room(binary.MaxVarintLen64)
+	h.n += binary.PutUvarint(h.buf[h.n:], uint64(len(s)))
+	if len(s) > len(h.buf)-h.n {
+		h.flush()
+		if len(s) > len(h.buf) {
+			h.d.WriteString(s)
+			return
+		}
+	}
+	h.n += copy(h.buf[h.n:], s)
 }
 
 func (h *hasher) u64(v uint64) {
-	binary.LittleEndian.PutUint64(h.buf[:8], v)
-	h.d.Write(h.buf[:8])
+	h.room(8)
+	binary.LittleEndian.PutUint64(h.buf[h.n:], v)
+	h.n += 8
 }
 
 func (h *hasher) byte(b byte) {
-	h.buf[0] = b
-	h.d.Write(h.buf[:1])
+	h.room(1)
+	h.buf[h.n] = b
+	h.n++
 }
 
-func (h *hasher) sum() uint64 { return h.d.Sum64() }
+func (h *hasher) sum() uint64 {
+	h.flush()
+	return h.d.Sum64()
+}
 
 // hashLeaves is a file's hash: xxhash64 over its (key, leaf hash) pairs,
 // which must already be sorted by key.

@@ -94,7 +94,7 @@ func (t *Tree) Apply(updates []Update) (*Tree, error) {
 		if u.Remove {
 			nRemove++
 		} else {
-			if err := checkSum(u.Path, u.Sum, dim); err != nil {
+			if o.norm, err = checkSum(u.Path, u.Sum, dim); err != nil {
 				return nil, err
 			}
 			if o.file, err = newFile(u.Path, u.Leaves, u.OwnLeaves); err != nil {
@@ -172,23 +172,30 @@ func splitPath(path string) ([]string, error) {
 	return segs, nil
 }
 
-// checkSum validates a file's aggregate vector against the tree's dim.
-func checkSum(path string, sum []float32, dim int) error {
+// checkSum validates a file's aggregate vector against the tree's dim and
+// returns its norm, in one pass over it: the sum of the squares is finite
+// exactly when every value is (the square of a finite float32 is far from
+// overflowing a float64).
+func checkSum(path string, sum []float32, dim int) (float32, error) {
 	if len(sum) == 0 {
-		return nil
+		return 0, nil
 	}
 	if dim == 0 {
-		return fmt.Errorf("merkle: %q: %w: sum has %d dimensions but the tree has no vectors (dim 0)", path, ErrBadVector, len(sum))
+		return 0, fmt.Errorf("merkle: %q: %w: sum has %d dimensions but the tree has no vectors (dim 0)", path, ErrBadVector, len(sum))
 	}
 	if len(sum) != dim {
-		return fmt.Errorf("merkle: %q: %w: sum has %d dimensions, the tree has %d", path, ErrBadVector, len(sum), dim)
+		return 0, fmt.Errorf("merkle: %q: %w: sum has %d dimensions, the tree has %d", path, ErrBadVector, len(sum), dim)
+	}
+	s := sumSquares(sum)
+	if !math.IsNaN(s) && !math.IsInf(s, 0) {
+		return float32(math.Sqrt(s)), nil
 	}
 	for i, v := range sum {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return fmt.Errorf("merkle: %q: %w: sum[%d] is %v", path, ErrBadVector, i, v)
+			return 0, fmt.Errorf("merkle: %q: %w: sum[%d] is %v", path, ErrBadVector, i, v)
 		}
 	}
-	return nil
+	return 0, fmt.Errorf("merkle: %q: %w: its norm is %v", path, ErrBadVector, s) // not reached
 }
 
 // newFile copies (unless own) and sorts leaves, rejects duplicate keys and
@@ -214,6 +221,7 @@ type op struct {
 	file   *file     // nil for a removal
 	vec    []float32 // the caller's sum; copied when the folder is built unless shared
 	shared bool
+	norm   float32 // vec's, as checkSum computed it
 }
 
 // edit is the new state of one entry of a folder being copied.
@@ -223,6 +231,7 @@ type edit struct {
 	e      entry
 	vec    []float32 // a file's sum (nil = zero); folders are aggregated
 	shared bool      // vec may be kept as the row
+	norm   float32   // vec's norm, for a file
 }
 
 // builder copies the folders on the paths of one batch.
@@ -306,7 +315,7 @@ func (b *builder) write(d *folder, ops []op, depth int) (*folder, error) {
 			if ok && b.sameFile(d, i, o) {
 				continue
 			}
-			edits = append(edits, edit{name: name, e: entry{name: name, hash: o.file.hash, file: o.file}, vec: o.vec, shared: o.shared})
+			edits = append(edits, edit{name: name, e: entry{name: name, hash: o.file.hash, file: o.file}, vec: o.vec, shared: o.shared, norm: o.norm})
 			continue
 		}
 		child := &folder{hash: emptyHash}
@@ -389,9 +398,11 @@ func (b *builder) merge(d *folder, edits []edit) *folder {
 			continue
 		}
 		var row []float32
+		n := ed.norm // a file's, computed when its sum was checked
 		switch {
 		case ed.e.dir != nil:
 			row = b.aggregate(ed.e.dir)
+			n = norm(row)
 		case len(ed.vec) > 0 && ed.shared:
 			row = ed.vec[:dim:dim]
 		case len(ed.vec) > 0:
@@ -400,10 +411,10 @@ func (b *builder) merge(d *folder, edits []edit) *folder {
 			if b.zero == nil {
 				b.zero = make([]float32, dim)
 			}
-			row = b.zero
+			row, n = b.zero, 0
 		}
 		g.rows = append(g.rows, row)
-		g.norms = append(g.norms, norm(row))
+		g.norms = append(g.norms, n)
 	}
 	g.hash = hashEntries(g.entries)
 	for k := range g.entries {
@@ -436,10 +447,13 @@ func (b *builder) aggregate(d *folder) []float32 {
 }
 
 // norm is the Euclidean length of v.
-func norm(v []float32) float32 {
+func norm(v []float32) float32 { return float32(math.Sqrt(sumSquares(v))) }
+
+// sumSquares is the sum of the squares of v, accumulated in float64.
+func sumSquares(v []float32) float64 {
 	var s float64
 	for _, x := range v {
 		s += float64(x) * float64(x)
 	}
-	return float32(math.Sqrt(s))
+	return s
 }

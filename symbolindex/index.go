@@ -957,6 +957,9 @@ func (ix *Index) FileRefs(f uint32) []string {
 // FileLanguage returns the language of the file in slot f.
 func (ix *Index) FileLanguage(f uint32) string { return ix.fileTab[f].Language }
 
+// FileSize returns the size in bytes of the file in slot f, as indexed.
+func (ix *Index) FileSize(f uint32) int64 { return ix.fileTab[f].Size }
+
 // FileCategory returns the category of the file in slot f (test, docs,
 // config), computed when the file was indexed or loaded.
 func (ix *Index) FileCategory(f uint32) heuristics.Category { return ix.fileTab[f].Category }

@@ -107,6 +107,51 @@ func TestCacheRestartReusesEverything(t *testing.T) {
 	}
 }
 
+// A restart drops the files deleted since the cache was written, also
+// when as many files were added (the count alone does not tell), and
+// ends with the tree a cold build of the same files has.
+func TestCacheRestartDropsDeletedFiles(t *testing.T) {
+	root, files := cacheTree(t)
+	dir := t.TempDir()
+	_, cold, _ := cacheIndex(t, root, dir)
+	if cold.Files != files {
+		t.Fatalf("cold index: %d files, want %d", cold.Files, files)
+	}
+	var paths []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if len(paths) < 2 {
+		t.Fatalf("the tree has %d Go files", len(paths))
+	}
+	if err := os.Remove(paths[0]); err != nil {
+		t.Fatal(err)
+	}
+	_, warm, _ := cacheIndex(t, root, dir)
+	_, want, _ := cacheIndex(t, root, CacheDirOff)
+	if warm.Files != files-1 || warm.Reused != files-1 || warm.Parsed != 0 || warm.MerkleRoot != want.MerkleRoot {
+		t.Errorf("restart after a delete: files %d, reused %d, parsed %d, root %s; want %d files reused, root %s",
+			warm.Files, warm.Reused, warm.Parsed, warm.MerkleRoot, files-1, want.MerkleRoot)
+	}
+
+	// One more deleted and one added: the same count as the cache's.
+	if err := os.Remove(paths[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "added.go"), []byte("package added\n\nfunc Added() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, warm, _ = cacheIndex(t, root, dir)
+	_, want, _ = cacheIndex(t, root, CacheDirOff)
+	if warm.Files != files-1 || warm.Parsed != 1 || warm.Symbols != want.Symbols || warm.MerkleRoot != want.MerkleRoot {
+		t.Errorf("restart after a delete and an add: files %d, parsed %d, symbols %d, root %s; want %d files, 1 parsed, %d symbols, root %s",
+			warm.Files, warm.Parsed, warm.Symbols, warm.MerkleRoot, files-1, want.Symbols, want.MerkleRoot)
+	}
+}
+
 // A cold build with a cache dir streams the index into the cache file a
 // segment at a time and serves the file: it must hold and answer what a
 // build in memory (no cache dir) does, ties included.

@@ -202,11 +202,11 @@ type discoverWorker struct {
 	waiting []statted // for known, once it may be called
 }
 
-// statted is a regular file lstat described, not yet checked with known.
+// statted is a readable regular file lstatAt described, not yet checked
+// with known.
 type statted struct {
-	c   fileCand
-	st  fs.FileInfo
-	ino uint64
+	c  fileCand
+	st fileStat
 }
 
 func (w *discoverWorker) skip(rel string, reason SkipReason, err error) {
@@ -373,56 +373,59 @@ func (d *discoverer) run(w *discoverWorker) {
 }
 
 // listDir reads one directory, queues its subdirectories and its files.
+// When there is an index to compare with, it describes each regular file
+// through the directory's handle (fstatat, no path to resolve again) and
+// takes those whose record matches (see knownByStat); the others are read.
 func (d *discoverer) listDir(w *discoverWorker, dir *walkDir) {
-	entries, err := os.ReadDir(dir.abs)
-	if err != nil {
-		if dir.rel == "" {
-			d.mu.Lock()
-			d.rootErr = err
-			d.mu.Unlock()
-			return
-		}
-		w.skip(dir.rel, SkipUnreadable, err)
+	df, entries, ok := d.openDir(w, dir)
+	if !ok {
 		return
 	}
-	patterns := dir.ignore
-	for _, e := range entries {
-		if e.Name() != ".gitignore" {
-			continue
-		}
-		data, _, err := readRegular(d.realRoot, filepath.Join(dir.abs, ".gitignore"), d.maxBytes)
-		if err != nil {
-			w.skipErr(joinRel(dir.rel, ".gitignore"), err)
-			break
-		}
-		// Full slice expression: appending never writes into the parent's
-		// shared backing array.
-		patterns = append(patterns[:len(patterns):len(patterns)], parseIgnore(data, dir.segs)...)
-		break
+	defer df.Close()
+	dirfd := -1
+	if d.known != nil {
+		dirfd = int(df.Fd())
 	}
+	patterns := d.dirIgnore(w, dir, entries)
 	matcher := gitignore.NewMatcher(patterns)
 
+	// The real path is the root's followed by the relative one (the walk
+	// follows no symlink): one string holds both.
+	prefix, relAt := dir.abs, len(d.realRoot)
+	if !strings.HasSuffix(prefix, "/") { // "/" is the only real path that ends in one
+		prefix += "/"
+	}
+	if !strings.HasSuffix(d.realRoot, "/") {
+		relAt++
+	}
+	// segs[len(dir.segs)] is each entry's name in turn: the matcher keeps
+	// nothing, a directory queued gets a copy.
+	segs := append(dir.segs[:len(dir.segs):len(dir.segs)], "")
 	var batch []fileCand
 	for _, e := range entries {
 		name := e.Name()
 		if name == ".git" {
 			continue
 		}
-		rel := joinRel(dir.rel, name)
-		abs := filepath.Join(dir.abs, name)
-		segs := append(dir.segs[:len(dir.segs):len(dir.segs)], name)
+		abs := prefix + name
+		rel := abs[relAt:]
+		segs[len(segs)-1] = name
 		typ := e.Type()
 		switch {
 		case typ.IsDir():
 			if isDefaultExcludedDir(name) || matcher.Match(segs, true) || d.exclude.MatchAny(rel) {
 				continue
 			}
-			d.push(walkJob{dir: &walkDir{rel: rel, abs: abs, segs: segs, ignore: patterns}})
+			d.push(walkJob{dir: &walkDir{rel: rel, abs: abs, segs: slices.Clone(segs), ignore: patterns}})
 		case typ.IsRegular():
 			if matcher.Match(segs, false) || d.exclude.MatchAny(rel) {
 				continue
 			}
-			batch = append(batch, fileCand{rel: rel, abs: abs})
+			c := fileCand{rel: rel, abs: abs}
+			if dirfd >= 0 && d.knownByStat(w, dirfd, name, c) {
+				continue
+			}
+			batch = append(batch, c)
 		case typ&fs.ModeSymlink != 0:
 			d.symlink(w, dir, name, rel, abs, segs, matcher)
 		default:
@@ -439,6 +442,52 @@ func (d *discoverer) listDir(w *discoverWorker, dir *walkDir) {
 	for _, c := range batch {
 		d.readFile(w, c)
 	}
+}
+
+// openDir opens and lists the directory dir (the entries' types without a
+// stat, in no order); it reports one it cannot read, and then returns
+// false.
+func (d *discoverer) openDir(w *discoverWorker, dir *walkDir) (*os.File, []fs.DirEntry, bool) {
+	df, err := os.Open(dir.abs)
+	var entries []fs.DirEntry
+	if err == nil {
+		entries, err = df.ReadDir(-1)
+		if err != nil {
+			df.Close()
+		}
+	}
+	if err == nil {
+		return df, entries, true
+	}
+	if dir.rel == "" {
+		d.mu.Lock()
+		d.rootErr = err
+		d.mu.Unlock()
+	} else {
+		w.skip(dir.rel, SkipUnreadable, err)
+	}
+	return nil, nil, false
+}
+
+// dirIgnore is the ignore patterns in effect in dir, whose entries are
+// entries: its parent's and its .gitignore's.
+func (d *discoverer) dirIgnore(w *discoverWorker, dir *walkDir, entries []fs.DirEntry) []gitignore.Pattern {
+	patterns := dir.ignore
+	for _, e := range entries {
+		if e.Name() != ".gitignore" {
+			continue
+		}
+		data, _, err := readRegular(d.realRoot, filepath.Join(dir.abs, ".gitignore"), d.maxBytes)
+		if err != nil {
+			w.skipErr(joinRel(dir.rel, ".gitignore"), err)
+			break
+		}
+		// Full slice expression: appending never writes into the parent's
+		// shared backing array.
+		patterns = append(patterns[:len(patterns):len(patterns)], parseIgnore(data, dir.segs)...)
+		break
+	}
+	return patterns
 }
 
 // symlink records why a symlink is not followed. Discover never reads
@@ -491,9 +540,6 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 	if d.ctx.Err() != nil {
 		return
 	}
-	if d.known != nil && d.knownByStat(w, c) {
-		return
-	}
 	f, st, err := openRegular(d.realRoot, c.abs)
 	if err != nil {
 		w.skipErr(c.rel, err)
@@ -532,47 +578,53 @@ func (d *discoverer) readFile(w *discoverWorker, c fileCand) {
 	})
 }
 
-// knownByStat takes the file c as the index knows it when one lstat shows
-// a regular file whose size, modification time and inode number match
-// its record: on a restart most files are, and need no open, fstat,
-// kernel-path check and close through the gate. Nothing of the file is
-// read; the walk reached c.abs through no symlink, lstat follows no final
-// one, and a file whose identity changed meanwhile does not match its
-// record. Anything else (unknown, changed, not a regular file, too large,
-// unreadable) goes through readFile's gate as before.
-func (d *discoverer) knownByStat(w *discoverWorker, c fileCand) bool {
-	st, err := os.Lstat(c.abs)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > d.maxBytes {
-		return false
-	}
-	ino := inoOf(st)
-	if ino == 0 {
+// fileStat is what lstatAt tells of a file.
+type fileStat struct {
+	regular    bool
+	size       int64
+	modTime    int64 // unix nanoseconds
+	ino        uint64
+	ownerReads bool // this process's user owns it and may read it
+}
+
+// knownByStat takes the file c, the entry name of the directory open as
+// dirfd, as the index knows it when one fstatat shows a regular file
+// whose size, modification time and inode number match its record: on a
+// restart most files are, and need no open, fstat, kernel-path check and
+// close through the gate. Nothing of the file is read; the walk reached
+// the directory through no symlink, fstatat follows no final one, and a
+// file whose identity changed meanwhile does not match its record. One
+// this process may not read is left to the gate, which skips it as
+// before. Anything else (unknown, changed, not a regular file, too large)
+// goes through readFile's gate as before.
+func (d *discoverer) knownByStat(w *discoverWorker, dirfd int, name string, c fileCand) bool {
+	var st fileStat
+	if !lstatAt(dirfd, name, &st) || !st.regular || st.size > d.maxBytes || st.ino == 0 {
 		return false
 	}
 	if d.ready != nil {
 		select {
 		case <-d.ready:
 		default:
-			if !readable(c.abs) {
+			if !readableAt(dirfd, name, &st) {
 				return false
 			}
-			w.waiting = append(w.waiting, statted{c: c, st: st, ino: ino})
+			w.waiting = append(w.waiting, statted{c: c, st: st})
 			return true
 		}
 	}
-	return d.takeKnown(w, c, st, ino, false)
-}
-
-// takeKnown adds the file c, which lstat described as st, with the hash
-// known gives it, if its record matches (and it is readable, unless the
-// caller checked already).
-func (d *discoverer) takeKnown(w *discoverWorker, c fileCand, st fs.FileInfo, ino uint64, isReadable bool) bool {
-	h, ok := d.known(c.rel, st.Size(), st.ModTime().UnixNano(), ino)
-	if !ok || !isReadable && !readable(c.abs) { // one made unreadable is skipped as before
+	h, ok := d.known(c.rel, st.size, st.modTime, st.ino)
+	if !ok || !readableAt(dirfd, name, &st) { // one made unreadable is skipped as before
 		return false
 	}
-	w.files = append(w.files, FileInfo{Path: c.rel, Abs: c.abs, Size: st.Size(), ModTime: st.ModTime(), Hash: h, Ino: ino})
+	w.take(c, &st, h)
 	return true
+}
+
+// take adds the file c, which lstatAt described as st, with the content
+// hash h its record gives.
+func (w *discoverWorker) take(c fileCand, st *fileStat, h uint64) {
+	w.files = append(w.files, FileInfo{Path: c.rel, Abs: c.abs, Size: st.size, ModTime: time.Unix(0, st.modTime), Hash: h, Ino: st.ino})
 }
 
 // checkWaiting waits for ready, then checks the files the workers kept
@@ -595,8 +647,12 @@ func (d *discoverer) checkWaiting(ws []discoverWorker, ready <-chan struct{}) {
 	for i := range ws {
 		wg.Go(func() {
 			w := &ws[i]
-			for _, s := range w.waiting {
-				if !d.takeKnown(w, s.c, s.st, s.ino, true) {
+			w.files = slices.Grow(w.files, len(w.waiting))
+			for k := range w.waiting {
+				s := &w.waiting[k]
+				if h, ok := d.known(s.c.rel, s.st.size, s.st.modTime, s.st.ino); ok {
+					w.take(s.c, &s.st, h)
+				} else {
 					d.readFile(w, s.c)
 				}
 			}

@@ -242,3 +242,47 @@ func TestDiscoverWaitsForKnown(t *testing.T) {
 		t.Errorf("hashes: got %v, want %v", got, want)
 	}
 }
+
+// A file the cache knows, made unreadable since (chmod changes no
+// modification time), is skipped as unreadable at the restart, as a cold
+// build skips it; one this process may still read (a privileged user:
+// mode 000 stops no read) is reused, not skipped.
+func TestCacheRestartFileMadeUnreadable(t *testing.T) {
+	root, files := cacheTree(t)
+	dir := t.TempDir()
+	_, cold, _ := cacheIndex(t, root, dir)
+	if cold.Files != files {
+		t.Fatalf("cold index: %d files, want %d", cold.Files, files)
+	}
+	var secret string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if secret == "" && err == nil && !d.IsDir() && filepath.Ext(p) == ".go" {
+			secret = p
+		}
+		return nil
+	})
+	if err := os.Chmod(secret, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(secret, 0o644) })
+	rel, _ := filepath.Rel(root, secret)
+	rel = filepath.ToSlash(rel)
+
+	_, warm, _ := cacheIndex(t, root, dir)
+	var reason SkipReason
+	for _, s := range warm.SkippedFiles {
+		if s.Path == rel {
+			reason = s.Reason
+		}
+	}
+	if _, err := os.ReadFile(secret); err == nil {
+		t.Logf("running privileged (euid %d): mode 000 does not stop reads", os.Geteuid())
+		if warm.Files != files || warm.Reused != files || reason != "" {
+			t.Errorf("restart: files %d, reused %d, %s skipped as %q; want all %d reused", warm.Files, warm.Reused, rel, reason, files)
+		}
+		return
+	}
+	if warm.Files != files-1 || reason != SkipUnreadable {
+		t.Errorf("restart: files %d, %s skipped as %q; want %d files and it skipped as %q", warm.Files, rel, reason, files-1, SkipUnreadable)
+	}
+}

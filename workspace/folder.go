@@ -537,12 +537,11 @@ func (f *Folder) merge(cfile string, emb embed.Embedder, log *slog.Logger) {
 func describe(idx *symbolindex.Index, stats *IndexStats) {
 	stats.Files, stats.Symbols = idx.Files(), idx.Symbols()
 	stats.Languages = map[string]int{}
-	for _, p := range idx.Paths() {
-		fs, _ := idx.FileSlot(p)
+	idx.EachPath(func(_ string, fs uint32) bool {
 		stats.Languages[idx.FileLanguage(fs)]++
-		st, _ := idx.State(p)
-		stats.Bytes += st.Size
-	}
+		stats.Bytes += idx.FileSize(fs)
+		return true
+	})
 	stats.MerkleRoot = idx.Tree().RootHex()
 }
 
@@ -694,24 +693,38 @@ func streamBuild(ctx context.Context, cfile string, emb embed.Embedder, files []
 // are the indexed paths no longer among files, and states the indexed
 // states of the files to read. Caller holds idx's lock for reading.
 func diffFiles(idx *symbolindex.Index, files []FileInfo, st *updateStats) (todo []FileInfo, gone []string, states map[string]symbolindex.FileState) {
-	seen := make(map[string]bool, len(files))
-	for _, fi := range files {
-		seen[fi.Path] = true
-		if s, ok := idx.State(fi.Path); ok && s.Size == fi.Size && s.ModTime == fi.ModTime.UnixNano() && s.Ino == fi.Ino {
+	states = make(map[string]symbolindex.FileState)
+	found, distinct := 0, true
+	for i, fi := range files {
+		if i > 0 && fi.Path <= files[i-1].Path {
+			distinct = false // not sorted: maybe not distinct either
+		}
+		s, ok := idx.State(fi.Path)
+		if ok {
+			found++
+		}
+		if ok && s.Size == fi.Size && s.ModTime == fi.ModTime.UnixNano() && s.Ino == fi.Ino {
 			st.reused++
 			continue
 		}
 		todo = append(todo, fi)
+		if ok {
+			states[fi.Path] = s
+		}
+	}
+	// When as many distinct files were found in idx as it holds, every
+	// indexed path is among files (a restart with nothing deleted): no
+	// need to list them.
+	if distinct && found == idx.Files() {
+		return todo, nil, states
+	}
+	seen := make(map[string]bool, len(files))
+	for _, fi := range files {
+		seen[fi.Path] = true
 	}
 	for _, p := range idx.Paths() {
 		if !seen[p] {
 			gone = append(gone, p)
-		}
-	}
-	states = make(map[string]symbolindex.FileState, len(todo))
-	for _, fi := range todo {
-		if s, ok := idx.State(fi.Path); ok {
-			states[fi.Path] = s
 		}
 	}
 	return todo, gone, states
