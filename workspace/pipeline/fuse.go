@@ -282,6 +282,11 @@ func (s *scope) nameStrengths(cs []*cand) {
 	written, bonus := n.written, n.bonus
 	stems := map[uint32]float64{}
 	for _, c := range cs {
+		if c.scores[heuristics.SrcLexical] == 0 {
+			// The bonus is scaled by the lexical score: nothing to weigh.
+			c.strong, c.strongBy = 0, StrongName
+			continue
+		}
 		if c.cat != 0 {
 			// A test, doc or configuration file repeats the names of the
 			// code it is about ("TestUploadRetry" for "retry the upload"):
