@@ -55,6 +55,17 @@ func cacheIndex(t *testing.T, root, cacheDir string) (*Workspace, IndexStats, *c
 	return ws, stats[0], log
 }
 
+// cachedTree is cacheTree indexed cold into a cache dir of its own.
+func cachedTree(t *testing.T) (root, dir string, files int) {
+	t.Helper()
+	root, files = cacheTree(t)
+	dir = t.TempDir()
+	if _, cold, _ := cacheIndex(t, root, dir); cold.Files != files {
+		t.Fatalf("cold index: %d files, want %d", cold.Files, files)
+	}
+	return root, dir, files
+}
+
 // cacheTree writes selApp and the clones into a new directory.
 func cacheTree(t *testing.T) (root string, files int) {
 	t.Helper()
@@ -111,12 +122,7 @@ func TestCacheRestartReusesEverything(t *testing.T) {
 // when as many files were added (the count alone does not tell), and
 // ends with the tree a cold build of the same files has.
 func TestCacheRestartDropsDeletedFiles(t *testing.T) {
-	root, files := cacheTree(t)
-	dir := t.TempDir()
-	_, cold, _ := cacheIndex(t, root, dir)
-	if cold.Files != files {
-		t.Fatalf("cold index: %d files, want %d", cold.Files, files)
-	}
+	root, dir, files := cachedTree(t)
 	var paths []string
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
