@@ -96,8 +96,8 @@ func (s *Server) followShared(token string) {
 	withProgress := s.caps.Window.WorkDoneProgress
 	s.mu.Unlock()
 	p := &progressReporter{s: s, last: -1}
-	if withProgress && !ws.Ready() {
-		p.begin(token)
+	if withProgress {
+		p.begin(token) // even when ready at once: one begin and end still tell the client
 	}
 	tick := time.NewTicker(sharedPoll)
 	defer tick.Stop()
@@ -108,9 +108,6 @@ func (s *Server) followShared(token string) {
 			return
 		case <-tick.C:
 		}
-	}
-	if withProgress && p.token == nil {
-		p.begin(token) // ready at once: one begin and end still tell the client
 	}
 	p.end("indexed by the shared daemon")
 	s.log.Info("the shared daemon's index of this workspace is ready")

@@ -198,8 +198,10 @@ type Signal struct {
 
 // Strong is an item's strong-match bonus: what was added to its fused
 // score and by what the request named: "name" (the symbol's), "stem" (its
-// file's stem), "scope" (a commit-style scope naming the file's stem) or
-// "file" (the file, named outright).
+// file's stem), "scope" (a commit-style scope naming the file's stem),
+// "file" (the file, named outright), "folder" (a scope naming the file's
+// folder) or "version" (a release whose previous version the symbol
+// declares).
 type Strong struct {
 	Bonus float64 `json:"bonus"`
 	By    string  `json:"by"`
