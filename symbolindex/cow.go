@@ -63,20 +63,6 @@ func (m *cowMap[V]) at(k string) V {
 
 func (m *cowMap[V]) len() int { return m.n }
 
-// each calls fn with every entry until it returns false.
-func (m *cowMap[V]) each(fn func(k string, v V) bool) {
-	if m.sh == nil {
-		return
-	}
-	for i := range m.sh {
-		for k, v := range m.sh[i].m {
-			if !fn(k, v) {
-				return
-			}
-		}
-	}
-}
-
 // shard returns the writable shard of k in epoch.
 func (m *cowMap[V]) shard(k string, epoch uint64) map[string]V {
 	if m.sh == nil {
@@ -216,21 +202,4 @@ func (a *cowArr[T]) push(v T, epoch uint64) {
 	c := len(a.ch) - 1
 	a.ch[c] = append(a.ch[c], v)
 	a.n++
-}
-
-// grow appends zero values up to length n, in epoch.
-func (a *cowArr[T]) grow(n int, epoch uint64) {
-	var zero T
-	for a.n < n {
-		a.push(zero, epoch)
-	}
-}
-
-// clone returns a copy of a that shares nothing with it, made in epoch.
-func (a *cowArr[T]) clone(epoch uint64) cowArr[T] {
-	b := cowArr[T]{ch: make([][]T, len(a.ch)), stamps: make([]uint64, len(a.stamps)), stamp: epoch, n: a.n}
-	for i, c := range a.ch {
-		b.ch[i], b.stamps[i] = slices.Clone(c), epoch
-	}
-	return b
 }

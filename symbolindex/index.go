@@ -10,6 +10,7 @@ package symbolindex
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"slices"
@@ -572,12 +573,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 	// Freed in slot order, not the map's: the free list decides the slots
 	// the next symbols take, and a replay of the same edits must give
 	// them the same ones.
-	gone := make([]uint32, 0, len(old))
-	for _, s := range old {
-		gone = append(gone, s)
-	}
-	slices.Sort(gone)
-	for _, s := range gone {
+	for _, s := range slices.Sorted(maps.Values(old)) {
 		ix.dropSymbol(s)
 		ix.symFile[s] = noFile
 		ix.freeSym = append(ix.freeSym, s)

@@ -443,9 +443,9 @@ func (l *Lexical) accumulate16(sg *lexSeg, pt lexPart, wq float32, nm *lexNorm, 
 	}
 }
 
-// trim drops the spare capacity that adding segments term by term leaves
-// in the per-term arrays: call it once the last segment is added.
+// trim drops the spare capacity that adding the segments' postings leaves
+// in parts: call it once the last segment is added (mark is made to the
+// dictionary's length by setBaseTerms).
 func (l *Lexical) trim() {
 	l.parts = slices.Clip(l.parts)
-	l.mark = slices.Clone(l.mark)
 }

@@ -254,8 +254,8 @@ static bool push(walk *w, uint16_t s) {
 
 // ctxls_go_walk writes the records of the tree at root to out (cap
 // words) and returns how many words they take (more than cap: call again
-// with that much rgive_up); *give_up is set when memory ran out or the query must
-// read the tree.
+// with that much room); *give_up is set when memory ran out or the query
+// must read the tree.
 static size_t ctxls_go_walk(TSNode root, uint32_t *out, size_t cap, bool *give_up) {
 	walk w = {0};
 	const TSLanguage *lang = ts_tree_language(root.tree);
