@@ -62,7 +62,7 @@ var Weights = [NumSources]float64{
 
 // FocusSymbols and FocusSymbolRatio choose, with no cursor, the active
 // file's symbols a request is about: its best lexical matches among the
-// file's functions, within the ratio of the best.
+// file's symbols, within the ratio of the best.
 const (
 	FocusSymbols     = 2
 	FocusSymbolRatio = 0.75
@@ -362,14 +362,14 @@ const MaxLeadingComments = 40
 
 // OutsideChars is how much of a file's lines outside its symbols (imports,
 // module-level statements, registration tables) an item of them holds
-// (workspace/pipeline/outside.go): the lines that hold the query's rarest
+// (workspace/pipeline/surround.go): the lines that hold the query's rarest
 // words and the lines around them. 600 did no better on real history.
 const OutsideChars = 400
 
 // OutsideRarity is how rare a query term must be, as a share of the rarest
 // a term can be (its IDF over the symbols against the IDF of a term no
 // symbol holds), for a line outside the symbols that holds it to be worth
-// an item (workspace/pipeline/outside.go): common words ("add", "error")
+// an item (workspace/pipeline/surround.go): common words ("add", "error")
 // are on every import line. .5 gave .003 less hunk coverage on real
 // history (30 commits, cold), and active answers .010 less.
 const OutsideRarity = 0.65

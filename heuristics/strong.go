@@ -126,9 +126,9 @@ func StrongBonus(strength, lexWeight float64) float64 {
 type Version struct{ Major, Minor, Patch int }
 
 var (
-	// namedVersionRE: a version as release messages write it (v1.2,
-	// 0.71.0, 5.3.1-rc.1), not an address (192.168.0.1).
-	namedVersionRE = regexp.MustCompile(`(?:^|[^\w.])v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][\w.]*\w)?(?:$|[^\w.]|\.(?:$|\s))`)
+	// NamedVersionRE matches a version as release messages write it
+	// (v1.2, 0.71.0, 5.3.1-rc.1), not an address (192.168.0.1).
+	NamedVersionRE = regexp.MustCompile(`(?:^|[^\w.])v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][\w.]*\w)?(?:$|[^\w.]|\.(?:$|\s))`)
 	// declaredVersionRE: a string literal that is a version ("5.3.0",
 	// 'v0.70', "5.0.0-alpha").
 	declaredVersionRE = regexp.MustCompile("[\"'`]v?(\\d+)\\.(\\d+)(?:\\.(\\d+))?(?:[-+][\\w.]*)?[\"'`]")
@@ -140,7 +140,7 @@ const VersionDeclLines = 5
 
 // NamedVersions are the version numbers text names.
 func NamedVersions(text string) []Version {
-	return versions(namedVersionRE.FindAllStringSubmatch(text, -1))
+	return versions(NamedVersionRE.FindAllStringSubmatch(text, -1))
 }
 
 // DeclaredVersions are the version numbers src holds as string literals.

@@ -16,13 +16,13 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
@@ -307,10 +307,6 @@ func (h *History) CoChanged(seeds []string, k int) []File {
 	return topK(out, k)
 }
 
-// versionRE matches a version number as release commits write it:
-// v1.2, 0.71.0, 5.3.1-rc.1, not an address (192.168.0.1).
-var versionRE = regexp.MustCompile(`(^|[^\w.])v?\d+\.\d+(\.\d+)?([-+][\w.]*\w)?($|[^\w.]|\.($|\s))`)
-
 // versionMarker is the term a commit whose subject names a version is also
 // indexed under: version numbers are no query terms ("0.71.0" gives only
 // "71"), yet a release request is best answered by the files past
@@ -324,7 +320,7 @@ func NamesVersion(text string) bool {
 	// read at every start took 9 ms with it).
 	for i := 0; i+2 < len(text); i++ {
 		if isDigit(text[i]) && text[i+1] == '.' && isDigit(text[i+2]) {
-			return versionRE.MatchString(text)
+			return heuristics.NamedVersionRE.MatchString(text)
 		}
 	}
 	return false

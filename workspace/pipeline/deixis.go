@@ -74,13 +74,21 @@ func (s *scope) deicticSymbols() []symRank {
 	return nil
 }
 
-// text is the indexed text of one of the folder's files, or nil.
+// text is the indexed text of one of the folder's files, or nil; each
+// file is read once a select.
 func (s *scope) text(fs uint32) []byte {
+	if src, ok := s.texts[fs]; ok {
+		return src
+	}
 	rel := s.idx.FilePath(fs)
 	src, err := s.snap.ReadText(s.fv.Root, snapshot.JoinRoot(s.fv.Root, rel))
 	if err != nil || !indexedText(s.idx, rel, src) {
-		return nil
+		src = nil
 	}
+	if s.texts == nil {
+		s.texts = map[uint32][]byte{}
+	}
+	s.texts[fs] = src
 	return src
 }
 

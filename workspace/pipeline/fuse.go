@@ -323,17 +323,12 @@ func (s *scope) versionDecls(cs []*cand, query string) {
 	if len(named) == 0 || b == 0 {
 		return
 	}
-	texts := map[uint32][]byte{}
 	for _, c := range cs {
 		if c.cat != 0 || c.slot == noSlot || c.sym.Kind == parse.KindFile ||
 			c.sym.Range.EndLine-c.sym.Range.StartLine >= heuristics.VersionDeclLines {
 			continue
 		}
-		src, ok := texts[c.fileSlot]
-		if !ok {
-			src = s.text(c.fileSlot)
-			texts[c.fileSlot] = src
-		}
+		src := s.text(c.fileSlot)
 		if int(c.sym.EndByte) > len(src) || c.sym.StartByte > c.sym.EndByte {
 			continue
 		}

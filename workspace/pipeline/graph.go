@@ -180,7 +180,7 @@ func langFamily(lang string) string {
 
 // focusSlots are the active file's symbols a request is about: the
 // cursor's, or the best lexical matches of the query among the file's
-// functions and methods (at most heuristics.FocusSymbols, each within
+// symbols (at most heuristics.FocusSymbols, each within
 // heuristics.FocusSymbolRatio of the best).
 func (s *scope) focusSlots() []uint32 {
 	if slot, ok := s.cursorSlot(); ok {

@@ -347,7 +347,8 @@ func (x *explainer) what(c *cand) string {
 		if c.sym.Range.StartLine == 0 || c.sym.EndByte <= x.firstSymbolStart(c) {
 			what = "the head of " + path.Base(c.path) + " (imports, top-level lines)"
 		}
-		if ws := x.matched(x.own, func(t string) bool { return x.candTerms(c)[t] }); len(ws) > 0 {
+		terms := x.candTerms(c)
+		if ws := x.matched(x.own, func(t string) bool { return terms[t] }); len(ws) > 0 {
 			what += " that hold words of your question: " + strings.Join(ws, ", ")
 		}
 		return what

@@ -20,8 +20,8 @@ import (
 //	pick.go        the context items (rules, notes, tools) the request takes
 //	focus.go       the best files' share of the answer first
 //	read.go        overlaps collapsed, texts read, type headers, items merged
-//	surround.go    each entry widened to the lines around it
-//	outside.go     the opening files' lines outside symbols that hold the query's words
+//	surround.go    each entry widened to the lines around it, and the opening
+//	               files' lines outside symbols that hold the query's words
 //	pack.go        the entries fitted into the budget, in characters or tokens
 //	render.go      the result's items, each with why it is there
 //

@@ -40,7 +40,7 @@ var sources = []struct {
 	{heuristics.SrcPastSymbol, pastSymbolSource},         // historyload.go
 	{heuristics.SrcCoChangeSymbol, coChangeSymbolSource}, // historyload.go
 	{heuristics.SrcCoHistory, coHistorySource},
-	{heuristics.SrcNeighbour, neighboursSource}, // neighbours.go
+	{heuristics.SrcNeighbour, neighboursSource}, // graph.go
 }
 
 // ranked is one source's list: symbols it ranks itself and files it ranks
@@ -85,7 +85,8 @@ type scope struct {
 	// (deixis.go); coWhy and pastWhy the history's words for the files
 	// it ranks: the evidence the items' reasons name (why.go).
 	sites          map[uint32]*callSite
-	cands          []cand // the slab cand takes candidates from
+	cands          []cand            // the slab cand takes candidates from
+	texts          map[uint32][]byte // the files text has read, by slot (nil: unreadable)
 	coWhy, pastWhy map[uint32]string
 }
 

@@ -130,7 +130,8 @@ type cand struct {
 	// its fused score, on a scale of its own (fuse.go, nameStrengths).
 	strong float64
 	// strongBy says what the query named for strong: StrongName,
-	// StrongStem, StrongScope or StrongFile ("" for no bonus).
+	// StrongStem, StrongScope, StrongFile, StrongFolder or StrongVersion
+	// (read only when strong > 0).
 	strongBy string
 	reason   string
 	// head: a file item of the lines before the file's first symbol
@@ -152,7 +153,7 @@ type cand struct {
 	around string
 	above  bool
 	// outside: an item of its file's lines outside any symbol that hold
-	// rare words of the query (outside.go).
+	// rare words of the query (surround.go, outside).
 	outside bool
 }
 
