@@ -199,8 +199,8 @@ func lesserFiles(p *plan, entries []packEntry) map[int]bool {
 }
 
 // shorten cuts a lesser file's entry to the lines of its text that match
-// the query best, up to heuristics.TailChars with its type header, and
-// keeps it from growing again.
+// the query best, about heuristics.TailChars (a fifth of it at least,
+// before its type header), and keeps it from growing again.
 func shorten(e *packEntry, q *query) {
 	if e.fixed || e.cut {
 		return
@@ -209,7 +209,13 @@ func shorten(e *packEntry, q *query) {
 	if len(e.prefix)+len(e.text) <= heuristics.TailChars {
 		return
 	}
-	ex := excerpt(e.text, max(heuristics.TailChars-len(e.prefix), heuristics.TailChars/5), q, e.cand.lang)
+	e.cutTo(max(heuristics.TailChars-len(e.prefix), heuristics.TailChars/5), q)
+}
+
+// cutTo cuts the entry's text to the lines that match the query best
+// within room characters, its range to the lines the text keeps.
+func (e *packEntry) cutTo(room int, q *query) {
+	ex := excerpt(e.text, room, q, e.cand.lang)
 	e.rng, e.text, e.cut = claimedRange(e.rng, ex), ex.Text, ex.Cut
 }
 
@@ -267,8 +273,7 @@ func (s *surroundings) region(p *plan, q *query, entries []packEntry) []packEntr
 	if room := p.perItem - len(lead.prefix); len(lead.text) > room {
 		// A lead over the cap is cut to the lines that match the query
 		// best; its neighbourhood is around them.
-		ex := excerpt(lead.text, room, q, lead.cand.lang)
-		lead.rng, lead.text, lead.cut = claimedRange(lead.rng, ex), ex.Text, ex.Cut
+		lead.cutTo(room, q)
 	} else {
 		s.grow(lead, li, p.perItem)
 	}
