@@ -470,14 +470,14 @@ func (s *scope) scopedStems(cs []*cand) {
 			// ranks must not outvote. A named changelog, workflow or
 			// test keeps only its mention: beside it, a commit's
 			// message most often describes the code it changed.
-			for _, fs := range filesByPath(s.idx, stem) {
+			for _, fs := range s.filesByPath(stem) {
 				if p := s.idx.FilePath(fs); p == stem || strings.HasSuffix(p, "/"+stem) {
 					name(fs, StrongFile, b)
 				}
 			}
 			continue
 		}
-		for _, fs := range filesByPath(s.idx, stem) {
+		for _, fs := range s.filesByPath(stem) {
 			if namesStem(s.idx.FilePath(fs), stem) {
 				name(fs, StrongScope, b)
 			}

@@ -85,8 +85,9 @@ type scope struct {
 	// (deixis.go); coWhy and pastWhy the history's words for the files
 	// it ranks: the evidence the items' reasons name (why.go).
 	sites          map[uint32]*callSite
-	cands          []cand            // the slab cand takes candidates from
-	texts          map[uint32][]byte // the files text has read, by slot (nil: unreadable)
+	cands          []cand              // the slab cand takes candidates from
+	texts          map[uint32][]byte   // the files text has read, by slot (nil: unreadable)
+	pathFiles      map[string][]uint32 // the files each path mention names (filesByPath)
 	coWhy, pastWhy map[uint32]string
 }
 
@@ -267,7 +268,7 @@ func (s *scope) mentionedFiles() []weightedSlot {
 	if !s.mentionedDone {
 		s.mentionedDone = true
 		for _, m := range s.q.paths {
-			for _, fs := range filesByPath(s.idx, m.name) {
+			for _, fs := range s.filesByPath(m.name) {
 				s.mentioned = append(s.mentioned, weightedSlot{fs, m.w})
 			}
 		}
@@ -417,6 +418,21 @@ func filesByPath(idx *symbolindex.Index, mention string) []uint32 {
 		out = out[:0]
 	}
 	return out
+}
+
+// filesByPath is filesByPath over the scope's index, each mention's
+// files found once a select (the mentions and the strong match's scopes
+// ask for the same ones, each a walk over every path).
+func (s *scope) filesByPath(mention string) []uint32 {
+	if fs, ok := s.pathFiles[mention]; ok {
+		return fs
+	}
+	if s.pathFiles == nil {
+		s.pathFiles = map[string][]uint32{}
+	}
+	fs := filesByPath(s.idx, mention)
+	s.pathFiles[mention] = fs
+	return fs
 }
 
 // coChangeSource ranks the files that changed in the same commits as the
