@@ -1016,21 +1016,56 @@ func settleTies[T any](k int, search func(n int) []T, of func(T) (uint32, float3
 // symbolOrder orders symbols by path, then position (the container
 // before what it holds), then qualified name.
 func (ix *Index) symbolOrder(a, b uint32) int {
-	ra, _ := ix.Symbol(a)
-	rb, _ := ix.Symbol(b)
-	if c := strings.Compare(ra.Path, rb.Path); c != 0 {
+	ka, kb := ix.orderKey(a), ix.orderKey(b)
+	if c := strings.Compare(ka.path, kb.path); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(ra.StartByte, rb.StartByte); c != 0 {
+	if c := cmp.Compare(ka.start, kb.start); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(rb.EndByte, ra.EndByte); c != 0 {
+	if c := cmp.Compare(kb.end, ka.end); c != 0 {
 		return c
 	}
-	if c := strings.Compare(ra.Qualified, rb.Qualified); c != 0 {
+	if c := strings.Compare(ix.qualified(a), ix.qualified(b)); c != 0 {
 		return c
 	}
 	return cmp.Compare(a, b)
+}
+
+// symKey is what symbolOrder reads of a symbol before its qualified name:
+// its file's path and its bytes (all zero for a free slot).
+type symKey struct {
+	path       string
+	start, end uint32
+}
+
+// orderKey returns the path and bytes of the symbol in slot s without
+// building its parse.Symbol.
+func (ix *Index) orderKey(s uint32) symKey {
+	f, ok := ix.SymbolFile(s)
+	if !ok {
+		return symKey{}
+	}
+	path := ix.fileTab[f].Path
+	if a := ix.symAt[s]; a != 0 {
+		sym := &ix.syms.ref(a - 1).Sym
+		return symKey{path, sym.StartByte, sym.EndByte}
+	}
+	_, r := ix.record(s)
+	return symKey{path, r.StartByte, r.EndByte}
+}
+
+// qualified returns the qualified name of the symbol in slot s ("" for a
+// free slot).
+func (ix *Index) qualified(s uint32) string {
+	if _, ok := ix.SymbolFile(s); !ok {
+		return ""
+	}
+	if a := ix.symAt[s]; a != 0 {
+		return ix.syms.ref(a - 1).Sym.Qualified
+	}
+	v, r := ix.record(s)
+	return v.str(r.Qual)
 }
 
 // fileOrder orders files by path.

@@ -2,6 +2,7 @@ package symbolindex
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -78,8 +79,18 @@ func TestSearchTiesByPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	qv := vecs[0]
-	var got [2][3][]string
-	for o, ix := range []*Index{build(false), build(true)} {
+	// The third reads its symbols from a cache file's records rather than
+	// from memory.
+	path := filepath.Join(t.TempDir(), "index")
+	if err := build(true).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadIndex(path, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [3][3][]string
+	for o, ix := range []*Index{build(false), build(true), loaded} {
 		for _, h := range ix.SearchSymbols(q, 5, nil, nil) {
 			ref, _ := ix.Symbol(h.Doc)
 			got[o][0] = append(got[o][0], ref.Path)
@@ -93,8 +104,8 @@ func TestSearchTiesByPath(t *testing.T) {
 		}
 	}
 	for k, name := range []string{"SearchSymbols", "SearchFiles", "SearchVectors"} {
-		if !slices.Equal(got[0][k], got[1][k]) || len(got[0][k]) != 5 {
-			t.Errorf("%s: indexed in path order %v, in reverse %v; want the same five", name, got[0][k], got[1][k])
+		if !slices.Equal(got[0][k], got[1][k]) || !slices.Equal(got[0][k], got[2][k]) || len(got[0][k]) != 5 {
+			t.Errorf("%s: indexed in path order %v, in reverse %v, loaded %v; want the same five", name, got[0][k], got[1][k], got[2][k])
 		}
 	}
 }
