@@ -137,7 +137,7 @@ func TestPrepareStreamMatchesTokenizeDoc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stream := useStream(pf.Symbols, src, nil, d)
+		stream := useStream(pf.Symbols, src, nil)
 		if stream {
 			streamed++
 		}

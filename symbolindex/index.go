@@ -279,6 +279,19 @@ type FileDoc struct {
 // content hash, so that Prepare need not tokenize or embed it again.
 type Known func(key string, hash uint64) bool
 
+// of asks known once of each leaf, keys[i] and hashes[i]: which are known
+// (nil when known is).
+func (known Known) of(keys []string, hashes []uint64) []bool {
+	if known == nil {
+		return nil
+	}
+	out := make([]bool, len(keys))
+	for i := range keys {
+		out[i] = known(keys[i], hashes[i])
+	}
+	return out
+}
+
 // Prepare parses, hashes, tokenizes and embeds one file's content. It does
 // not touch the index, so many goroutines may Prepare at once, each with its
 // own Parser. The embedder is called once with all of the file's new
@@ -313,13 +326,14 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 	ds := docScratchPool.Get()
 	defer docScratchPool.Put(ds)
 	var fs *fileStream
-	if useStream(pf.Symbols, src, known, d) {
+	skip := known.of(d.Keys, d.Hashes)
+	if useStream(pf.Symbols, src, skip) {
 		fs = fileStreamPool.Get()
 		defer fileStreamPool.Put(fs)
 		fs.build(src)
 	}
 	for i := range pf.Symbols {
-		if known != nil && known(d.Keys[i], d.Hashes[i]) {
+		if skip != nil && skip[i] {
 			continue
 		}
 		sym := &pf.Symbols[i]
@@ -398,11 +412,11 @@ const streamCutBytes = 32 << 10
 // than tokenizing the file's and its symbols' bodies each, every one up to
 // the body term limit: so in code, where symbols cover the file and nest,
 // and not in a large file with few symbols, where the limit stops the
-// tokenizer early.
-func useStream(syms []parse.Symbol, src []byte, known Known, d *FileDoc) bool {
+// tokenizer early. The symbols skip marks (it may be nil) are left out.
+func useStream(syms []parse.Symbol, src []byte, skip []bool) bool {
 	work := min(len(src), streamCutBytes)
 	for i := range syms {
-		if known != nil && known(d.Keys[i], d.Hashes[i]) {
+		if skip != nil && skip[i] {
 			continue
 		}
 		if start, end := bodyRange(src, &syms[i]); cleanCut(src, start, end) {

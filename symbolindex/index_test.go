@@ -118,6 +118,38 @@ func Interest(balance int64, rate float64) int64 {
 }
 `
 
+// TestPrepareAsksKnownOncePerSymbol: Prepare asks whether the index holds
+// each of a file's leaves once (the workspace's Known takes the folder's
+// lock and walks the file's symbols each time).
+func TestPrepareAsksKnownOncePerSymbol(t *testing.T) {
+	p := parse.NewParser()
+	defer p.Close()
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
+	ix := NewIndex(emb)
+	const path = "bank/account.go"
+	ix.Put(ixPrepare(t, p, emb, path, ixAccounts))
+	asked := map[string]int{}
+	known := func(key string, hash uint64) bool {
+		asked[key]++
+		return ix.Has(path, key, hash)
+	}
+	d, err := Prepare(p, emb, path, []byte(ixAccounts), int64(len(ixAccounts)), 0, known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 4 {
+		t.Errorf("asked of %d leaves, want the 4 of the file: %v", len(asked), asked)
+	}
+	for key, n := range asked {
+		if n != 1 {
+			t.Errorf("asked %d times whether %q is known, want once", n, key)
+		}
+	}
+	if changed := ix.Put(d); len(changed) != 0 {
+		t.Errorf("Put of the unchanged file returned %v, want none", changed)
+	}
+}
+
 func TestIndexPutReembedsOnlyChangedSymbols(t *testing.T) {
 	p := parse.NewParser()
 	defer p.Close()
