@@ -838,6 +838,17 @@ func (ix *Index) Paths() []string {
 	return out
 }
 
+// filesByPath returns the slots of the indexed files, in path order.
+func (ix *Index) filesByPath() []uint32 {
+	out := make([]uint32, 0, ix.nfiles)
+	ix.EachPath(func(_ string, f uint32) bool {
+		out = append(out, f)
+		return true
+	})
+	slices.SortFunc(out, ix.fileOrder)
+	return out
+}
+
 // SymbolRef is a read-only view of one indexed symbol.
 type SymbolRef struct {
 	Slot     uint32
@@ -913,12 +924,6 @@ func (ix *Index) fileSlot(relPath string) (uint32, bool) {
 		return 0, false
 	}
 	return f, true
-}
-
-// fileAt is the slot of an indexed file.
-func (ix *Index) fileAt(relPath string) uint32 {
-	f, _ := ix.fileSlot(relPath)
-	return f
 }
 
 // fromTables returns the slots of key k in table t of the segments the

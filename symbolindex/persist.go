@@ -137,22 +137,23 @@ func (ix *Index) Save(path string) error {
 	return nil
 }
 
-// segGroup is the run of files (sorted paths) one segment holds.
+// segGroup is the run of files one segment holds: their slots, in path
+// order.
 type segGroup struct {
-	paths []string
+	files []uint32
 	nsyms int
 }
 
 // writeSegments writes the header and the segments to f.
 func (ix *Index) writeSegments(f *os.File) error {
 	var groups []segGroup
-	for _, p := range ix.Paths() {
-		n := len(ix.fileTab[ix.fileAt(p)].Slots)
-		if len(groups) == 0 || segFull(len(groups[len(groups)-1].paths), groups[len(groups)-1].nsyms, n) {
+	for _, fslot := range ix.filesByPath() {
+		n := len(ix.fileTab[fslot].Slots)
+		if len(groups) == 0 || segFull(len(groups[len(groups)-1].files), groups[len(groups)-1].nsyms, n) {
 			groups = append(groups, segGroup{})
 		}
 		g := &groups[len(groups)-1]
-		g.paths = append(g.paths, p)
+		g.files = append(g.files, fslot)
 		g.nsyms += n
 	}
 	off := uint64(alignUp(headerLen(ix.emb, len(groups)), pageSize))
@@ -166,10 +167,10 @@ func (ix *Index) writeSegments(f *os.File) error {
 			return err
 		}
 		table[i] = segEntry{Off: off, Len: n, Sum: sum, Body: body,
-			FileBase: fileBase, NFiles: uint32(len(g.paths)), SymBase: symBase, NSyms: uint32(g.nsyms)}
+			FileBase: fileBase, NFiles: uint32(len(g.files)), SymBase: symBase, NSyms: uint32(g.nsyms)}
 		end = off + n
 		off += uint64(alignUp(int(n), pageSize))
-		fileBase += uint32(len(g.paths))
+		fileBase += uint32(len(g.files))
 		symBase = uint32(alignUp(int(symBase)+g.nsyms, vecChunk))
 	}
 	if err := ix.Corrupt(); err != nil {
@@ -258,27 +259,24 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 	dim := ix.emb.Dim()
 	w.reset()
 	w.text.reset()
-	files := make([]segFile, len(g.paths))
+	files := make([]segFile, len(g.files))
 	syms := make([]segSym, 0, g.nsyms)
 	slots := make([]uint32, 0, g.nsyms)
 	oldSyms := make([]uint32, 0, g.nsyms)
-	oldFiles := make([]uint32, len(g.paths))
 	var refs []segRef
 	var names, refsBy []tableEntry
-	bases := make([]tableEntry, 0, len(g.paths))
+	bases := make([]tableEntry, 0, len(g.files))
 	vecs := make([]int8, 0, g.nsyms*dim)
 	scales := make([]float32, 0, g.nsyms)
-	sums := make([]float32, 0, len(g.paths)*dim)
-	for i, p := range g.paths {
-		fslot := ix.fileAt(p)
-		oldFiles[i] = fslot
+	sums := make([]float32, 0, len(g.files)*dim)
+	for i, fslot := range g.files {
 		fe := &ix.fileTab[fslot]
 		files[i] = segFile{Path: w.str(fe.Path), Lang: w.str(fe.Language), Hash: fe.Hash, Size: fe.Size, ModTime: fe.ModTime, Ino: fe.Ino,
 			FirstSym: uint32(len(syms)), NSyms: uint32(len(fe.Slots)), FirstRef: uint32(len(refs))}
 		frefs := ix.FileRefs(fslot)
 		files[i].NRefs = uint32(len(frefs))
 		pref := files[i].Path
-		b := uint32(len(baseName(p)))
+		b := uint32(len(baseName(fe.Path)))
 		bases = append(bases, tableEntry{strRef{Off: pref.Off + pref.Len - b, Len: b}, fileBase + uint32(i)})
 		for _, r := range frefs {
 			refs = append(refs, segRef{Ref: w.text.str(r), Lower: w.str(strings.ToLower(r))})
@@ -320,7 +318,7 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 	secs[secScales] = asBytes(scales)
 	secs[secSums] = asBytes(sums)
 	w.lexical(ix.lex, oldSyms, symBase, secs[secSymLex:secSymLex+lexSections], &w.dict.lex[0])
-	w.lexical(ix.flex, oldFiles, fileBase, secs[secFileLex:secFileLex+lexSections], &w.dict.lex[1])
+	w.lexical(ix.flex, g.files, fileBase, secs[secFileLex:secFileLex+lexSections], &w.dict.lex[1])
 	secs[secStrs] = w.strs
 	secs[secText] = w.text.strs
 	secs[secNames] = encodeTable(w.strs, names)

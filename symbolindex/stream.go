@@ -81,17 +81,17 @@ func (w *StreamWriter) Embedded() int { return w.embedded }
 
 // flush writes the segment being filled.
 func (w *StreamWriter) flush() error {
-	g := segGroup{paths: w.cur.Paths(), nsyms: w.curSyms}
+	g := segGroup{files: w.cur.filesByPath(), nsyms: w.curSyms}
 	sw := &segWriter{ix: w.cur, dict: &w.dict}
 	n, sum, body, err := writeSegment(w.f, int64(w.off), sw.segment(g, w.fileBase, w.symBase))
 	if err != nil {
 		return fmt.Errorf("stream index %s: %w", w.path, err)
 	}
 	w.table = append(w.table, segEntry{Off: w.off, Len: n, Sum: sum, Body: body,
-		FileBase: w.fileBase, NFiles: uint32(len(g.paths)), SymBase: w.symBase, NSyms: uint32(g.nsyms)})
+		FileBase: w.fileBase, NFiles: uint32(len(g.files)), SymBase: w.symBase, NSyms: uint32(g.nsyms)})
 	w.end = w.off + n
 	w.off += uint64(alignUp(int(n), pageSize))
-	w.fileBase += uint32(len(g.paths))
+	w.fileBase += uint32(len(g.files))
 	w.symBase = uint32(alignUp(int(w.symBase)+g.nsyms, vecChunk))
 	w.cur, w.curSyms = nil, 0
 	return nil
