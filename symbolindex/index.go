@@ -623,7 +623,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 // and the slots its symbols held by leaf key (for reuse; nil for a new
 // file).
 func (ix *Index) putFile(rel string) (fslot uint32, exists bool, old map[string]uint32) {
-	fslot, exists = ix.fileSlot(rel)
+	fslot, exists = ix.FileSlot(rel)
 	if !exists || ix.fileTab[fslot].loaded {
 		ix.overlay++
 	}
@@ -673,7 +673,7 @@ func (d *FileDoc) dim() int {
 // Has reports whether the index holds a leaf with this key and hash in the
 // file relPath: the Known of an edit to that file.
 func (ix *Index) Has(relPath, key string, hash uint64) bool {
-	f, ok := ix.fileSlot(relPath)
+	f, ok := ix.FileSlot(relPath)
 	if !ok {
 		return false
 	}
@@ -760,7 +760,7 @@ func (ix *Index) allocFile() uint32 {
 // Remove deletes a file and its symbols from the index. It reports whether
 // the file was there.
 func (ix *Index) Remove(relPath string) bool {
-	fslot, ok := ix.fileSlot(relPath)
+	fslot, ok := ix.FileSlot(relPath)
 	if !ok {
 		return false
 	}
@@ -809,7 +809,7 @@ type FileState struct {
 
 // State returns the indexed state of a file.
 func (ix *Index) State(relPath string) (FileState, bool) {
-	fslot, ok := ix.fileSlot(relPath)
+	fslot, ok := ix.FileSlot(relPath)
 	if !ok {
 		return FileState{}, false
 	}
@@ -897,14 +897,9 @@ func (ix *Index) LeafHash(s uint32) uint64 {
 	return r.Hash
 }
 
-// FileSlot returns the slot of an indexed file.
+// FileSlot returns the slot of an indexed file: among the files put since
+// the load, then in the segments it was loaded from.
 func (ix *Index) FileSlot(relPath string) (uint32, bool) {
-	return ix.fileSlot(relPath)
-}
-
-// fileSlot finds the file relPath among the files put since the load,
-// then in the segments it was loaded from.
-func (ix *Index) fileSlot(relPath string) (uint32, bool) {
 	if f, ok := ix.files.get(relPath); ok || ix.base == nil {
 		return f, ok
 	}
@@ -928,20 +923,32 @@ func (ix *Index) fileSlot(relPath string) (uint32, bool) {
 
 // fromTables returns the slots of key k in table t of the segments the
 // index was loaded from that keep, in that order, followed by extra (the
-// changes since, from the index's maps).
+// changes since, from the index's maps). It allocates once, when a
+// segment holds k.
 func (ix *Index) fromTables(t int, k string, keep func(slot uint32) bool, extra []uint32) []uint32 {
-	var out []uint32
+	var buf [16][]uint32
+	lists, n := buf[:0], len(extra)
 	for _, v := range ix.base {
 		if b := tableBody[t]; b >= 0 && !v.gates[b].open() {
 			continue
 		}
-		for _, s := range v.tabs[t].lookup(v.strs, k) {
+		if l := v.tabs[t].lookup(v.strs, k); len(l) > 0 {
+			lists = append(lists, l)
+			n += len(l)
+		}
+	}
+	if len(lists) == 0 {
+		return extra
+	}
+	out := make([]uint32, 0, n)
+	for _, l := range lists {
+		for _, s := range l {
 			if keep(s) {
 				out = append(out, s)
 			}
 		}
 	}
-	if out == nil {
+	if len(out) == 0 {
 		return extra
 	}
 	return append(out, extra...)
@@ -1123,7 +1130,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 		// does not depend on the order.
 		fslots := make([]uint32, 0, len(paths))
 		for _, p := range paths {
-			if f, ok := ix.fileSlot(p); ok {
+			if f, ok := ix.FileSlot(p); ok {
 				fslots = append(fslots, f)
 			}
 		}
@@ -1158,7 +1165,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 // Touch records new stat data for a file whose content did not change, so
 // the next start can skip reading it.
 func (ix *Index) Touch(relPath string, size, modTime int64, ino uint64) {
-	if f, ok := ix.fileSlot(relPath); ok {
+	if f, ok := ix.FileSlot(relPath); ok {
 		ix.writing()
 		ix.gen++
 		ix.fileTab = cowOwn(ix.fileTab, &ix.st.fileTab, ix.epoch)

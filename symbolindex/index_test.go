@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -401,5 +402,34 @@ func TestIndexSemanticFindsSymbol(t *testing.T) {
 	hits := ix.SearchVectors(vs[0], 2, nil, nil)
 	if len(hits) != 2 || hits[0].Slot != ixSlotOf(t, ix, "bank/account.go", "Account.Withdraw") || math.IsNaN(float64(hits[0].Score)) {
 		t.Errorf("semantic search: %+v", hits)
+	}
+}
+
+// BenchmarkNamedLoaded looks names and references up in an index loaded
+// from its cache file, with one file put since (so both the segments'
+// tables and the maps answer).
+func BenchmarkNamedLoaded(b *testing.B) {
+	p := parse.NewParser()
+	defer p.Close()
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
+	ix := NewIndex(emb)
+	for i := range 50 {
+		ix.Put(ixPrepare(b, p, emb, fmt.Sprintf("bank/a%02d.go", i), ixAccounts))
+	}
+	path := filepath.Join(b.TempDir(), "index")
+	if err := ix.Save(path); err != nil {
+		b.Fatal(err)
+	}
+	loaded, err := LoadIndex(path, emb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	loaded.Put(ixPrepare(b, p, emb, "bank/z.go", ixAccounts))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if len(loaded.Named("deposit")) != 51 || len(loaded.Referencing("int64")) != 51 {
+			b.Fatal("wrong counts")
+		}
 	}
 }
