@@ -596,14 +596,5 @@ func better(a, b *cand) bool {
 	if a.fused != b.fused {
 		return a.fused > b.fused
 	}
-	if a.path != b.path {
-		return a.path < b.path
-	}
-	if a.sym.StartByte != b.sym.StartByte {
-		return a.sym.StartByte < b.sym.StartByte
-	}
-	if a.sym.EndByte != b.sym.EndByte {
-		return a.sym.EndByte > b.sym.EndByte // the container first
-	}
-	return a.sym.Name < b.sym.Name
+	return placeBefore(a.path, &a.sym, a.sym.Name, b.path, &b.sym, b.sym.Name)
 }

@@ -676,16 +676,23 @@ func rankScores(idx *symbolindex.Index, score map[uint32]float64, keep func(uint
 func symbolBefore(idx *symbolindex.Index, a, b uint32) bool {
 	ra, _ := idx.Symbol(a)
 	rb, _ := idx.Symbol(b)
-	if ra.Path != rb.Path {
-		return ra.Path < rb.Path
+	return placeBefore(ra.Path, &ra.Symbol, ra.Qualified, rb.Path, &rb.Symbol, rb.Qualified)
+}
+
+// placeBefore orders symbol a of file pa before symbol b of file pb by
+// path, then position (the container before what it holds), then their
+// last keys, lastA and lastB (the name or the qualified name).
+func placeBefore(pa string, a *parse.Symbol, lastA string, pb string, b *parse.Symbol, lastB string) bool {
+	if pa != pb {
+		return pa < pb
 	}
-	if ra.StartByte != rb.StartByte {
-		return ra.StartByte < rb.StartByte
+	if a.StartByte != b.StartByte {
+		return a.StartByte < b.StartByte
 	}
-	if ra.EndByte != rb.EndByte {
-		return ra.EndByte > rb.EndByte // the container first
+	if a.EndByte != b.EndByte {
+		return a.EndByte > b.EndByte
 	}
-	return ra.Qualified < rb.Qualified
+	return lastA < lastB
 }
 
 // fileSyms are the symbols of one file, in index order (outer before
