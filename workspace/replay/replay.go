@@ -215,8 +215,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rp.base = newBaseline()
 	}
 	rep := &Report{Root: opts.Root, Commits: len(ids), Skipped: map[string]int{}, Cases: []Case{}}
+	var kept map[string]*candidate
 	if opts.Cases > 0 {
-		if ids, err = rp.lastCases(ctx, ids, opts.Cases, rep); err != nil {
+		if ids, kept, err = rp.lastCases(ctx, ids, opts.Cases, rep); err != nil {
 			return nil, err
 		}
 	}
@@ -231,7 +232,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			opts.Progress(i, len(ids), c)
 		}
 		rp.i, rp.n, rp.done = i, len(ids), rep.Cases
-		cs, skip, err := rp.replay(ctx, c)
+		cs, skip, err := rp.replay(ctx, c, kept[c])
 		if err != nil {
 			return nil, fmt.Errorf("commit %.12s: %w", c, err)
 		}
@@ -280,30 +281,33 @@ func (opts *Options) defaults() error {
 const CasesLookback = 10
 
 // lastCases keeps the newest n of ids (oldest first) that are cases, by
-// the message and the files each commit modified, without replaying them.
-// The report counts the commits looked at, down to the oldest kept, and
-// why those passed over are none.
-func (rp *replayer) lastCases(ctx context.Context, ids []string, n int, rep *Report) ([]string, error) {
+// the message and the files each commit modified, without replaying them,
+// and what inspect read of each, by id, for the replay. The report counts
+// the commits looked at, down to the oldest kept, and why those passed
+// over are none.
+func (rp *replayer) lastCases(ctx context.Context, ids []string, n int, rep *Report) ([]string, map[string]*candidate, error) {
 	var keep []string
+	cands := map[string]*candidate{}
 	looked := 0
 	for i := len(ids) - 1; i >= 0 && len(keep) < n; i-- {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		looked++
-		_, skip, err := rp.inspect(ctx, ids[i])
+		cand, skip, err := rp.inspect(ctx, ids[i])
 		if err != nil {
-			return nil, fmt.Errorf("commit %.12s: %w", ids[i], err)
+			return nil, nil, fmt.Errorf("commit %.12s: %w", ids[i], err)
 		}
 		if skip != "" {
 			rep.Skipped[skip]++
 			continue
 		}
 		keep = append(keep, ids[i])
+		cands[ids[i]] = cand
 	}
 	slices.Reverse(keep)
 	rep.Commits = looked
-	return keep, nil
+	return keep, cands, nil
 }
 
 // candidate is what makes a commit a case, read before any tree is
@@ -361,10 +365,14 @@ const (
 )
 
 // replay makes commit c a case and scores it, or says why it is none.
-func (rp *replayer) replay(ctx context.Context, c string) (*Case, string, error) {
-	cand, skip, err := rp.inspect(ctx, c)
-	if err != nil || skip != "" {
-		return nil, skip, err
+// cand is what inspect read of c already (nil: read it here).
+func (rp *replayer) replay(ctx context.Context, c string, cand *candidate) (*Case, string, error) {
+	if cand == nil {
+		var skip string
+		var err error
+		if cand, skip, err = rp.inspect(ctx, c); err != nil || skip != "" {
+			return nil, skip, err
+		}
 	}
 	parent, query, gold, olds := cand.parent, cand.query, cand.gold, cand.olds
 	failed, err := rp.moveTo(ctx, parent)
