@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctxls/ctxls/lsp/wire"
 	"github.com/ctxls/ctxls/workspace"
+	"github.com/ctxls/ctxls/workspace/pipeline"
 )
 
 // runSelect is ctxls select: flags → wire request → the one service call
@@ -372,10 +373,10 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 
 // strongBy says what a strong match's "by" means.
 var strongBy = map[string]string{
-	"name":    "the request spells the symbol's name",
-	"stem":    "the request spells its file's stem",
-	"scope":   "the request's scope names its file",
-	"file":    "the request names its file",
-	"folder":  "the request's scope names its folder",
-	"version": "the request names a release, and it declares the version",
+	pipeline.StrongName:    "the request spells the symbol's name",
+	pipeline.StrongStem:    "the request spells its file's stem",
+	pipeline.StrongScope:   "the request's scope names its file",
+	pipeline.StrongFile:    "the request names its file",
+	pipeline.StrongFolder:  "the request's scope names its folder",
+	pipeline.StrongVersion: "the request names a release, and it declares the version",
 }
