@@ -119,6 +119,9 @@ type ruleScan struct {
 	budget       items.Budget
 	items        []*items.Item
 	nestedByBase map[string][]string
+	// linked holds the real paths of the symlinks a rule directory listed
+	// this scan leads to, by rel, so that reading one resolves it no more.
+	linked map[string]string
 }
 
 // discoverRulesLocked finds and parses the rules of f afresh, reading
@@ -129,7 +132,8 @@ func (w *Workspace) discoverRulesLocked(f *Folder) { w.scanRulesLocked(f, nil) }
 // folder's rules, less what was touched) read from disk; prev nil reads
 // everything. Caller holds w.mu.
 func (w *Workspace) scanRulesLocked(f *Folder, prev *folderRules) {
-	sc := &ruleScan{root: f.Root, limit: items.MaxRuleBytes, bound: "MaxRuleBytes", docs: w.docs, warn: w.itemWarn, nestedByBase: map[string][]string{}}
+	sc := &ruleScan{root: f.Root, limit: items.MaxRuleBytes, bound: "MaxRuleBytes", docs: w.docs, warn: w.itemWarn,
+		nestedByBase: map[string][]string{}, linked: map[string]string{}}
 	if w.cfg.MaxFileBytes < sc.limit {
 		sc.limit, sc.bound = w.cfg.MaxFileBytes, "maxFileBytes"
 	}
@@ -233,7 +237,11 @@ func (sc *ruleScan) text(rel, abs string) (src []byte, refused bool) {
 		// A rule file may be a symlink to a file inside the folder (a
 		// CLAUDE.md pointing at AGENTS.md, a Cursor rule kept in docs/):
 		// it is read at its real path, which the gate keeps inside.
-		if real, err := realPath(abs); err == nil {
+		real, err := sc.linked[rel], error(nil)
+		if real == "" {
+			real, err = realPath(abs)
+		}
+		if err == nil {
 			t.real = real
 			t.src, _, err = readRegular(sc.root, real, sc.limit)
 			t.refused = errors.Is(err, errTooLarge)
@@ -252,7 +260,11 @@ func (sc *ruleScan) text(rel, abs string) (src []byte, refused bool) {
 func (sc *ruleScan) listDir(rel string) []string {
 	d, ok := sc.prev.dir(rel)
 	if !ok {
-		d = listRuleDir(sc.root, rel)
+		var links map[string]string
+		d, links = listRuleDir(sc.root, rel)
+		for name, real := range links {
+			sc.linked[rel+"/"+name] = real
+		}
 	}
 	sc.out.dirs[rel] = d
 	if d.more {
@@ -263,35 +275,42 @@ func (sc *ruleScan) listDir(rel string) []string {
 }
 
 // listRuleDir lists the regular files of the directory rel of the folder
-// root through the gate, reading at most maxRuleDirEntries entries.
-func listRuleDir(root, rel string) ruleDir {
+// root through the gate, reading at most maxRuleDirEntries entries, and
+// the real paths of those that are symlinks, by name.
+func listRuleDir(root, rel string) (ruleDir, map[string]string) {
 	real, err := realPath(snapshot.JoinRoot(root, rel))
 	if err != nil || !snapshot.Within(root, real) {
-		return ruleDir{}
+		return ruleDir{}, nil
 	}
 	entries, more, err := cachefile.ReadDir(real, maxRuleDirEntries)
 	if err != nil {
-		return ruleDir{}
+		return ruleDir{}, nil
 	}
 	var names []string
+	links := map[string]string{}
 	for _, e := range entries {
-		if e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0 && regularWithin(root, filepath.Join(real, e.Name())) {
+		if e.Type().IsRegular() {
 			names = append(names, e.Name())
+		} else if e.Type()&fs.ModeSymlink != 0 {
+			if target, ok := regularWithin(root, filepath.Join(real, e.Name())); ok {
+				names = append(names, e.Name())
+				links[e.Name()] = target
+			}
 		}
 	}
 	slices.Sort(names)
-	return ruleDir{names: names, real: real, more: more}
+	return ruleDir{names: names, real: real, more: more}, links
 }
 
-// regularWithin reports whether the symlink at path leads to a regular
-// file inside root.
-func regularWithin(root, path string) bool {
+// regularWithin returns the real path of the symlink at path when it
+// leads to a regular file inside root.
+func regularWithin(root, path string) (string, bool) {
 	real, err := realPath(path)
 	if err != nil || !snapshot.Within(root, real) {
-		return false
+		return "", false
 	}
 	fi, err := os.Stat(real)
-	return err == nil && fi.Mode().IsRegular()
+	return real, err == nil && fi.Mode().IsRegular()
 }
 
 func (fr *folderRules) text(rel string) (ruleText, bool) {
