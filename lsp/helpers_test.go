@@ -147,17 +147,7 @@ func processClient(t testing.TB, stderr io.Writer, args ...string) *client {
 	t.Helper()
 	cmd := exec.Command(ctxlsBin, args...)
 	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testutil.Start(t, cmd)
 	c := newClient(t, procPipes{stdout, stdin})
 	c.pid = cmd.Process.Pid
 	go func() {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctxls/ctxls/lsp/jsonfront"
 	"github.com/ctxls/ctxls/lsp/wire"
+	"github.com/ctxls/ctxls/workspace/testutil"
 )
 
 func sleepBriefly() { time.Sleep(10 * time.Millisecond) }
@@ -354,17 +355,7 @@ func processServer(t *testing.T) frontServer {
 	cmd := exec.Command(ctxlsBin, "serve")
 	stderr := newTestLog(t)
 	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testutil.Start(t, cmd)
 	done := make(chan struct{})
 	var werr error
 	go func() { werr = cmd.Wait(); close(done) }()

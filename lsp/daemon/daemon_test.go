@@ -58,17 +58,7 @@ func (e *env) start(t *testing.T, stderr io.Writer, args ...string) (*exec.Cmd, 
 	t.Helper()
 	cmd := e.command(t, args...)
 	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, out := testutil.Start(t, cmd)
 	return cmd, stdin, out
 }
 

@@ -57,17 +57,8 @@ func startMCPArgs(t *testing.T, args ...string) *mcpProcess {
 	p := &mcpProcess{t: t, stderr: &bytes.Buffer{}, done: make(chan struct{}), replies: map[string][]reply{}}
 	p.changed = sync.NewCond(&p.mu)
 	cmd.Stderr = p.stderr
-	var err error
-	if p.stdin, err = cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	var stdout io.ReadCloser
+	p.stdin, stdout = testutil.Start(t, cmd)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(nil, 64<<20)
