@@ -935,6 +935,49 @@ case('the plugin uses a ctxls client started elsewhere (nvim-lspconfig, vim.lsp.
   end, 'the external client to stop')
 end)
 
+-- stop_daemons stops the daemons listening under the runtime directory
+-- run (there is one at least): each is asked its pid over its socket (ctxls/status, framed as LSP)
+-- and that process alone is sent SIGTERM, then waited for.
+local function stop_daemons(run)
+  local socks = vim.fn.glob(run .. '/ctxls/*.sock', false, true)
+  check(#socks > 0, 'no daemon socket under %s', run)
+  for _, sock in ipairs(socks) do
+    local pipe, got, failed = uv.new_pipe(false), '', nil
+    local function body()
+      local len, rest = got:match('^Content%-Length: (%d+)\r\n\r\n(.*)$')
+      if len and #rest >= tonumber(len) then
+        return rest:sub(1, tonumber(len))
+      end
+    end
+    pipe:connect(sock, function(err)
+      if err then
+        failed = err
+        return
+      end
+      local req = '{"jsonrpc":"2.0","id":1,"method":"ctxls/status","params":{}}'
+      pipe:write('Content-Length: ' .. #req .. '\r\n\r\n' .. req)
+      pipe:read_start(function(rerr, data)
+        if rerr or not data then
+          failed = rerr or 'the daemon hung up'
+          return
+        end
+        got = got .. data
+      end)
+    end)
+    wait(10000, function()
+      return failed ~= nil or body() ~= nil
+    end, 'the daemon on ' .. sock .. ' to tell its pid')
+    pipe:close()
+    check(failed == nil, 'asking the daemon on %s: %s', sock, tostring(failed))
+    local pid = vim.fn.json_decode(body()).result.pid
+    check(type(pid) == 'number' and pid > 0, 'the daemon on %s told no pid: %s', sock, body())
+    uv.kill(pid, 'sigterm')
+    wait(10000, function()
+      return uv.kill(pid, 0) ~= 0
+    end, 'the daemon (pid ' .. pid .. ') to exit')
+  end
+end
+
 case('share_index: the editor and `ctxls select --remote=auto` in a terminal answer from one index, unsaved edits included', function()
   local ok, err = pcall(ctxls.setup, { share_index = 'yes' })
   check(not ok and tostring(err):match('share_index must be true or false'), "share_index = 'yes': %s", tostring(err))
@@ -966,7 +1009,7 @@ case('share_index: the editor and `ctxls select --remote=auto` in a terminal ans
   vim.cmd('edit!')
   ctxls.setup({ cmd = { bin }, init_options = { cacheDir = 'off' }, request = { limit = 5 } })
   vim.cmd('CtxlsRestart')
-  vim.fn.system({ 'pkill', '-f', run }) -- the daemon's command line names its socket under run
+  stop_daemons(run)
 end)
 
 case('a missing ctxls binary is reported, not thrown', function()
