@@ -238,3 +238,47 @@ func TestSurroundLesserFilesShort(t *testing.T) {
 		}
 	}
 }
+
+// optionsApp is one Go file holding a long struct of options: forty
+// one-line fields at its top, five of which say "option", then many fields
+// documented without the word, and among them the one the query is about.
+func optionsApp() string {
+	var b strings.Builder
+	b.WriteString("-- cli/opts.go --\npackage cli\n\n// Opts holds the command line.\ntype Opts struct {\n")
+	for i := range 40 {
+		word := "flag"
+		if i%8 == 0 {
+			word = "option"
+		}
+		fmt.Fprintf(&b, "\tAlpha%02d bool // alpha%02d %s\n", i, i, word)
+	}
+	for i := range 60 {
+		if i == 45 {
+			b.WriteString("\t// Palette option picks the terminal colors.\n\tPalette string\n")
+		}
+		fmt.Fprintf(&b, "\t// Beta%02d sets the beta knob.\n\t// It is documented here.\n\tBeta%02d int\n", i, i)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// TestSurroundCutKeepsTheRareWord: a symbol over the per-item cap is cut
+// around the lines that match the query, a word weighing by how rare it
+// is among the symbol's lines: "option" is on six of them, five at the
+// top, and says less of where to look than "terminal" and "palette", on
+// one. (Counted alike, the top's five lines outweighed the field's three
+// words.)
+func TestSurroundCutKeepsTheRareWord(t *testing.T) {
+	ws, root := selOpen(t, optionsApp(), Options{})
+	req := &SelectRequest{Query: "terminal palette option", Limit: 8}
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	if len(res.Items) == 0 || res.Items[0].Symbol != "Opts" {
+		t.Fatalf("first item: want Opts, got %q", selIDs(res))
+	}
+	lead := res.Items[0]
+	if !lead.Truncated || !strings.Contains(lead.Text, "\tPalette string\n") {
+		t.Errorf("the cut of Opts (%d chars, lines %d-%d) does not hold the Palette field:\n%s",
+			len(lead.Text), lead.Span.StartLine, lead.Span.EndLine, lead.Text)
+	}
+}

@@ -265,12 +265,16 @@ func (r *repo) close() {
 // a symbol's lines), "head" (before the first symbol: imports, package
 // clause), "between" (between two symbols) or "tail" (after the last);
 // Gap is then the outside lines around it (1-based, inclusive) and GapChars
-// their characters. For reading where the missed lines are.
+// their characters. Symbol and SymLines name the smallest symbol it
+// overlaps and that symbol's lines (1-based, inclusive). For reading where
+// the missed lines are.
 type Hunk struct {
 	Start, End int
 	Where      string `json:",omitempty"`
 	Gap        [2]int `json:",omitempty"`
 	GapChars   int    `json:",omitempty"`
+	Symbol     string `json:",omitempty"`
+	SymLines   [2]int `json:",omitempty"`
 }
 
 // hunks lists, per path, the old-side line ranges that commit c changed

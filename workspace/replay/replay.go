@@ -481,20 +481,25 @@ func placeHunks(hunks []Hunk, syms []parse.Symbol, src []byte) {
 		return end - starts[a-1]
 	}
 	var rs [][2]int // symbols' lines, 1-based
+	var names []string
 	for _, s := range syms {
 		if s.Kind == parse.KindFile {
 			continue
 		}
 		rs = append(rs, [2]int{int(s.Range.StartLine) + 1, int(s.Range.EndLine) + 1})
+		names = append(names, s.Qualified)
 	}
 	for i := range hunks {
 		h := &hunks[i]
 		h.Where = "symbol"
 		lo, hi, before, after := 1, len(starts), false, false
 		inside := false
-		for _, r := range rs {
+		for k, r := range rs {
 			switch {
 			case r[0] <= h.End && h.Start <= r[1]:
+				if !inside || r[1]-r[0] < h.SymLines[1]-h.SymLines[0] {
+					h.Symbol, h.SymLines = names[k], r
+				}
 				inside = true
 			case r[1] < h.Start:
 				lo, before = max(lo, r[1]+1), true

@@ -165,6 +165,8 @@ func TestReplayCases(t *testing.T) {
 	}
 	if len(c.Gold) != 1 || c.Gold[0].Path != "config/parse.go" || len(c.Gold[0].Hunks) != 1 || c.Gold[0].Hunks[0].Start != 5 || c.Gold[0].Hunks[0].End != 5 || c.Gold[0].Hunks[0].Where != "symbol" {
 		t.Errorf("gold %+v, want config/parse.go with the insertion after line 5, in a symbol", c.Gold)
+	} else if h := c.Gold[0].Hunks[0]; h.Symbol != "ParseConfig" || h.SymLines != [2]int{4, 7} {
+		t.Errorf("hunk %+v: want it placed in ParseConfig, lines 4-7", h)
 	}
 	z := caseFor(t, rep, "add a zebra")
 	if len(z.Gold) != 1 || z.Gold[0].Path != "report/print.go" {
