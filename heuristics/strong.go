@@ -19,24 +19,21 @@ import (
 // and how many of its parts the query holds: the share of the
 // identifier's parts (weighed by their IDF) the query holds, times how
 // rare the rarest part it holds is (its IDF over maxIDF, the IDF of a
-// term nothing holds). terms are the identifier's index terms as the
-// tokenizer gives them: its parts, then, for an identifier of two or more
-// parts, the parts joined. inQuery reports whether the query holds a
-// term; idf gives a term's IDF.
+// term nothing holds). parts are the identifier's index terms as the
+// tokenizer gives them; joined is its parts joined ("genzshcompletion"),
+// for an identifier of two or more parts, or "" for one of one part: a
+// query that holds it names the whole identifier. inQuery reports
+// whether the query holds a term; idf gives a term's IDF.
 //
 // "GenZshCompletion" for "zsh completion" lacks only "gen": fairly
 // strong, two parts. "Handler" for "fix the handler" is whole but common:
 // weak, one part.
-func NameStrength(terms []string, inQuery func(string) bool, idf func(string) float64, maxIDF float64) (strength float64, parts int) {
+func NameStrength(terms []string, joined string, inQuery func(string) bool, idf func(string) float64, maxIDF float64) (strength float64, parts int) {
 	if len(terms) == 0 || !(maxIDF > 0) {
 		return 0, 0
 	}
-	if len(terms) > 1 {
-		joined := terms[len(terms)-1]
-		terms = terms[:len(terms)-1]
-		if inQuery(joined) {
-			return min(1, idf(joined)/maxIDF), len(terms)
-		}
+	if joined != "" && inQuery(joined) {
+		return min(1, idf(joined)/maxIDF), len(terms)
 	}
 	var total, matched, rarest float64
 	for i, t := range terms {

@@ -411,14 +411,19 @@ func (n *namer) bonus(name string, asWritten bool) float64 {
 	}
 	n.terms = n.terms[:0]
 	n.sc.Run(name, tokenize.ModeDoc, n.collect)
-	if j := joinedForm(name); len(n.terms) > 1 && n.terms[len(n.terms)-1] != j {
-		// NameStrength reads the last of two terms or more as the
-		// joined form; a stem of two words ("rollup.config") has
-		// none: the dot parts them as two names of one word each.
-		n.terms = append(n.terms, j)
+	parts, joined := n.terms, ""
+	if len(parts) > 1 {
+		// The tokenizer gives an identifier of two parts or more its
+		// joined form last; a stem of two words ("rollup.config") has
+		// none (the dot parts them as two names of one word each), and
+		// its joined form is made here.
+		joined = joinedForm(name)
+		if parts[len(parts)-1] == joined {
+			parts = parts[:len(parts)-1]
+		}
 	}
-	st, parts := heuristics.NameStrength(n.terms, func(t string) bool { return n.own[t] }, n.idf, n.maxIDF)
-	return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
+	st, nparts := heuristics.NameStrength(parts, joined, func(t string) bool { return n.own[t] }, n.idf, n.maxIDF)
+	return heuristics.StrongBonus(heuristics.StrongName(st, nparts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
 }
 
 // joinedForm is a name's letters and digits, lowercased: the term the
