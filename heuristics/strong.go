@@ -32,26 +32,53 @@ func NameStrength(terms []string, joined string, inQuery func(string) bool, idf 
 	if len(terms) == 0 || !(maxIDF > 0) {
 		return 0, 0
 	}
-	if joined != "" && inQuery(joined) {
-		return min(1, idf(joined)/maxIDF), len(terms)
+	var j *NamePart
+	if joined != "" {
+		j = &NamePart{Term: joined, InQuery: inQuery(joined)}
+		if j.InQuery {
+			j.IDF = idf(joined)
+		}
+	}
+	ps := make([]NamePart, len(terms))
+	for i, t := range terms {
+		ps[i] = NamePart{Term: t, IDF: idf(t), InQuery: inQuery(t)}
+	}
+	return NameStrengthOf(ps, j, maxIDF)
+}
+
+// NamePart is one index term of an identifier, with its IDF and whether
+// the query holds it.
+type NamePart struct {
+	Term    string
+	IDF     float64
+	InQuery bool
+}
+
+// NameStrengthOf is NameStrength for terms already weighed: parts, and
+// joined (nil for none; its IDF is read only when the query holds it).
+func NameStrengthOf(parts []NamePart, joined *NamePart, maxIDF float64) (strength float64, nparts int) {
+	if len(parts) == 0 || !(maxIDF > 0) {
+		return 0, 0
+	}
+	if joined != nil && joined.InQuery {
+		return min(1, joined.IDF/maxIDF), len(parts)
 	}
 	var total, matched, rarest float64
-	for i, t := range terms {
-		if dup(terms[:i], t) {
+	for i, p := range parts {
+		if dupPart(parts[:i], p.Term) {
 			continue
 		}
-		w := idf(t)
-		total += w
-		if inQuery(t) {
-			matched += w
-			rarest = max(rarest, w)
-			parts++
+		total += p.IDF
+		if p.InQuery {
+			matched += p.IDF
+			rarest = max(rarest, p.IDF)
+			nparts++
 		}
 	}
 	if matched == 0 || total == 0 {
 		return 0, 0
 	}
-	return matched / total * min(1, rarest/maxIDF), parts
+	return matched / total * min(1, rarest/maxIDF), nparts
 }
 
 // StrongName is the strength a name match counts with: a name the query
@@ -72,9 +99,9 @@ func StrongName(strength float64, parts int, written bool) float64 {
 	return 0
 }
 
-func dup(list []string, s string) bool {
+func dupPart(list []NamePart, s string) bool {
 	for _, x := range list {
-		if x == s {
+		if x.Term == s {
 			return true
 		}
 	}
