@@ -51,7 +51,7 @@ func pinnedCand(f *snapshot.Folder, rel, qualified string) *cand {
 	for _, s := range f.Index.FileSymbols(fs) {
 		ref, _ := f.Index.Symbol(s)
 		if ref.Qualified == qualified {
-			c.slot, c.sym, c.hash = s, ref.Symbol, f.Index.LeafHash(s)
+			c.slot, c.sym, c.hash, c.nameSig = s, ref.Symbol, f.Index.LeafHash(s), f.Index.NameSig(s)
 			return c
 		}
 	}
@@ -171,7 +171,7 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 	if len(s.cands) == cap(s.cands) { // candidates come from a slab, not one allocation each
 		s.cands = make([]cand, 0, 64)
 	}
-	s.cands = append(s.cands, cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot)})
+	s.cands = append(s.cands, cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot), nameSig: s.idx.NameSig(slot)})
 	c := &s.cands[len(s.cands)-1]
 	cands[slot] = c
 	return c
@@ -295,7 +295,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 			// only a name written as it is counts.
 			c.strong, c.strongBy = 0, StrongName
 			if c.sym.Name != "" && written[c.sym.Name] {
-				c.strong = bonus(c.sym.Name, nameSig(c), true) * float64(c.scores[heuristics.SrcLexical]) / topLex
+				c.strong = bonus(c.sym.Name, c.nameSig, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
 			}
 			continue
 		}
@@ -307,7 +307,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 		}
 		c.strong, c.strongBy = st, StrongStem
 		if c.sym.Name != "" {
-			if b := bonus(c.sym.Name, nameSig(c), true); b > c.strong {
+			if b := bonus(c.sym.Name, c.nameSig, true); b > c.strong {
 				c.strong, c.strongBy = b, StrongName
 			}
 		}
@@ -350,15 +350,6 @@ func declares(text string, named []heuristics.Version) bool {
 		}
 	}
 	return false
-}
-
-// nameSig is the index's signature of a candidate's name
-// (symbolindex.NameSig), 0 for none.
-func nameSig(c *cand) uint64 {
-	if c.slot == noSlot || c.folder == nil {
-		return 0
-	}
-	return c.folder.Index.NameSig(c.slot)
 }
 
 // namer measures how strongly a turn names a name. It runs for every
