@@ -19,42 +19,66 @@ import (
 // and how many of its parts the query holds: the share of the
 // identifier's parts (weighed by their IDF) the query holds, times how
 // rare the rarest part it holds is (its IDF over maxIDF, the IDF of a
-// term nothing holds). terms are the identifier's index terms as the
-// tokenizer gives them: its parts, then, for an identifier of two or more
-// parts, the parts joined. inQuery reports whether the query holds a
-// term; idf gives a term's IDF.
+// term nothing holds). parts are the identifier's index terms as the
+// tokenizer gives them; joined is its parts joined ("genzshcompletion"),
+// for an identifier of two or more parts, or "" for one of one part: a
+// query that holds it names the whole identifier. inQuery reports
+// whether the query holds a term; idf gives a term's IDF.
 //
 // "GenZshCompletion" for "zsh completion" lacks only "gen": fairly
 // strong, two parts. "Handler" for "fix the handler" is whole but common:
 // weak, one part.
-func NameStrength(terms []string, inQuery func(string) bool, idf func(string) float64, maxIDF float64) (strength float64, parts int) {
+func NameStrength(terms []string, joined string, inQuery func(string) bool, idf func(string) float64, maxIDF float64) (strength float64, parts int) {
 	if len(terms) == 0 || !(maxIDF > 0) {
 		return 0, 0
 	}
-	if len(terms) > 1 {
-		joined := terms[len(terms)-1]
-		terms = terms[:len(terms)-1]
-		if inQuery(joined) {
-			return min(1, idf(joined)/maxIDF), len(terms)
+	var j *NamePart
+	if joined != "" {
+		j = &NamePart{Term: joined, InQuery: inQuery(joined)}
+		if j.InQuery {
+			j.IDF = idf(joined)
 		}
 	}
-	var total, matched, rarest float64
+	ps := make([]NamePart, len(terms))
 	for i, t := range terms {
-		if dup(terms[:i], t) {
+		ps[i] = NamePart{Term: t, IDF: idf(t), InQuery: inQuery(t)}
+	}
+	return NameStrengthOf(ps, j, maxIDF)
+}
+
+// NamePart is one index term of an identifier, with its IDF and whether
+// the query holds it.
+type NamePart struct {
+	Term    string
+	IDF     float64
+	InQuery bool
+}
+
+// NameStrengthOf is NameStrength for terms already weighed: parts, and
+// joined (nil for none; its IDF is read only when the query holds it).
+func NameStrengthOf(parts []NamePart, joined *NamePart, maxIDF float64) (strength float64, nparts int) {
+	if len(parts) == 0 || !(maxIDF > 0) {
+		return 0, 0
+	}
+	if joined != nil && joined.InQuery {
+		return min(1, joined.IDF/maxIDF), len(parts)
+	}
+	var total, matched, rarest float64
+	for i, p := range parts {
+		if dupPart(parts[:i], p.Term) {
 			continue
 		}
-		w := idf(t)
-		total += w
-		if inQuery(t) {
-			matched += w
-			rarest = max(rarest, w)
-			parts++
+		total += p.IDF
+		if p.InQuery {
+			matched += p.IDF
+			rarest = max(rarest, p.IDF)
+			nparts++
 		}
 	}
 	if matched == 0 || total == 0 {
 		return 0, 0
 	}
-	return matched / total * min(1, rarest/maxIDF), parts
+	return matched / total * min(1, rarest/maxIDF), nparts
 }
 
 // StrongName is the strength a name match counts with: a name the query
@@ -75,9 +99,9 @@ func StrongName(strength float64, parts int, written bool) float64 {
 	return 0
 }
 
-func dup(list []string, s string) bool {
+func dupPart(list []NamePart, s string) bool {
 	for _, x := range list {
-		if x == s {
+		if x.Term == s {
 			return true
 		}
 	}

@@ -29,25 +29,33 @@ func TestNameStrength(t *testing.T) {
 	maxIDF := bm25IDF(n, 0)
 	idf := idfOf(n, map[string]int{"heartbeat": 3, "zsh": 40, "complet": 300, "gen": 60, "handler": 900, "middlewar": 1500})
 	q := inQuery("middlewar heartbeat respond head method")
-	whole, parts := NameStrength([]string{"heartbeat"}, q, idf, maxIDF)
+	whole, parts := NameStrength([]string{"heartbeat"}, "", q, idf, maxIDF)
 	if whole < 0.75 || parts != 1 {
 		t.Errorf("a whole, rare name: strength %.2f of %d parts, want at least .75 of 1", whole, parts)
 	}
-	if s, _ := NameStrength([]string{"handler"}, inQuery("fix handler"), idf, maxIDF); s > StrongFloor {
+	if s, _ := NameStrength([]string{"handler"}, "", inQuery("fix handler"), idf, maxIDF); s > StrongFloor {
 		t.Errorf("a whole but common name: strength %.2f, want at most the floor", s)
 	}
-	partial, parts := NameStrength([]string{"gen", "zsh", "complet", "genzshcomplet"}, inQuery("zsh complet"), idf, maxIDF)
+	partial, parts := NameStrength([]string{"gen", "zsh", "complet"}, "genzshcompletion", inQuery("zsh complet"), idf, maxIDF)
 	if !(partial > 0 && partial < whole) || parts != 2 {
 		t.Errorf("GenZshCompletion for \"zsh completion\": strength %.2f of %d parts, want between 0 and %.2f, of 2", partial, parts, whole)
 	}
-	if s, parts := NameStrength([]string{"gen", "zsh", "complet", "genzshcomplet"}, inQuery("genzshcomplet"), idf, maxIDF); s < 0.99 || parts != 3 {
+	if s, parts := NameStrength([]string{"gen", "zsh", "complet"}, "genzshcompletion", inQuery("genzshcompletion"), idf, maxIDF); s < 0.99 || parts != 3 {
 		t.Errorf("the joined name itself: strength %.2f of %d parts, want 1 of 3", s, parts)
 	}
-	if s, parts := NameStrength([]string{"heartbeat"}, inQuery("profil"), idf, maxIDF); s != 0 || parts != 0 {
+	if s, parts := NameStrength([]string{"heartbeat"}, "", inQuery("profil"), idf, maxIDF); s != 0 || parts != 0 {
 		t.Errorf("a name the query does not hold: strength %.2f of %d parts, want 0", s, parts)
 	}
-	if s, _ := NameStrength(nil, q, idf, maxIDF); s != 0 {
+	if s, _ := NameStrength(nil, "", q, idf, maxIDF); s != 0 {
 		t.Errorf("no name: strength %.2f", s)
+	}
+	// A stem of two names of one word each ("rollup.config"): its last
+	// term is a part like the other, weighing in the share; the joined
+	// form is an argument of its own.
+	idf = idfOf(n, map[string]int{"rollup": 2, "config": 2000})
+	want := idf("rollup") / (idf("rollup") + idf("config")) * min(1, idf("rollup")/maxIDF)
+	if s, parts := NameStrength([]string{"rollup", "config"}, "rollupconfig", inQuery("rollup"), idf, maxIDF); parts != 1 || math.Abs(s-want) > 1e-9 {
+		t.Errorf("rollup.config for \"rollup\": strength %.3f of %d parts, want %.3f of 1", s, parts, want)
 	}
 }
 
@@ -87,8 +95,8 @@ func TestStrongMatchBeatsMiddlingConsensus(t *testing.T) {
 	maxIDF := bm25IDF(n, 0)
 	idf := idfOf(n, map[string]int{"heartbeat": 2, "get": 400, "head": 60})
 	q := inQuery("middlewar heartbeat respond head method")
-	hs, hp := NameStrength([]string{"heartbeat"}, q, idf, maxIDF)
-	gs, gp := NameStrength([]string{"get", "head", "gethead"}, q, idf, maxIDF)
+	hs, hp := NameStrength([]string{"heartbeat"}, "", q, idf, maxIDF)
+	gs, gp := NameStrength([]string{"get", "head"}, "gethead", q, idf, maxIDF)
 	strong := FuseRanks(&single, 0) + StrongBonus(StrongName(hs, hp, true), Weights[SrcLexical])
 	middling := FuseRanks(&consensus, 0) + StrongBonus(StrongName(gs, gp, false), Weights[SrcLexical])
 	if strong <= middling {

@@ -39,14 +39,16 @@ type segRef struct{ Ref, Lower strRef }
 
 // segSym is one symbol's record; LName and LQual are the lowercased name
 // and qualified name, the keys of the name table. Sig and Doc are in the
-// text section, the others in the strings section.
+// text section, the others in the strings section. NameSig is the name's
+// signature (namesig.go), little-endian, from cache version 11 on (the
+// bytes were padding before, zero: no signature).
 type segSym struct {
 	Name, Qual, LName, LQual, Sig, Doc, Key strRef
 	Hash                                    uint64
 	Range                                   parse.Range
 	StartByte, EndByte                      uint32
 	Kind                                    parse.Kind
-	_                                       [7]byte
+	NameSig                                 [NameSigBits / 8]byte
 }
 
 // The sections of a segment, by id (written the hot ones first: segCold).

@@ -176,9 +176,10 @@ type fileEntry struct {
 
 // symEntry is a symbol put into the index in memory.
 type symEntry struct {
-	Sym  parse.Symbol
-	Key  string // leaf key, unique within the file
-	Hash uint64 // leaf hash: qualified name, kind and folded body
+	Sym     parse.Symbol
+	Key     string // leaf key, unique within the file
+	Hash    uint64 // leaf hash: qualified name, kind and folded body
+	NameSig uint64 // Sym.Name's signature (namesig.go; 0: none)
 }
 
 // segRecords are the symbol records of a mapped segment, whose first
@@ -222,7 +223,7 @@ func (ix *Index) own(s uint32) *symEntry {
 	var e symEntry
 	if int(s/vecChunk) < len(ix.symSeg) && ix.symSeg[s/vecChunk] != nil && ix.symFile[s] != noFile {
 		v, r := ix.record(s)
-		e = symEntry{Sym: ix.sym(s), Key: v.str(r.Key), Hash: r.Hash}
+		e = symEntry{Sym: ix.sym(s), Key: v.str(r.Key), Hash: r.Hash, NameSig: r.nameSig()}
 	}
 	ix.syms.push(e, ix.epoch)
 	ix.symAt[s] = uint32(ix.syms.len())
@@ -266,6 +267,7 @@ type FileDoc struct {
 	Hashes   []uint64
 	Vecs     [][]float32
 	SymTerms []DocTerms
+	NameSigs []uint64 // each symbol's name signature (namesig.go)
 	// FileTerms are the terms of the whole file (path and content).
 	FileTerms DocTerms
 
@@ -319,6 +321,7 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 	}
 	d.Keys, d.Hashes = leafKeys(pf.Symbols, src)
 	d.SymTerms = make([]DocTerms, len(pf.Symbols))
+	d.NameSigs = make([]uint64, len(pf.Symbols))
 	d.Vecs = make([][]float32, len(pf.Symbols))
 	var texts []string
 	var which []int
@@ -346,6 +349,7 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 			ds.fields(&f, NumFields)
 		}
 		d.SymTerms[i] = ds.finish()
+		d.NameSigs[i] = NameSig(sym.Name)
 		if v := embedFromStream(emb, fs, ds, pt, sym, src); v != nil {
 			d.Vecs[i] = v
 			continue
@@ -562,7 +566,11 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		leaves[i] = merkle.Leaf{Key: key, Hash: h}
 		if s, ok := old[key]; ok && ix.LeafHash(s) == h {
 			delete(old, key)
-			ix.own(s).Sym = sym
+			e := ix.own(s)
+			if e.Sym.Name != sym.Name || e.NameSig == 0 {
+				e.NameSig = NameSig(sym.Name)
+			}
+			e.Sym = sym
 			slots[i] = s
 			vbuf = ix.vecs.Get(s, vbuf[:0])
 			addTo(sum, vbuf)
@@ -573,11 +581,11 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 			// Same symbol, new content: reuse the slot, refresh everything.
 			delete(old, key)
 			ix.dropSymbol(s)
-			ix.fillSymbol(s, fslot, sym, key, h, d.SymTerms[i], d.Vecs[i])
+			ix.fillSymbol(s, fslot, sym, key, h, d.NameSigs[i], d.SymTerms[i], d.Vecs[i])
 			slots[i] = s
 		} else {
 			s := ix.allocSym()
-			ix.fillSymbol(s, fslot, sym, key, h, d.SymTerms[i], d.Vecs[i])
+			ix.fillSymbol(s, fslot, sym, key, h, d.NameSigs[i], d.SymTerms[i], d.Vecs[i])
 			slots[i] = s
 		}
 		addTo(sum, d.Vecs[i])
@@ -653,6 +661,7 @@ func (d *FileDoc) complete(i int) {
 	sym := &d.Parsed.Symbols[i]
 	pt := pathText(d.Path)
 	d.SymTerms[i] = TokenizeDoc(symbolFields(pt, sym, d.src))
+	d.NameSigs[i] = NameSig(sym.Name)
 	if d.emb != nil {
 		if vecs, err := d.emb.Embed([]string{embedText(pt, sym, d.src)}); err == nil && len(vecs) == 1 {
 			d.Vecs[i] = vecs[0]
@@ -694,8 +703,8 @@ func addTo(sum, v []float32) {
 	}
 }
 
-func (ix *Index) fillSymbol(s, fslot uint32, sym parse.Symbol, key string, h uint64, terms DocTerms, vec []float32) {
-	*ix.own(s) = symEntry{Sym: sym, Key: key, Hash: h}
+func (ix *Index) fillSymbol(s, fslot uint32, sym parse.Symbol, key string, h, nameSig uint64, terms DocTerms, vec []float32) {
+	*ix.own(s) = symEntry{Sym: sym, Key: key, Hash: h, NameSig: nameSig}
 	ix.symFile = cowOwn(ix.symFile, &ix.st.symFile, ix.epoch)
 	ix.symFile[s] = fslot
 	ix.lex.addTokenized(s, terms)

@@ -52,12 +52,18 @@ import (
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 10
+const cacheVersion = 11
 
 // oldCacheVersion is the layout before the dictionary (cache version 10):
 // its segments are the same, and it loads by merging the segments' terms,
 // as before; the owner then writes it again (Index.Rewrite).
 const oldCacheVersion = 9
+
+// dictCacheVersion is the first layout with the dictionary. Version 10
+// is version 11 without the symbols' name signatures (segSym.NameSig,
+// zero then): it loads, its symbols' names are read instead, and the
+// owner writes it again (Index.Rewrite).
+const dictCacheVersion = 10
 
 // cacheMagic is the magic of the gob caches of cache versions 1 and 2,
 // recognised so that an old cache is reported as a mismatch.
@@ -68,6 +74,9 @@ const cacheMagic = "ctxls-index"
 var (
 	segMaxFiles = 2048
 	segMaxSyms  = 16384
+	// segNameSigs writes the symbols' name signatures; tests turn it off
+	// to write the records of version 10.
+	segNameSigs = true
 	// segNarrow allows the narrow postings form; tests turn it off to
 	// exercise the wide one.
 	segNarrow = true
@@ -289,6 +298,13 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 				Sig: w.text.str(sym.Signature), Doc: w.text.str(sym.Doc), Key: w.str(ix.LeafKey(s)), Hash: ix.LeafHash(s),
 				Range: sym.Range, StartByte: sym.StartByte, EndByte: sym.EndByte, Kind: sym.Kind})
 			rec := &syms[len(syms)-1]
+			sig := ix.NameSig(s)
+			if sig == 0 { // loaded from a version-10 cache
+				sig = NameSig(sym.Name)
+			}
+			if segNameSigs {
+				rec.putNameSig(sig)
+			}
 			names = append(names, tableEntry{rec.LName, symBase + uint32(len(oldSyms))})
 			if rec.LQual != rec.LName {
 				names = append(names, tableEntry{rec.LQual, symBase + uint32(len(oldSyms))})
@@ -561,7 +577,7 @@ func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index,
 	if err != nil {
 		return nil, err
 	}
-	if h.version == cacheVersion {
+	if h.version >= dictCacheVersion {
 		adviseWillNeed(data, int(h.dict.Off), int(h.dict.Len))
 	}
 	views, bad := checkSegments(data, h.table, h.dim, drop)
@@ -606,11 +622,15 @@ func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index,
 // older layout or a damaged dictionary (nothing when segments are
 // damaged: their files are indexed again, and the cache written then).
 func (h *segHeader) usableDict(data []byte, views []*segView, bad int) (*baseDict, string) {
-	if h.version != cacheVersion {
+	if h.version < dictCacheVersion {
 		return nil, fmt.Sprintf("cache layout version %d, now %d", h.version, cacheVersion)
 	}
 	if bad > 0 {
 		return nil, ""
+	}
+	rewrite := ""
+	if h.version != cacheVersion {
+		rewrite = fmt.Sprintf("cache layout version %d, now %d (symbols' name signatures)", h.version, cacheVersion)
 	}
 	d, err := readDict(data, h.dict, len(h.table))
 	for _, v := range views {
@@ -624,7 +644,7 @@ func (h *segHeader) usableDict(data []byte, views []*segView, bad int) (*baseDic
 	for _, v := range views {
 		v.symLex.Gid, v.fileLex.Gid = d.gids[0][v.i], d.gids[1][v.i]
 	}
-	return d, ""
+	return d, rewrite
 }
 
 // segHeader is what the header of a cache file says: the vectors'
@@ -665,7 +685,7 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 	entSize := int(unsafe.Sizeof(segEntry{}))
 	tableEnd := 32 + int(embLen) + int(nseg)*entSize
 	hdrLen := tableEnd
-	if version == cacheVersion {
+	if version >= dictCacheVersion {
 		hdrLen += int(unsafe.Sizeof(dictEntry{}))
 	}
 	if len(data) < hdrLen+8 {
@@ -675,7 +695,7 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 		return segHeader{}, errors.New("corrupt cache: header checksum mismatch")
 	}
 	embID := string(data[32 : 32+embLen])
-	if version != cacheVersion && version != oldCacheVersion || embID != emb.ID() || int(dim) != emb.Dim() {
+	if version != cacheVersion && version != dictCacheVersion && version != oldCacheVersion || embID != emb.ID() || int(dim) != emb.Dim() {
 		return segHeader{}, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
 			ErrCacheMismatch, version, embID, cacheVersion, emb.ID())
 	}
@@ -685,7 +705,7 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 	table := make([]segEntry, nseg)
 	copy(asBytes(table), data[32+embLen:tableEnd])
 	h := segHeader{dim: int(dim), fileSlots: fileSlots, symSlots: symSlots, table: table, version: int(version)}
-	if version == cacheVersion {
+	if version >= dictCacheVersion {
 		copy(asBytes(unsafe.Slice(&h.dict, 1)), data[tableEnd:hdrLen])
 		// The dictionary ends the file: a shorter file was cut.
 		if h.dict.Off > uint64(len(data)) || h.dict.Len > uint64(len(data))-h.dict.Off {

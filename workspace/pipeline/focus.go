@@ -224,7 +224,7 @@ func fileHead(top *cand) *cand {
 		return nil
 	}
 	c := *top
-	c.slot, c.hash, c.head, c.reason, c.opening = noSlot, 0, true, ReasonRetrieved, false
+	c.slot, c.hash, c.nameSig, c.head, c.reason, c.opening = noSlot, 0, 0, true, ReasonRetrieved, false
 	fileEvidence(&c) // it has its file's evidence, none of its own
 	c.sym = parse.Symbol{Kind: parse.KindFile, EndByte: first.StartByte,
 		Range: parse.Range{EndLine: first.Range.StartLine - 1}}

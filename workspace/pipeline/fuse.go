@@ -1,11 +1,13 @@
 package pipeline
 
 import (
+	"bytes"
 	"math"
 	"path"
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
@@ -49,7 +51,7 @@ func pinnedCand(f *snapshot.Folder, rel, qualified string) *cand {
 	for _, s := range f.Index.FileSymbols(fs) {
 		ref, _ := f.Index.Symbol(s)
 		if ref.Qualified == qualified {
-			c.slot, c.sym, c.hash = s, ref.Symbol, f.Index.LeafHash(s)
+			c.slot, c.sym, c.hash, c.nameSig = s, ref.Symbol, f.Index.LeafHash(s), f.Index.NameSig(s)
 			return c
 		}
 	}
@@ -169,7 +171,7 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 	if len(s.cands) == cap(s.cands) { // candidates come from a slab, not one allocation each
 		s.cands = make([]cand, 0, 64)
 	}
-	s.cands = append(s.cands, cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot)})
+	s.cands = append(s.cands, cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot), nameSig: s.idx.NameSig(slot)})
 	c := &s.cands[len(s.cands)-1]
 	cands[slot] = c
 	return c
@@ -293,19 +295,19 @@ func (s *scope) nameStrengths(cs []*cand) {
 			// only a name written as it is counts.
 			c.strong, c.strongBy = 0, StrongName
 			if c.sym.Name != "" && written[c.sym.Name] {
-				c.strong = bonus(c.sym.Name, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
+				c.strong = bonus(c.sym.Name, c.nameSig, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
 			}
 			continue
 		}
 		st, ok := stems[c.fileSlot]
 		if !ok {
 			base := path.Base(c.path)
-			st = bonus(strings.TrimSuffix(base, path.Ext(base)), false) * heuristics.StemShare
+			st = bonus(strings.TrimSuffix(base, path.Ext(base)), 0, false) * heuristics.StemShare
 			stems[c.fileSlot] = st
 		}
 		c.strong, c.strongBy = st, StrongStem
 		if c.sym.Name != "" {
-			if b := bonus(c.sym.Name, true); b > c.strong {
+			if b := bonus(c.sym.Name, c.nameSig, true); b > c.strong {
 				c.strong, c.strongBy = b, StrongName
 			}
 		}
@@ -351,27 +353,51 @@ func declares(text string, named []heuristics.Version) bool {
 }
 
 // namer measures how strongly a turn names a name. It runs for every
-// candidate of every request: one tokenizer scratch and one term list
-// serve every name, and the terms' rarities are looked up once.
+// candidate of every request: a name whose signature says it holds none
+// of the turn's terms is not read; one tokenizer scratch and one term
+// list serve every other name, and the terms' rarities are looked up
+// once.
 type namer struct {
 	s       *scope
 	own     map[string]bool // the turn's terms
+	ownBits []uint64        // the bits of each in a name signature
+	// heads are each of the turn's terms but its last byte (mayName);
+	// low is a name lowercased, as the tokenizer does.
+	heads   [][]byte
+	low     []byte
 	written map[string]bool // the names it writes as code does
 	idfs    map[string]float64
 	maxIDF  float64
 	sc      tokenize.Scratch
-	terms   []string
+	terms   []int32 // the name's terms, in tab
+	// tab holds each word of the names read, once (names share their
+	// words): its string, whether the turn holds it, its rarity once
+	// looked up; interned finds a word's entry.
+	tab    []nameWord
+	parts  []heuristics.NamePart
+	joined heuristics.NamePart
 	// hit, and the two scanners bound once: a closure made per name cost
 	// two allocations a candidate.
 	hit            bool
 	check, collect func([]byte) bool
-	interned       map[string]string
+	interned       map[string]int32
+}
+
+// nameWord is a word of names (namer.tab).
+type nameWord struct {
+	term         string
+	own, weighed bool
+	idf          float64
 }
 
 func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer {
 	n := &namer{s: s, own: make(map[string]bool, len(ownTerms)), written: writtenNames(query),
-		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]string{}}
+		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{}}
 	for _, t := range ownTerms {
+		if !n.own[t.Term] && t.Term != "" {
+			n.ownBits = append(n.ownBits, symbolindex.TermBits([]byte(t.Term)))
+			n.heads = append(n.heads, []byte(t.Term[:len(t.Term)-1]))
+		}
 		n.own[t.Term] = true
 	}
 	n.check = func(b []byte) bool {
@@ -379,12 +405,14 @@ func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer 
 		return !n.hit
 	}
 	n.collect = func(b []byte) bool {
-		t, ok := n.interned[string(b)] // names share their words: one string each
+		i, ok := n.interned[string(b)]
 		if !ok {
-			t = string(b)
-			n.interned[t] = t
+			t := string(b)
+			i = int32(len(n.tab))
+			n.tab = append(n.tab, nameWord{term: t, own: n.own[t]})
+			n.interned[t] = i
 		}
-		n.terms = append(n.terms, t)
+		n.terms = append(n.terms, i)
 		return true
 	}
 	return n
@@ -399,11 +427,58 @@ func (n *namer) idf(t string) float64 {
 	return w
 }
 
-// bonus is what naming name adds (heuristics.StrongBonus); asWritten: a
-// one-word name counts only when the turn writes it as code does. A name
-// none of whose terms the turn holds has strength 0, found without
-// building its terms.
-func (n *namer) bonus(name string, asWritten bool) float64 {
+// mayHold reports whether a name of signature sig may hold one of the
+// turn's terms: false only when it holds none (0: no signature, maybe).
+func (n *namer) mayHold(sig uint64) bool {
+	if sig == 0 {
+		return true
+	}
+	for _, b := range n.ownBits {
+		if sig&b == b {
+			return true
+		}
+	}
+	return false
+}
+
+// mayName reports whether name may hold one of the turn's terms, found
+// without tokenizing it: false only when it holds none. A term of a name
+// is a part of one of its identifiers, lowercased and stemmed, or an
+// identifier's parts joined (tokenize); stemming only cuts a part's end,
+// then may add or change one letter: all but the term's last byte is in
+// the name, lowercased, without the "_" and "-" that join parts.
+func (n *namer) mayName(name string) bool {
+	b := n.low[:0]
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-':
+		case r < utf8.RuneSelf:
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b = append(b, byte(r))
+		default:
+			b = utf8.AppendRune(b, unicode.ToLower(r))
+		}
+	}
+	n.low = b
+	for _, h := range n.heads {
+		if bytes.Contains(b, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// bonus is what naming name, of signature sig (0: none), adds
+// (heuristics.StrongBonus); asWritten: a one-word name counts only when
+// the turn writes it as code does. A name none of whose terms the turn
+// holds has strength 0, found from its signature or without building its
+// terms.
+func (n *namer) bonus(name string, sig uint64, asWritten bool) float64 {
+	if !n.mayHold(sig) || !n.mayName(name) {
+		return 0
+	}
 	n.hit = false
 	n.sc.Run(name, tokenize.ModeDoc, n.check)
 	if !n.hit {
@@ -411,14 +486,33 @@ func (n *namer) bonus(name string, asWritten bool) float64 {
 	}
 	n.terms = n.terms[:0]
 	n.sc.Run(name, tokenize.ModeDoc, n.collect)
-	if j := joinedForm(name); len(n.terms) > 1 && n.terms[len(n.terms)-1] != j {
-		// NameStrength reads the last of two terms or more as the
-		// joined form; a stem of two words ("rollup.config") has
-		// none: the dot parts them as two names of one word each.
-		n.terms = append(n.terms, j)
+	words := n.terms
+	var joined *heuristics.NamePart
+	if len(words) > 1 {
+		// The tokenizer gives an identifier of two parts or more its
+		// joined form last; a stem of two words ("rollup.config") has
+		// none (the dot parts them as two names of one word each), and
+		// its joined form is made here.
+		j := joinedForm(name)
+		if n.tab[words[len(words)-1]].term == j {
+			words = words[:len(words)-1]
+		}
+		n.joined = heuristics.NamePart{Term: j, InQuery: n.own[j]}
+		if n.joined.InQuery {
+			n.joined.IDF = n.idf(j)
+		}
+		joined = &n.joined
 	}
-	st, parts := heuristics.NameStrength(n.terms, func(t string) bool { return n.own[t] }, n.idf, n.maxIDF)
-	return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
+	n.parts = n.parts[:0]
+	for _, i := range words {
+		w := &n.tab[i]
+		if !w.weighed {
+			w.idf, w.weighed = float64(n.s.idx.TermIDF(w.term)), true
+		}
+		n.parts = append(n.parts, heuristics.NamePart{Term: w.term, IDF: w.idf, InQuery: w.own})
+	}
+	st, nparts := heuristics.NameStrengthOf(n.parts, joined, n.maxIDF)
+	return heuristics.StrongBonus(heuristics.StrongName(st, nparts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
 }
 
 // joinedForm is a name's letters and digits, lowercased: the term the

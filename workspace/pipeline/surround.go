@@ -431,7 +431,7 @@ func windowEntry(lead *packEntry, l *fileLines, a, b uint32) packEntry {
 	c.reason, c.hash, c.opening = ReasonExpanded, 0, false
 	c.around, c.above = lead.cand.sym.Qualified, b < lead.rng.StartLine
 	fileEvidence(&c)
-	c.slot, c.sym = noSlot, parse.Symbol{Kind: parse.KindFile}
+	c.slot, c.sym, c.nameSig = noSlot, parse.Symbol{Kind: parse.KindFile}, 0
 	idx := c.folder.Index
 	starts, holds := false, false
 	for _, slot := range idx.FileSymbols(c.fileSlot) {
@@ -633,7 +633,7 @@ func (s *surroundings) outsideEntry(q *query, f *packEntry) (packEntry, bool) {
 	c.outside = true
 	fileEvidence(&c)
 	text, rng := l.text(a, b)
-	c.slot = noSlot
+	c.slot, c.nameSig = noSlot, 0
 	c.sym = parse.Symbol{Kind: parse.KindFile, StartByte: uint32(l.starts[a]), EndByte: uint32(l.end(b)), Range: rng}
 	return packEntry{cand: &c, text: text, rng: rng, fixed: true, cut: true}, true
 }

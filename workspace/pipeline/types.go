@@ -123,6 +123,7 @@ type cand struct {
 	cat      heuristics.Category // the file's, from the index
 	sym      parse.Symbol
 	hash     uint64
+	nameSig  uint64 // sym.Name's signature from the index (0: none; fuse.go, namer)
 	ranks    [heuristics.NumSources]int32
 	scores   [heuristics.NumSources]float32
 	fused    float64

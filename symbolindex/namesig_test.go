@@ -1,0 +1,123 @@
+package symbolindex
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
+)
+
+// sigsOf returns each symbol's name and signature, by path and leaf key.
+func sigsOf(ix *Index) map[string]uint64 {
+	out := map[string]uint64{}
+	for _, p := range ix.Paths() {
+		f, _ := ix.FileSlot(p)
+		for _, s := range ix.FileSymbols(f) {
+			out[p+"::"+ix.LeafKey(s)+"::"+ix.sym(s).Name] = ix.NameSig(s)
+		}
+	}
+	return out
+}
+
+// checkSigs fails unless every symbol has a signature holding the bits
+// of every term of its name: a signature that lacked one would hide the
+// name from a request naming it.
+func checkSigs(t *testing.T, what string, sigs map[string]uint64) {
+	t.Helper()
+	if len(sigs) == 0 {
+		t.Fatalf("%s: no symbols", what)
+	}
+	for k, sig := range sigs {
+		name := k[strings.LastIndex(k, "::")+2:]
+		if sig == 0 {
+			t.Errorf("%s: %s has no signature", what, k)
+			continue
+		}
+		tokenize.Terms(name, func(term string) {
+			if b := TermBits([]byte(term)); sig&b != b {
+				t.Errorf("%s: %s: signature %x lacks term %q", what, k, sig, term)
+			}
+		})
+	}
+}
+
+// Every indexed symbol's name signature holds its name's terms, and a
+// saved and loaded index has the same signatures.
+func TestNameSigsHoldTheirTerms(t *testing.T) {
+	ix := persistBuild(t)
+	built := sigsOf(ix)
+	checkSigs(t, "built", built)
+	data := persistSegmented(t, ix, filepath.Join(t.TempDir(), "index.idx"))
+	got, err := loadBytes(t, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := sigsOf(got)
+	for k, sig := range built {
+		if loaded[k] != sig {
+			t.Errorf("%s: signature %x loaded, %x built", k, loaded[k], sig)
+		}
+	}
+	// A word in no name is told apart from most names without reading them.
+	miss := 0
+	b := TermBits([]byte("zzyzxwebhookqqq"))
+	for _, sig := range built {
+		if sig&b != b {
+			miss++
+		}
+	}
+	if miss < len(built)/2 {
+		t.Errorf("a word in no name passes %d of %d signatures", len(built)-miss, len(built))
+	}
+}
+
+// A cache of version 10 (the same layout, no name signatures) loads with
+// its dictionary, answers as before, reads names instead of signatures,
+// and asks to be written again; written again, it has them.
+func TestVersion10CacheLoadsAndIsRewritten(t *testing.T) {
+	ix := persistBuild(t)
+	path := filepath.Join(t.TempDir(), "index.idx")
+	segNameSigs = false
+	data := persistSegmented(t, ix, path)
+	segNameSigs = true
+	_, tableEnd := dictOf(t, data)
+	binary.LittleEndian.PutUint32(data[8:], dictCacheVersion)
+	hdr := tableEnd + int(unsafe.Sizeof(dictEntry{}))
+	binary.LittleEndian.PutUint64(data[hdr:], xxhash.Sum64(data[:hdr]))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
+	old, err := LoadIndex(path, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if merged(old) || !strings.Contains(old.Rewrite(), "version 10") {
+		t.Errorf("version 10: merged %v, rewrite %q; want its dictionary and a reason naming the version", merged(old), old.Rewrite())
+	}
+	persistSame(t, old, ix)
+	for k, sig := range sigsOf(old) {
+		if sig != 0 {
+			t.Errorf("version 10: %s has signature %x, want none", k, sig)
+		}
+	}
+	if err := old.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LoadIndex(path, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Rewrite() != "" {
+		t.Errorf("written again: rewrite %q", again.Rewrite())
+	}
+	persistSame(t, again, ix)
+	checkSigs(t, "written again", sigsOf(again))
+}
