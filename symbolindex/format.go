@@ -40,7 +40,7 @@ type segRef struct{ Ref, Lower strRef }
 // segSym is one symbol's record; LName and LQual are the lowercased name
 // and qualified name, the keys of the name table. Sig and Doc are in the
 // text section, the others in the strings section. NameSig is the name's
-// signature (namesig.go), little-endian, from cache version 11 on (the
+// signature (NameSig, index.go), little-endian, from cache version 11 on (the
 // bytes were padding before, zero: no signature).
 type segSym struct {
 	Name, Qual, LName, LQual, Sig, Doc, Key strRef
@@ -507,3 +507,11 @@ func readDictLex(strs []byte, secs [][]byte, nseg int) ([]string, [][]uint32, er
 	}
 	return terms, gids, nil
 }
+
+// NameSigBits is how many bits a signature has: it fills the 7 spare
+// bytes of a symbol's cache record (segSym).
+const NameSigBits = 56
+
+// nameSigMark is set in every signature: 0 is "none" (a symbol of a
+// version-10 cache, which is tokenized instead).
+const nameSigMark = 1 << (NameSigBits - 1)
