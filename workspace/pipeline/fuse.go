@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
@@ -279,6 +280,9 @@ func (s *scope) nameStrengths(cs []*cand) {
 		return
 	}
 	n := s.newNamer(query, ownTerms)
+	for _, j := range joinedWords(query) {
+		n.own[j], n.spelled[j] = true, true
+	}
 	written, bonus := n.written, n.bonus
 	stems := map[uint32]float64{}
 	for _, c := range cs {
@@ -366,11 +370,15 @@ type namer struct {
 	hit            bool
 	check, collect func([]byte) bool
 	interned       map[string]string
+	// spelled: the joined forms of the words the turn writes next to
+	// each other (joinedWords); a name of two parts or more whose joined
+	// form is one is spelled out in full, as good as written.
+	spelled map[string]bool
 }
 
 func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer {
 	n := &namer{s: s, own: make(map[string]bool, len(ownTerms)), written: writtenNames(query),
-		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]string{}}
+		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]string{}, spelled: map[string]bool{}}
 	for _, t := range ownTerms {
 		n.own[t.Term] = true
 	}
@@ -401,6 +409,9 @@ func (n *namer) idf(t string) float64 {
 
 // bonus is what naming name adds (heuristics.StrongBonus); asWritten: a
 // one-word name counts only when the turn writes it as code does. A name
+// of two parts or more the turn spells as words next to each other
+// ("body dump" for BodyDump and body_dump.go) counts as written: the
+// words' rarities apart undersold it (EVAL.md, "hit5"). A name
 // none of whose terms the turn holds has strength 0, found without
 // building its terms.
 func (n *namer) bonus(name string, asWritten bool) float64 {
@@ -418,7 +429,8 @@ func (n *namer) bonus(name string, asWritten bool) float64 {
 		n.terms = append(n.terms, j)
 	}
 	st, parts := heuristics.NameStrength(n.terms, func(t string) bool { return n.own[t] }, n.idf, n.maxIDF)
-	return heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
+	written := asWritten && n.written[name] || len(n.terms) > 1 && n.spelled[n.terms[len(n.terms)-1]]
+	return heuristics.StrongBonus(heuristics.StrongName(st, parts, written), n.s.fv.Weights.Source[heuristics.SrcLexical])
 }
 
 // joinedForm is a name's letters and digits, lowercased: the term the
@@ -606,4 +618,49 @@ func better(a, b *cand) bool {
 		return a.sym.EndByte > b.sym.EndByte // the container first
 	}
 	return a.sym.Name < b.sym.Name
+}
+
+// joinedWords are the joined forms of each two words the query writes
+// next to each other, apart by one space or hyphen ("body dump",
+// "body-dump" give "bodydump"): the term the tokenizer indexes for an
+// identifier of those two parts (BodyDump, body_dump.go), which a
+// request spelling the name as words holds in full.
+func joinedWords(query string) []string {
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	var out []string
+	prevEnd, prev, prev2 := -1, "", ""
+	for i := 0; i < len(query); {
+		r, size := utf8.DecodeRuneInString(query[i:])
+		if !word(r) {
+			i += size
+			continue
+		}
+		j := i + size
+		for j < len(query) {
+			r, size := utf8.DecodeRuneInString(query[j:])
+			if !word(r) {
+				break
+			}
+			j += size
+		}
+		w := strings.ToLower(query[i:j])
+		if len(tokenize.QueryTerms(w)) == 0 {
+			// A stop word or filler ("applies to", "the options"):
+			// no part of a name the request spells.
+			prevEnd, prev2 = -1, ""
+			i = j
+			continue
+		}
+		if prevEnd >= 0 && i == prevEnd+1 && (query[prevEnd] == ' ' || query[prevEnd] == '-') {
+			out = append(out, prev+w)
+			if prev2 != "" {
+				out = append(out, prev2+prev+w)
+			}
+			prev2 = prev
+		} else {
+			prev2 = ""
+		}
+		prevEnd, prev, i = j, w, j
+	}
+	return out
 }
