@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 // muxkit is a router with a middleware/ folder of several files, all
@@ -719,5 +721,38 @@ func TestSelectSpelledNameIsNamed(t *testing.T) {
 	res = selDo(t, ws, &SelectRequest{Query: "handle errors in the middleware that dumps a body", Limit: 10})
 	if it := selFind(res, "sym:middleware/body_dump.go::BodyDump"); it != nil && it.Strong != nil && it.Strong.By == "name" && it.Strong.Bonus > 0.02 {
 		t.Errorf("words apart took a full name's bonus: %+v", it.Strong)
+	}
+}
+
+// The code both the lexical source and the embedder rank first ("Panic
+// MW: …" for Recover, which turns panics into errors) comes first,
+// though history points at a file past commits described in the same
+// words, whose code holds none of them.
+func TestSelectContentAgreementBeatsHistory(t *testing.T) {
+	r := newHistRepo(t)
+	files := map[string]string{}
+	for _, f := range txtar.Parse([]byte(echoMiddleware)).Files {
+		files[f.Name] = string(f.Data)
+	}
+	files["middleware/format.go"] = `package middleware
+
+// Format lays out a log line: time, method, path and status.
+func Format(time, method, path string, status int) string {
+	return time + " " + method + " " + path
+}
+`
+	r.commit("initial import", files)
+	for i, msg := range []string{"format: return a custom error line with the stack trace", "format: custom trace of errors"} {
+		files["middleware/format.go"] += fmt.Sprintf("// revision %d\n", i+1)
+		r.commit(msg, map[string]string{"middleware/format.go": files["middleware/format.go"]})
+	}
+	ws := histWorkspace(t, r.dir)
+	res := selDo(t, ws, &SelectRequest{Query: "Panic MW: will now return a custom error with the stack trace", Limit: 10})
+	if files := selFiles(res); len(files) < 2 || files[0] != "middleware/recover.go" {
+		t.Errorf("want middleware/recover.go first, got %q", files)
+	}
+	// The history is real: the file it names comes right after.
+	if it := selFind(res, "sym:middleware/format.go::Format"); it == nil || it.Signals["history"].Rank != 1 {
+		t.Errorf("want Format with history's first rank, got %+v", it)
 	}
 }

@@ -230,6 +230,12 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 	best := 0.0
 	for _, c := range cs {
 		c.fused = s.fv.Weights.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality])) + c.strong
+		if s.activeRel == "" && c.cat == 0 && heuristics.ContentAgrees(c.ranks[heuristics.SrcLexical], c.ranks[heuristics.SrcSemantic]) {
+			// With no active file: beside one, nearness and the editor's
+			// sources part near-equal code (two formatAmount, one in the
+			// active file's folder), which the agreement must not outvote.
+			c.fused += heuristics.AgreeWeight * heuristics.RRF(s.fv.Weights.Source[heuristics.SrcLexical], 1)
+		}
 		if deictic {
 			c.fused += (heuristics.DeicticBoost - 1) * heuristics.RRF(s.fv.Weights.Source[heuristics.SrcGraph], int(c.ranks[heuristics.SrcGraph]))
 			if c.ranks[heuristics.SrcActive] == 1 {
@@ -624,11 +630,14 @@ func better(a, b *cand) bool {
 // next to each other, apart by one space or hyphen ("body dump",
 // "body-dump" give "bodydump"): the term the tokenizer indexes for an
 // identifier of those two parts (BodyDump, body_dump.go), which a
-// request spelling the name as words holds in full.
+// request spelling the name as words holds in full. Stop words and
+// generic verbs join nothing ("applies to"). Not three: "reset content
+// length" is an action more often than the name ResetContentLength, and
+// outvoted the folder "fix(middleware): …" scopes.
 func joinedWords(query string) []string {
 	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	var out []string
-	prevEnd, prev, prev2 := -1, "", ""
+	prevEnd, prev := -1, ""
 	for i := 0; i < len(query); {
 		r, size := utf8.DecodeRuneInString(query[i:])
 		if !word(r) {
@@ -647,18 +656,11 @@ func joinedWords(query string) []string {
 		if len(tokenize.QueryTerms(w)) == 0 {
 			// A stop word or filler ("applies to", "the options"):
 			// no part of a name the request spells.
-			prevEnd, prev2 = -1, ""
-			i = j
+			prevEnd, i = -1, j
 			continue
 		}
 		if prevEnd >= 0 && i == prevEnd+1 && (query[prevEnd] == ' ' || query[prevEnd] == '-') {
 			out = append(out, prev+w)
-			if prev2 != "" {
-				out = append(out, prev2+prev+w)
-			}
-			prev2 = prev
-		} else {
-			prev2 = ""
 		}
 		prevEnd, prev, i = j, w, j
 	}
