@@ -110,12 +110,12 @@ const (
 // fix browser=true listing…" had StaticConfig first in both, and
 // "Panic MW: … PanicStackError" RecoverConfig, yet each came 12th or
 // later, under files history and the file ranking put in the middle.
-// Reciprocal ranks give first places only 1/61 each; the code the
-// embedder ranks first and the lexical source in its first
-// AgreeLexicalRanks gets AgreeWeight first lexical ranks more. On 572
-// real commits it lifted cold hit@5 .878 → .883 with no case falling
-// out of the first five (EVAL.md, "hit5"); the embedder's first three
-// as well lost one at 60 commits.
+// Reciprocal ranks give first places only 1/61 each; with no active
+// file, the code the embedder ranks first and the lexical source in its
+// first AgreeLexicalRanks gets AgreeWeight first lexical ranks more. On
+// 572 real commits it lifted cold hit@5 .878 → .883 with no case falling
+// out of the first five (EVAL.md, "hit5"); taking the embedder's first
+// three as well lost one at 60 commits.
 const (
 	AgreeLexicalRanks = 3
 	AgreeWeight       = 1.0
