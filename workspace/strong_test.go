@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 // muxkit is a router with a middleware/ folder of several files, all
@@ -618,5 +620,139 @@ func TestSelectDottedStemIsNamed(t *testing.T) {
 	it := selFind(res, "sym:rollup.config.js::buildConfig")
 	if it == nil || it.Strong == nil || it.Strong.By != "stem" {
 		t.Errorf("want buildConfig's strong match by its file's stem, got %+v in %q", it, selIDs(res))
+	}
+}
+
+// echoMiddleware is a middleware folder whose files all speak of
+// errors and middleware; one of them is the body dump middleware
+// (BodyDump), another limits the body's size, and debug helpers dump
+// bodies and errors in so many words.
+const echoMiddleware = `
+-- go.mod --
+module example.com/web
+
+go 1.22
+-- middleware/logger.go --
+package middleware
+
+// LoggerConfig configures the logger middleware: how errors of the
+// middleware chain are logged.
+type LoggerConfig struct {
+	// LogErrors logs the errors every middleware and handler returns.
+	LogErrors bool
+}
+
+// Logger is the logger middleware: it logs each request and the errors
+// the next middleware returns, then returns the errors to the caller.
+func Logger(config LoggerConfig) func(next func() error) func() error {
+	return func(next func() error) func() error {
+		return func() error {
+			err := next()
+			if err != nil && config.LogErrors {
+				println("middleware errors:", err.Error())
+			}
+			return err
+		}
+	}
+}
+-- middleware/recover.go --
+package middleware
+
+import "errors"
+
+// Recover is the middleware that turns panics into errors: a panic in
+// the next middleware is recovered and returned as one of the errors.
+func Recover(next func() error) func() error {
+	return func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = errors.New("middleware recovered from panic")
+			}
+		}()
+		return next()
+	}
+}
+-- middleware/body_limit.go --
+package middleware
+
+// BodyLimit is the middleware that rejects a request whose body is
+// larger than limit bytes.
+func BodyLimit(limit int64) func(size int64) bool {
+	return func(size int64) bool { return size <= limit }
+}
+-- middleware/debug.go --
+package middleware
+
+// DumpRequest writes a dump of the request body to the debug log when a
+// middleware returns errors.
+func DumpRequest(body []byte) string { return "request body dump: " + string(body) }
+
+// DumpResponse writes a dump of the response body to the debug log.
+func DumpResponse(body []byte) string { return "response body dump: " + string(body) }
+
+// DumpErrors writes a dump of the errors and the body that caused them.
+func DumpErrors(body []byte, errs []error) string { return "errors dump: " + string(body) }
+-- middleware/body_dump.go --
+package middleware
+
+// BodyDump is the middleware that passes the request and response
+// payloads to handler.
+func BodyDump(handler func(req, res []byte)) func(req, res []byte) {
+	return func(req, res []byte) {
+		handler(req, res)
+	}
+}
+`
+
+// A request that spells a name of two parts as two words ("body dump"
+// for BodyDump) names it as surely as one that writes it: the symbol
+// comes first, with a full name's strong match, though the request's
+// debug helpers match its words ("errors", "body", "dump") better, and
+// the words apart ("dumps a body") name nothing.
+func TestSelectSpelledNameIsNamed(t *testing.T) {
+	ws, _ := selOpen(t, echoMiddleware, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "handle errors in body dump middleware", Limit: 10})
+	if len(res.Items) == 0 || res.Items[0].ID != "sym:middleware/body_dump.go::BodyDump" {
+		t.Errorf("want BodyDump first, got %q", selIDs(res))
+	}
+	if it := selFind(res, "sym:middleware/body_dump.go::BodyDump"); it == nil || it.Strong == nil || it.Strong.By != "name" {
+		t.Errorf("want BodyDump's strong match by name, got %+v", it)
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "handle errors in the middleware that dumps a body", Limit: 10})
+	if it := selFind(res, "sym:middleware/body_dump.go::BodyDump"); it != nil && it.Strong != nil && it.Strong.By == "name" && it.Strong.Bonus > 0.02 {
+		t.Errorf("words apart took a full name's bonus: %+v", it.Strong)
+	}
+}
+
+// The code both the lexical source and the embedder rank first ("Panic
+// MW: …" for Recover, which turns panics into errors) comes first,
+// though history points at a file past commits described in the same
+// words, whose code holds none of them.
+func TestSelectContentAgreementBeatsHistory(t *testing.T) {
+	r := newHistRepo(t)
+	files := map[string]string{}
+	for _, f := range txtar.Parse([]byte(echoMiddleware)).Files {
+		files[f.Name] = string(f.Data)
+	}
+	files["middleware/format.go"] = `package middleware
+
+// Format lays out a log line: time, method, path and status.
+func Format(time, method, path string, status int) string {
+	return time + " " + method + " " + path
+}
+`
+	r.commit("initial import", files)
+	for i, msg := range []string{"format: return a custom error line with the stack trace", "format: custom trace of errors"} {
+		files["middleware/format.go"] += fmt.Sprintf("// revision %d\n", i+1)
+		r.commit(msg, map[string]string{"middleware/format.go": files["middleware/format.go"]})
+	}
+	ws := histWorkspace(t, r.dir)
+	res := selDo(t, ws, &SelectRequest{Query: "Panic MW: will now return a custom error with the stack trace", Limit: 10})
+	if files := selFiles(res); len(files) < 2 || files[0] != "middleware/recover.go" {
+		t.Errorf("want middleware/recover.go first, got %q", files)
+	}
+	// The history is real: the file it names comes right after.
+	if it := selFind(res, "sym:middleware/format.go::Format"); it == nil || it.Signals["history"].Rank != 1 {
+		t.Errorf("want Format with history's first rank, got %+v", it)
 	}
 }
