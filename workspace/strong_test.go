@@ -704,26 +704,6 @@ func BodyDump(handler func(req, res []byte)) func(req, res []byte) {
 }
 `
 
-// A request that spells a name of two parts as two words ("body dump"
-// for BodyDump) names it as surely as one that writes it: the symbol
-// comes first, with a full name's strong match, though the request's
-// debug helpers match its words ("errors", "body", "dump") better, and
-// the words apart ("dumps a body") name nothing.
-func TestSelectSpelledNameIsNamed(t *testing.T) {
-	ws, _ := selOpen(t, echoMiddleware, Options{})
-	res := selDo(t, ws, &SelectRequest{Query: "handle errors in body dump middleware", Limit: 10})
-	if len(res.Items) == 0 || res.Items[0].ID != "sym:middleware/body_dump.go::BodyDump" {
-		t.Errorf("want BodyDump first, got %q", selIDs(res))
-	}
-	if it := selFind(res, "sym:middleware/body_dump.go::BodyDump"); it == nil || it.Strong == nil || it.Strong.By != "name" {
-		t.Errorf("want BodyDump's strong match by name, got %+v", it)
-	}
-	res = selDo(t, ws, &SelectRequest{Query: "handle errors in the middleware that dumps a body", Limit: 10})
-	if it := selFind(res, "sym:middleware/body_dump.go::BodyDump"); it != nil && it.Strong != nil && it.Strong.By == "name" && it.Strong.Bonus > 0.02 {
-		t.Errorf("words apart took a full name's bonus: %+v", it.Strong)
-	}
-}
-
 // The code both the lexical source and the embedder rank first ("Panic
 // MW: …" for Recover, which turns panics into errors) comes first,
 // though history points at a file past commits described in the same

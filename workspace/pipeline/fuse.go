@@ -387,10 +387,6 @@ type namer struct {
 	hit            bool
 	check, collect func([]byte) bool
 	interned       map[string]int32
-	// spelled: the joined forms of the words the turn writes next to
-	// each other (joinedWords); a name of two parts or more whose joined
-	// form is one is spelled out in full, as good as written.
-	spelled map[string]bool
 }
 
 // nameWord is a word of names (namer.tab).
@@ -402,13 +398,13 @@ type nameWord struct {
 
 func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer {
 	n := &namer{s: s, own: make(map[string]bool, len(ownTerms)), written: writtenNames(query),
-		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{}, spelled: map[string]bool{}}
+		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{}}
 	for _, t := range ownTerms {
-		n.hold(t.Term)
-	}
-	for _, j := range joinedWords(query) {
-		n.hold(j)
-		n.spelled[j] = true
+		if !n.own[t.Term] && t.Term != "" {
+			n.ownBits = append(n.ownBits, symbolindex.TermBits([]byte(t.Term)))
+			n.heads = append(n.heads, []byte(t.Term[:len(t.Term)-1]))
+		}
+		n.own[t.Term] = true
 	}
 	n.check = func(b []byte) bool {
 		n.hit = n.own[string(b)]
@@ -435,16 +431,6 @@ func (n *namer) idf(t string) float64 {
 		n.idfs[t] = w
 	}
 	return w
-}
-
-// hold adds term to the turn's terms, and to what the filters (mayHold,
-// mayName) look for.
-func (n *namer) hold(term string) {
-	if !n.own[term] && term != "" {
-		n.ownBits = append(n.ownBits, symbolindex.TermBits([]byte(term)))
-		n.heads = append(n.heads, []byte(term[:len(term)-1]))
-	}
-	n.own[term] = true
 }
 
 // mayHold reports whether a name of signature sig may hold one of the
@@ -492,11 +478,8 @@ func (n *namer) mayName(name string) bool {
 
 // bonus is what naming name, of signature sig (0: none), adds
 // (heuristics.StrongBonus); asWritten: a one-word name counts only when
-// the turn writes it as code does. A name of two parts or more the turn
-// spells as words next to each other ("body dump" for BodyDump and
-// body_dump.go) counts as written: the words' rarities apart undersold it
-// (EVAL.md, "hit5"). A name none of whose terms the turn holds has
-// strength 0, found from its signature or without building its
+// the turn writes it as code does. A name none of whose terms the turn
+// holds has strength 0, found from its signature or without building its
 // terms.
 func (n *namer) bonus(name string, sig uint64, asWritten bool) float64 {
 	if !n.mayHold(sig) || !n.mayName(name) {
@@ -535,8 +518,7 @@ func (n *namer) bonus(name string, sig uint64, asWritten bool) float64 {
 		n.parts = append(n.parts, heuristics.NamePart{Term: w.term, IDF: w.idf, InQuery: w.own})
 	}
 	st, nparts := heuristics.NameStrengthOf(n.parts, joined, n.maxIDF)
-	written := asWritten && n.written[name] || joined != nil && n.spelled[joined.Term]
-	return heuristics.StrongBonus(heuristics.StrongName(st, nparts, written), n.s.fv.Weights.Source[heuristics.SrcLexical])
+	return heuristics.StrongBonus(heuristics.StrongName(st, nparts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
 }
 
 // joinedForm is a name's letters and digits, lowercased: the term the
@@ -715,45 +697,4 @@ func better(a, b *cand) bool {
 		return a.fused > b.fused
 	}
 	return placeBefore(a.path, &a.sym, a.sym.Name, b.path, &b.sym, b.sym.Name)
-}
-
-// joinedWords are the joined forms of each two words the query writes
-// next to each other, apart by one space or hyphen ("body dump",
-// "body-dump" give "bodydump"): the term the tokenizer indexes for an
-// identifier of those two parts (BodyDump, body_dump.go), which a
-// request spelling the name as words holds in full. Stop words and
-// generic verbs join nothing ("applies to"). Not three: "reset content
-// length" is an action more often than the name ResetContentLength, and
-// outvoted the folder "fix(middleware): …" scopes.
-func joinedWords(query string) []string {
-	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-	var out []string
-	prevEnd, prev := -1, ""
-	for i := 0; i < len(query); {
-		r, size := utf8.DecodeRuneInString(query[i:])
-		if !word(r) {
-			i += size
-			continue
-		}
-		j := i + size
-		for j < len(query) {
-			r, size := utf8.DecodeRuneInString(query[j:])
-			if !word(r) {
-				break
-			}
-			j += size
-		}
-		w := strings.ToLower(query[i:j])
-		if len(tokenize.QueryTerms(w)) == 0 {
-			// A stop word or filler ("applies to", "the options"):
-			// no part of a name the request spells.
-			prevEnd, i = -1, j
-			continue
-		}
-		if prevEnd >= 0 && i == prevEnd+1 && (query[prevEnd] == ' ' || query[prevEnd] == '-') {
-			out = append(out, prev+w)
-		}
-		prevEnd, prev, i = j, w, j
-	}
-	return out
 }

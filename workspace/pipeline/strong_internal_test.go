@@ -18,14 +18,3 @@ func TestWrittenNames(t *testing.T) {
 		t.Errorf("plain words taken for names: %q", slices.Collect(maps.Keys(n)))
 	}
 }
-
-// Words written next to each other, apart by one space or hyphen, join
-// two at a time as a name's joined form; a stop word, a generic verb or
-// other punctuation parts them.
-func TestJoinedWords(t *testing.T) {
-	got := joinedWords("handle errors in body dump middleware; request-logger config, then filtering applies to dirs")
-	want := []string{"bodydump", "dumpmiddleware", "requestlogger", "loggerconfig", "filteringapplies"}
-	if !slices.Equal(got, want) {
-		t.Errorf("joinedWords = %q, want %q", got, want)
-	}
-}
