@@ -308,6 +308,9 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if c.ranks[heuristics.SrcGraph] > 0 && c.site == nil {
 		add(x.linked(c))
 	}
+	if c.ranks[heuristics.SrcSibling] > 0 && x.p.activeAbs != "" {
+		add("named like " + path.Base(x.p.activeAbs) + ", the file you have open, beside it")
+	}
 	if float64(c.scores[heuristics.SrcSemantic]) >= heuristics.SemanticConfidence {
 		add("close in meaning to your question")
 	}
