@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -110,10 +111,10 @@ func TestNeighbours(t *testing.T) {
 }
 
 // TestSiblings: with middleware/static.go open, its platform variant
-// static_other.go, which shares no word with the request and never
-// changed with it, comes before a file beside it that the request's
-// words match faintly; static_test.go and statistics.go are no siblings.
-// Without the source, the faint match comes first.
+// static_other.go, which shares no word with the request, comes before a
+// file beside it that the request's words match, and its why says so;
+// static_test.go and statistics.go are no siblings. Without the source,
+// the match comes first.
 func TestSiblings(t *testing.T) {
 	r := newHistRepo(t)
 	r.commit("initial import", map[string]string{
@@ -134,6 +135,9 @@ func TestSiblings(t *testing.T) {
 		t.Errorf("static_other.go: sibling signal %+v (present %v), want rank 1", s, ok)
 	}
 	for _, it := range sel.Items {
+		if it.Path == "middleware/static_other.go" && !strings.Contains(it.Why, "named like static.go, the file you have open") {
+			t.Errorf("static_other.go's why %q does not say it is named like the open file", it.Why)
+		}
 		if _, ok := it.Signals["sibling"]; ok && it.Path != "middleware/static_other.go" {
 			t.Errorf("%s has a sibling signal: only static_other.go is static.go's sibling", it.Path)
 		}
