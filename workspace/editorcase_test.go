@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -106,5 +107,44 @@ func TestNeighbours(t *testing.T) {
 	ws = histWorkspace(t, r.dir)
 	if got, _, _ := ask(ws, nil); got == "areport/render.go" {
 		t.Errorf("without the neighbour source areport/render.go still comes first: the test shows nothing")
+	}
+}
+
+// TestSiblings: with middleware/static.go open, its platform variant
+// static_other.go, which shares no word with the request, comes before a
+// file beside it that the request's words match, and its why says so;
+// static_test.go and statistics.go are no siblings. Without the source,
+// the match comes first.
+func TestSiblings(t *testing.T) {
+	r := newHistRepo(t)
+	r.commit("initial import", map[string]string{
+		"middleware/static.go": "package middleware\n\n// Static serves the files of a directory.\nfunc Static(root string) error {\n\treturn openIgnorable(root)\n}\n\n" +
+			"// StaticWithConfig serves files with options.\nfunc StaticWithConfig(root string, browse bool) error {\n\treturn Static(root)\n}\n",
+		"middleware/static_other.go": "//go:build !windows\n\npackage middleware\n\n// openIgnorable reports whether an error may be passed over.\nfunc openIgnorable(p string) error {\n\treturn nil\n}\n",
+		"middleware/static_test.go":  "package middleware\n\nimport \"testing\"\n\nfunc TestStatic(t *testing.T) {\n\t_ = Static(\"x\")\n}\n",
+		"middleware/statistics.go":   "package middleware\n\n// Count counts requests.\nfunc Count() int {\n\treturn 1\n}\n",
+		"middleware/proxy.go":        "package middleware\n\n// Proxy forwards requests that reach beyond the root to another server.\nfunc Proxy(target string) error {\n\treturn nil\n}\n",
+	})
+	active := "middleware/static.go"
+	req := &SelectRequest{Query: "reject paths that climb beyond the root", Active: filepath.Join(r.dir, "middleware", "static.go"), Limit: 8, IncludeItems: CodeOnly()}
+	ws := histWorkspace(t, r.dir)
+	sel := selDo(t, ws, req)
+	if got, sig := firstOther(sel, active); got != "middleware/static_other.go" {
+		t.Errorf("first other file %q, want middleware/static_other.go (static.go's variant):%s", got, selString(sel))
+	} else if s, ok := sig["sibling"]; !ok || s.Rank != 1 {
+		t.Errorf("static_other.go: sibling signal %+v (present %v), want rank 1", s, ok)
+	}
+	for _, it := range sel.Items {
+		if it.Path == "middleware/static_other.go" && !strings.Contains(it.Why, "named like static.go, the file you have open") {
+			t.Errorf("static_other.go's why %q does not say it is named like the open file", it.Why)
+		}
+		if _, ok := it.Signals["sibling"]; ok && it.Path != "middleware/static_other.go" {
+			t.Errorf("%s has a sibling signal: only static_other.go is static.go's sibling", it.Path)
+		}
+	}
+	withoutSource(t, heuristics.SrcSibling)
+	ws = histWorkspace(t, r.dir)
+	if got, _ := firstOther(selDo(t, ws, req), active); got == "middleware/static_other.go" {
+		t.Errorf("without the sibling source static_other.go still comes first: the test shows nothing")
 	}
 }

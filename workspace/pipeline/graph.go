@@ -234,3 +234,68 @@ func neighboursSource(s *scope) ranked {
 	}
 	return rankScores(s.idx, score, nil)
 }
+
+// siblingSource ranks the files beside the active file whose names extend
+// its own or that its own extends, all first: the parts of one piece of
+// code split over files (command.go, command_run.go, command_setup.go),
+// its platform variants (static.go, static_windows.go, static_other.go)
+// and its specialisations (logger.go, request_logger.go). Tests are left
+// to the test partners.
+func siblingSource(s *scope) ranked {
+	if s.activeRel == "" || s.fv.Weights.Source[heuristics.SrcSibling] == 0 {
+		return ranked{}
+	}
+	var out ranked
+	for _, fs := range siblings(s.idx, s.activeRel) {
+		if s.fileFilter == nil || s.fileFilter(fs) {
+			out.files = append(out.files, scoredFile{fs, 1})
+		}
+	}
+	return out
+}
+
+// siblings are the files in rel's directory, with its extension and not
+// tests, whose stem (the name up to its first dot, as written) begins
+// with rel's stem and "_" or "-", or ends with "_" and it, or whose stem
+// rel's stem so begins or ends with; a stem of fewer than
+// heuristics.SiblingMinStem letters names no family. Sorted by path.
+func siblings(idx *symbolindex.Index, rel string) []uint32 {
+	dir, base := path.Split(rel)
+	ext := path.Ext(base)
+	stem := siblingStem(base)
+	var out []uint32
+	idx.EachPath(func(p string, fs uint32) bool {
+		d, b := path.Split(p)
+		if d != dir || b == base || path.Ext(b) != ext || isTestPath(p) {
+			return true
+		}
+		o := siblingStem(b)
+		if extends(o, stem) || extends(stem, o) {
+			out = append(out, fs)
+		}
+		return true
+	})
+	sort.Slice(out, func(i, j int) bool { return idx.FilePath(out[i]) < idx.FilePath(out[j]) })
+	return out
+}
+
+// siblingStem is a file name up to its first dot. Case counts: Migrator.js
+// and migrator-configuration-merger.js are a class and a helper module
+// written in two conventions, not one name's parts.
+func siblingStem(base string) string {
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return base
+}
+
+// extends reports whether the stem name is part, a stem of at least
+// heuristics.SiblingMinStem letters, joined to more by "_" or "-".
+func extends(name, part string) bool {
+	if len(part) < heuristics.SiblingMinStem || len(name) <= len(part)+1 {
+		return false
+	}
+	sep := func(b byte) bool { return b == '_' || b == '-' }
+	return strings.HasPrefix(name, part) && sep(name[len(part)]) ||
+		strings.HasSuffix(name, part) && sep(name[len(name)-len(part)-1])
+}

@@ -41,6 +41,7 @@ var sources = []struct {
 	{heuristics.SrcCoChangeSymbol, coChangeSymbolSource}, // historyload.go
 	{heuristics.SrcCoHistory, coHistorySource},
 	{heuristics.SrcNeighbour, neighboursSource}, // graph.go
+	{heuristics.SrcSibling, siblingSource},      // graph.go
 }
 
 // ranked is one source's list: symbols it ranks itself and files it ranks

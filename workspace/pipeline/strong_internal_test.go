@@ -18,3 +18,29 @@ func TestWrittenNames(t *testing.T) {
 		t.Errorf("plain words taken for names: %q", slices.Collect(maps.Keys(n)))
 	}
 }
+
+// Which names are one piece of code's parts or variants: a stem joined
+// to more by "_" or "-", at either end, of at least three letters.
+func TestSiblingNames(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"static.go", "static_windows.go", true},
+		{"static_other.go", "static.go", true},
+		{"logger.go", "request_logger.go", true},
+		{"command.go", "command_run.go", true},
+		{"flag_bool.go", "flag_bool_with_inverse.go", true},
+		{"date-fns.ts", "date.ts", true},
+		{"statistics.go", "static.go", false},
+		{"commander.go", "command.go", false},
+		{"db.go", "db_pool.go", false}, // too short a stem to name a family
+		{"utils.py", "utils.py", false},
+		{"Migrator.js", "migrator-configuration-merger.js", false},
+	} {
+		a, b := siblingStem(c.a), siblingStem(c.b)
+		if got := extends(a, b) || extends(b, a); got != c.want {
+			t.Errorf("%s and %s siblings: %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
