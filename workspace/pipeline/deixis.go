@@ -8,7 +8,6 @@ import (
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
-	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // Queries that point at the code under the cursor ("who calls this",
@@ -80,11 +79,7 @@ func (s *scope) text(fs uint32) []byte {
 	if src, ok := s.texts[fs]; ok {
 		return src
 	}
-	rel := s.idx.FilePath(fs)
-	src, err := s.snap.ReadText(s.fv.Root, snapshot.JoinRoot(s.fv.Root, rel))
-	if err != nil || !indexedText(s.idx, rel, src) {
-		src = nil
-	}
+	src := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(fs))
 	if s.texts == nil {
 		s.texts = map[uint32][]byte{}
 	}

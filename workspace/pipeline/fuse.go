@@ -381,6 +381,9 @@ type namer struct {
 	hit            bool
 	check, collect func([]byte) bool
 	interned       map[string]int32
+	// named holds the bonus of each name weighed, by whether one word
+	// counts only as written: candidates share names (methods, stems).
+	named [2]map[string]float64
 }
 
 // nameWord is a word of names (namer.tab).
@@ -392,7 +395,8 @@ type nameWord struct {
 
 func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer {
 	n := &namer{s: s, own: make(map[string]bool, len(ownTerms)), written: writtenNames(query),
-		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{}}
+		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{},
+		named: [2]map[string]float64{{}, {}}}
 	for _, t := range ownTerms {
 		if !n.own[t.Term] && t.Term != "" {
 			n.ownBits = append(n.ownBits, symbolindex.TermBits([]byte(t.Term)))
@@ -476,7 +480,24 @@ func (n *namer) mayName(name string) bool {
 // holds has strength 0, found from its signature or without building its
 // terms.
 func (n *namer) bonus(name string, sig uint64, asWritten bool) float64 {
-	if !n.mayHold(sig) || !n.mayName(name) {
+	if !n.mayHold(sig) {
+		return 0
+	}
+	w := 0
+	if asWritten {
+		w = 1
+	}
+	b, ok := n.named[w][name]
+	if !ok {
+		b = n.weigh(name, asWritten)
+		n.named[w][name] = b
+	}
+	return b
+}
+
+// weigh is bonus for a name its signature does not rule out.
+func (n *namer) weigh(name string, asWritten bool) float64 {
+	if !n.mayName(name) {
 		return 0
 	}
 	n.hit = false
