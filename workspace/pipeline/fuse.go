@@ -376,14 +376,15 @@ type namer struct {
 	tab    []nameWord
 	parts  []heuristics.NamePart
 	joined heuristics.NamePart
-	// hit, and the two scanners bound once: a closure made per name cost
-	// two allocations a candidate.
-	hit            bool
-	check, collect func([]byte) bool
-	interned       map[string]int32
-	// named holds the bonus of each name weighed, by whether one word
-	// counts only as written: candidates share names (methods, stems).
-	named [2]map[string]float64
+	// hit, and the scanner bound once: a closure made per name cost two
+	// allocations a candidate. It keeps a name's terms in buf, each ending
+	// at its ends, so that one pass both finds whether the turn holds one
+	// and gives them.
+	hit      bool
+	scan     func([]byte) bool
+	buf      []byte
+	ends     []int
+	interned map[string]int32
 }
 
 // nameWord is a word of names (namer.tab).
@@ -395,8 +396,7 @@ type nameWord struct {
 
 func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer {
 	n := &namer{s: s, own: make(map[string]bool, len(ownTerms)), written: writtenNames(query),
-		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{},
-		named: [2]map[string]float64{{}, {}}}
+		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{}}
 	for _, t := range ownTerms {
 		if !n.own[t.Term] && t.Term != "" {
 			n.ownBits = append(n.ownBits, symbolindex.TermBits([]byte(t.Term)))
@@ -404,22 +404,25 @@ func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer 
 		}
 		n.own[t.Term] = true
 	}
-	n.check = func(b []byte) bool {
-		n.hit = n.own[string(b)]
-		return !n.hit
-	}
-	n.collect = func(b []byte) bool {
-		i, ok := n.interned[string(b)]
-		if !ok {
-			t := string(b)
-			i = int32(len(n.tab))
-			n.tab = append(n.tab, nameWord{term: t, own: n.own[t]})
-			n.interned[t] = i
-		}
-		n.terms = append(n.terms, i)
+	n.scan = func(b []byte) bool {
+		n.hit = n.hit || n.own[string(b)]
+		n.buf = append(n.buf, b...)
+		n.ends = append(n.ends, len(n.buf))
 		return true
 	}
 	return n
+}
+
+// intern is the entry in tab of the word b.
+func (n *namer) intern(b []byte) int32 {
+	i, ok := n.interned[string(b)]
+	if !ok {
+		t := string(b)
+		i = int32(len(n.tab))
+		n.tab = append(n.tab, nameWord{term: t, own: n.own[t]})
+		n.interned[t] = i
+	}
+	return i
 }
 
 func (n *namer) idf(t string) float64 {
@@ -480,33 +483,22 @@ func (n *namer) mayName(name string) bool {
 // holds has strength 0, found from its signature or without building its
 // terms.
 func (n *namer) bonus(name string, sig uint64, asWritten bool) float64 {
-	if !n.mayHold(sig) {
+	if !n.mayHold(sig) || !n.mayName(name) {
 		return 0
 	}
-	w := 0
-	if asWritten {
-		w = 1
-	}
-	b, ok := n.named[w][name]
-	if !ok {
-		b = n.weigh(name, asWritten)
-		n.named[w][name] = b
-	}
-	return b
-}
-
-// weigh is bonus for a name its signature does not rule out.
-func (n *namer) weigh(name string, asWritten bool) float64 {
-	if !n.mayName(name) {
-		return 0
-	}
-	n.hit = false
-	n.sc.Run(name, tokenize.ModeDoc, n.check)
+	n.hit, n.buf, n.ends = false, n.buf[:0], n.ends[:0]
+	n.sc.Run(name, tokenize.ModeDoc, n.scan)
 	if !n.hit {
 		return 0
 	}
 	n.terms = n.terms[:0]
-	n.sc.Run(name, tokenize.ModeDoc, n.collect)
+	for i, end := range n.ends {
+		start := 0
+		if i > 0 {
+			start = n.ends[i-1]
+		}
+		n.terms = append(n.terms, n.intern(n.buf[start:end]))
+	}
 	words := n.terms
 	var joined *heuristics.NamePart
 	if len(words) > 1 {
@@ -519,21 +511,51 @@ func (n *namer) weigh(name string, asWritten bool) float64 {
 			words = words[:len(words)-1]
 		}
 		n.joined = heuristics.NamePart{Term: j, InQuery: n.own[j]}
-		if n.joined.InQuery {
-			n.joined.IDF = n.idf(j)
-		}
 		joined = &n.joined
+	}
+	written := asWritten && n.written[name]
+	if !written && n.fewerThanTwo(words, joined) {
+		// heuristics.StrongName: a name not written as code does counts
+		// only with two of its parts in the turn; their rarities are not
+		// needed.
+		return 0
+	}
+	// The joined form's rarity, when the turn holds it, is the name's
+	// (heuristics.NameStrengthOf): its parts' are not read.
+	whole := joined != nil && joined.InQuery
+	if whole {
+		joined.IDF = n.idf(joined.Term)
 	}
 	n.parts = n.parts[:0]
 	for _, i := range words {
 		w := &n.tab[i]
-		if !w.weighed {
+		if !w.weighed && !whole {
 			w.idf, w.weighed = float64(n.s.idx.TermIDF(w.term)), true
 		}
 		n.parts = append(n.parts, heuristics.NamePart{Term: w.term, IDF: w.idf, InQuery: w.own})
 	}
 	st, nparts := heuristics.NameStrengthOf(n.parts, joined, n.maxIDF)
-	return heuristics.StrongBonus(heuristics.StrongName(st, nparts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
+	return heuristics.StrongBonus(heuristics.StrongName(st, nparts, written), n.s.fv.Weights.Source[heuristics.SrcLexical])
+}
+
+// fewerThanTwo reports whether the parts heuristics.NameStrengthOf counts
+// for a name of words (in tab) and joined form joined are fewer than two:
+// all its words when the turn holds the joined form, else its distinct
+// words the turn holds.
+func (n *namer) fewerThanTwo(words []int32, joined *heuristics.NamePart) bool {
+	if joined != nil && joined.InQuery {
+		return len(words) < 2
+	}
+	held := int32(-1)
+	for _, i := range words {
+		if n.tab[i].own && i != held {
+			if held >= 0 {
+				return false
+			}
+			held = i
+		}
+	}
+	return true
 }
 
 // joinedForm is a name's letters and digits, lowercased: the term the
