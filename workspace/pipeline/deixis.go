@@ -8,6 +8,7 @@ import (
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // Queries that point at the code under the cursor ("who calls this",
@@ -79,7 +80,8 @@ func (s *scope) text(fs uint32) []byte {
 	if src, ok := s.texts[fs]; ok {
 		return src
 	}
-	src := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(fs))
+	rel := s.idx.FilePath(fs)
+	src := s.snap.fileText(s.idx, s.fv.Root, rel, snapshot.JoinRoot(s.fv.Root, rel))
 	if s.texts == nil {
 		s.texts = map[uint32][]byte{}
 	}

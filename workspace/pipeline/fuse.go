@@ -378,13 +378,15 @@ type namer struct {
 	joined heuristics.NamePart
 	// hit, and the scanner bound once: a closure made per name cost two
 	// allocations a candidate. It keeps a name's terms in buf, each ending
-	// at its ends, so that one pass both finds whether the turn holds one
-	// and gives them.
-	hit      bool
-	scan     func([]byte) bool
-	buf      []byte
-	ends     []int
-	interned map[string]int32
+	// at its ends and held by the turn or not (held), so that one pass
+	// both finds whether the turn holds one and gives them; jbuf is a
+	// name's joined form.
+	hit       bool
+	scan      func([]byte) bool
+	buf, jbuf []byte
+	ends      []int
+	held      []bool
+	interned  map[string]int32
 }
 
 // nameWord is a word of names (namer.tab).
@@ -396,7 +398,8 @@ type nameWord struct {
 
 func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer {
 	n := &namer{s: s, own: make(map[string]bool, len(ownTerms)), written: writtenNames(query),
-		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{}}
+		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{},
+		buf: make([]byte, 0, 256), ends: make([]int, 0, 32), held: make([]bool, 0, 32)}
 	for _, t := range ownTerms {
 		if !n.own[t.Term] && t.Term != "" {
 			n.ownBits = append(n.ownBits, symbolindex.TermBits([]byte(t.Term)))
@@ -405,9 +408,11 @@ func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer 
 		n.own[t.Term] = true
 	}
 	n.scan = func(b []byte) bool {
-		n.hit = n.hit || n.own[string(b)]
+		own := n.own[string(b)]
+		n.hit = n.hit || own
 		n.buf = append(n.buf, b...)
 		n.ends = append(n.ends, len(n.buf))
+		n.held = append(n.held, own)
 		return true
 	}
 	return n
@@ -486,46 +491,45 @@ func (n *namer) bonus(name string, sig uint64, asWritten bool) float64 {
 	if !n.mayHold(sig) || !n.mayName(name) {
 		return 0
 	}
-	n.hit, n.buf, n.ends = false, n.buf[:0], n.ends[:0]
+	n.hit, n.buf, n.ends, n.held = false, n.buf[:0], n.ends[:0], n.held[:0]
 	n.sc.Run(name, tokenize.ModeDoc, n.scan)
 	if !n.hit {
 		return 0
 	}
-	n.terms = n.terms[:0]
-	for i, end := range n.ends {
-		start := 0
-		if i > 0 {
-			start = n.ends[i-1]
-		}
-		n.terms = append(n.terms, n.intern(n.buf[start:end]))
-	}
-	words := n.terms
-	var joined *heuristics.NamePart
-	if len(words) > 1 {
+	count, whole := len(n.ends), false
+	if count > 1 {
 		// The tokenizer gives an identifier of two parts or more its
 		// joined form last; a stem of two words ("rollup.config") has
 		// none (the dot parts them as two names of one word each), and
 		// its joined form is made here.
-		j := joinedForm(name)
-		if n.tab[words[len(words)-1]].term == j {
-			words = words[:len(words)-1]
+		n.jbuf = appendJoined(n.jbuf[:0], name)
+		if bytes.Equal(n.term(count-1), n.jbuf) {
+			count--
 		}
-		n.joined = heuristics.NamePart{Term: j, InQuery: n.own[j]}
-		joined = &n.joined
+		whole = n.own[string(n.jbuf)]
 	}
 	written := asWritten && n.written[name]
-	if !written && n.fewerThanTwo(words, joined) {
+	if !written && n.fewerThanTwo(count, whole) {
 		// heuristics.StrongName: a name not written as code does counts
 		// only with two of its parts in the turn; their rarities are not
 		// needed.
 		return 0
 	}
+	var joined *heuristics.NamePart
+	if len(n.ends) > 1 {
+		n.joined = heuristics.NamePart{Term: string(n.jbuf), InQuery: whole}
+		joined = &n.joined
+	}
 	// The joined form's rarity, when the turn holds it, is the name's
 	// (heuristics.NameStrengthOf): its parts' are not read.
-	whole := joined != nil && joined.InQuery
 	if whole {
 		joined.IDF = n.idf(joined.Term)
 	}
+	n.terms = n.terms[:0]
+	for i := range count {
+		n.terms = append(n.terms, n.intern(n.term(i)))
+	}
+	words := n.terms
 	n.parts = n.parts[:0]
 	for _, i := range words {
 		w := &n.tab[i]
@@ -538,35 +542,47 @@ func (n *namer) bonus(name string, sig uint64, asWritten bool) float64 {
 	return heuristics.StrongBonus(heuristics.StrongName(st, nparts, written), n.s.fv.Weights.Source[heuristics.SrcLexical])
 }
 
-// fewerThanTwo reports whether the parts heuristics.NameStrengthOf counts
-// for a name of words (in tab) and joined form joined are fewer than two:
-// all its words when the turn holds the joined form, else its distinct
-// words the turn holds.
-func (n *namer) fewerThanTwo(words []int32, joined *heuristics.NamePart) bool {
-	if joined != nil && joined.InQuery {
-		return len(words) < 2
+// term is the i-th term of the name scanned last.
+func (n *namer) term(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = n.ends[i-1]
 	}
-	held := int32(-1)
-	for _, i := range words {
-		if n.tab[i].own && i != held {
-			if held >= 0 {
-				return false
-			}
-			held = i
+	return n.buf[start:n.ends[i]]
+}
+
+// fewerThanTwo reports whether the parts heuristics.NameStrengthOf counts
+// for the name scanned last, of count words (its joined form left out),
+// are fewer than two: all its words when the turn holds the joined form
+// (whole), else its distinct words the turn holds.
+func (n *namer) fewerThanTwo(count int, whole bool) bool {
+	if whole {
+		return count < 2
+	}
+	first := -1
+	for i := range count {
+		if !n.held[i] {
+			continue
+		}
+		if first < 0 {
+			first = i
+		} else if !bytes.Equal(n.term(i), n.term(first)) {
+			return false
 		}
 	}
 	return true
 }
 
-// joinedForm is a name's letters and digits, lowercased: the term the
-// tokenizer adds for an identifier of two parts or more ("bodydump").
-func joinedForm(name string) string {
-	return strings.Map(func(r rune) rune {
+// appendJoined appends a name's letters and digits, lowercased, to dst:
+// the term the tokenizer adds for an identifier of two parts or more
+// ("bodydump").
+func appendJoined(dst []byte, name string) []byte {
+	for _, r := range name {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return unicode.ToLower(r)
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
 		}
-		return -1
-	}, name)
+	}
+	return dst
 }
 
 // scopedStems gives the symbols of a file the request's scope names by

@@ -63,7 +63,7 @@ func (s *snap) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes 
 		}
 		src, ok := cache[abs]
 		if !ok {
-			if src = s.fileText(c.folder.Index, c.folder.Root, c.path); src == nil {
+			if src = s.fileText(c.folder.Index, c.folder.Root, c.path, abs); src == nil {
 				stale[abs] = true
 				continue
 			}
@@ -107,11 +107,11 @@ func (s *snap) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes 
 	return ready, texts, prefixes, cache
 }
 
-// fileText is the text of the file rel of the folder root whose index is
-// idx, read once a request whichever stage asks first: nil when it cannot
-// be read or is not the text the index holds (indexedText).
-func (s *snap) fileText(idx *symbolindex.Index, root, rel string) []byte {
-	abs := snapshot.JoinRoot(root, rel)
+// fileText is the text of the file rel (abs: snapshot.JoinRoot(root,
+// rel)) of the folder root whose index is idx, read once a request
+// whichever stage asks first: nil when it cannot be read or is not the
+// text the index holds (indexedText).
+func (s *snap) fileText(idx *symbolindex.Index, root, rel, abs string) []byte {
 	if src, ok := s.texts[abs]; ok {
 		return src
 	}
