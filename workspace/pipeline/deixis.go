@@ -81,10 +81,7 @@ func (s *scope) text(fs uint32) []byte {
 		return src
 	}
 	rel := s.idx.FilePath(fs)
-	src, err := s.snap.ReadText(s.fv.Root, snapshot.JoinRoot(s.fv.Root, rel))
-	if err != nil || !indexedText(s.idx, rel, src) {
-		src = nil
-	}
+	src := s.snap.fileText(s.idx, s.fv.Root, rel, snapshot.JoinRoot(s.fv.Root, rel))
 	if s.texts == nil {
 		s.texts = map[uint32][]byte{}
 	}

@@ -382,11 +382,17 @@ type namer struct {
 	tab    []nameWord
 	parts  []heuristics.NamePart
 	joined heuristics.NamePart
-	// hit, and the two scanners bound once: a closure made per name cost
-	// two allocations a candidate.
-	hit            bool
-	check, collect func([]byte) bool
-	interned       map[string]int32
+	// hit, and the scanner bound once: a closure made per name cost two
+	// allocations a candidate. It keeps a name's terms in buf, each ending
+	// at its ends and held by the turn or not (held), so that one pass
+	// both finds whether the turn holds one and gives them; jbuf is a
+	// name's joined form.
+	hit       bool
+	scan      func([]byte) bool
+	buf, jbuf []byte
+	ends      []int
+	held      []bool
+	interned  map[string]int32
 }
 
 // nameWord is a word of names (namer.tab).
@@ -398,7 +404,8 @@ type nameWord struct {
 
 func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer {
 	n := &namer{s: s, own: make(map[string]bool, len(ownTerms)), written: writtenNames(query),
-		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{}}
+		idfs: map[string]float64{}, maxIDF: float64(s.idx.TermIDF("")), interned: map[string]int32{},
+		buf: make([]byte, 0, 256), ends: make([]int, 0, 32), held: make([]bool, 0, 32)}
 	for _, t := range ownTerms {
 		if !n.own[t.Term] && t.Term != "" {
 			n.ownBits = append(n.ownBits, symbolindex.TermBits([]byte(t.Term)))
@@ -406,22 +413,27 @@ func (s *scope) newNamer(query string, ownTerms []symbolindex.QueryTerm) *namer 
 		}
 		n.own[t.Term] = true
 	}
-	n.check = func(b []byte) bool {
-		n.hit = n.own[string(b)]
-		return !n.hit
-	}
-	n.collect = func(b []byte) bool {
-		i, ok := n.interned[string(b)]
-		if !ok {
-			t := string(b)
-			i = int32(len(n.tab))
-			n.tab = append(n.tab, nameWord{term: t, own: n.own[t]})
-			n.interned[t] = i
-		}
-		n.terms = append(n.terms, i)
+	n.scan = func(b []byte) bool {
+		own := n.own[string(b)]
+		n.hit = n.hit || own
+		n.buf = append(n.buf, b...)
+		n.ends = append(n.ends, len(n.buf))
+		n.held = append(n.held, own)
 		return true
 	}
 	return n
+}
+
+// intern is the entry in tab of the word b.
+func (n *namer) intern(b []byte) int32 {
+	i, ok := n.interned[string(b)]
+	if !ok {
+		t := string(b)
+		i = int32(len(n.tab))
+		n.tab = append(n.tab, nameWord{term: t, own: n.own[t]})
+		n.interned[t] = i
+	}
+	return i
 }
 
 func (n *namer) idf(t string) float64 {
@@ -485,51 +497,98 @@ func (n *namer) bonus(name string, sig uint64, asWritten bool) float64 {
 	if !n.mayHold(sig) || !n.mayName(name) {
 		return 0
 	}
-	n.hit = false
-	n.sc.Run(name, tokenize.ModeDoc, n.check)
+	n.hit, n.buf, n.ends, n.held = false, n.buf[:0], n.ends[:0], n.held[:0]
+	n.sc.Run(name, tokenize.ModeDoc, n.scan)
 	if !n.hit {
 		return 0
 	}
-	n.terms = n.terms[:0]
-	n.sc.Run(name, tokenize.ModeDoc, n.collect)
-	words := n.terms
-	var joined *heuristics.NamePart
-	if len(words) > 1 {
+	count, whole := len(n.ends), false
+	if count > 1 {
 		// The tokenizer gives an identifier of two parts or more its
 		// joined form last; a stem of two words ("rollup.config") has
 		// none (the dot parts them as two names of one word each), and
 		// its joined form is made here.
-		j := joinedForm(name)
-		if n.tab[words[len(words)-1]].term == j {
-			words = words[:len(words)-1]
+		n.jbuf = appendJoined(n.jbuf[:0], name)
+		if bytes.Equal(n.term(count-1), n.jbuf) {
+			count--
 		}
-		n.joined = heuristics.NamePart{Term: j, InQuery: n.own[j]}
-		if n.joined.InQuery {
-			n.joined.IDF = n.idf(j)
-		}
+		whole = n.own[string(n.jbuf)]
+	}
+	written := asWritten && n.written[name]
+	if !written && n.fewerThanTwo(count, whole) {
+		// heuristics.StrongName: a name not written as code does counts
+		// only with two of its parts in the turn; their rarities are not
+		// needed.
+		return 0
+	}
+	var joined *heuristics.NamePart
+	if len(n.ends) > 1 {
+		n.joined = heuristics.NamePart{Term: string(n.jbuf), InQuery: whole}
 		joined = &n.joined
 	}
+	// The joined form's rarity, when the turn holds it, is the name's
+	// (heuristics.NameStrengthOf): its parts' are not read.
+	if whole {
+		joined.IDF = n.idf(joined.Term)
+	}
+	n.terms = n.terms[:0]
+	for i := range count {
+		n.terms = append(n.terms, n.intern(n.term(i)))
+	}
+	words := n.terms
 	n.parts = n.parts[:0]
 	for _, i := range words {
 		w := &n.tab[i]
-		if !w.weighed {
+		if !w.weighed && !whole {
 			w.idf, w.weighed = float64(n.s.idx.TermIDF(w.term)), true
 		}
 		n.parts = append(n.parts, heuristics.NamePart{Term: w.term, IDF: w.idf, InQuery: w.own})
 	}
 	st, nparts := heuristics.NameStrengthOf(n.parts, joined, n.maxIDF)
-	return heuristics.StrongBonus(heuristics.StrongName(st, nparts, asWritten && n.written[name]), n.s.fv.Weights.Source[heuristics.SrcLexical])
+	return heuristics.StrongBonus(heuristics.StrongName(st, nparts, written), n.s.fv.Weights.Source[heuristics.SrcLexical])
 }
 
-// joinedForm is a name's letters and digits, lowercased: the term the
-// tokenizer adds for an identifier of two parts or more ("bodydump").
-func joinedForm(name string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return unicode.ToLower(r)
+// term is the i-th term of the name scanned last.
+func (n *namer) term(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = n.ends[i-1]
+	}
+	return n.buf[start:n.ends[i]]
+}
+
+// fewerThanTwo reports whether the parts heuristics.NameStrengthOf counts
+// for the name scanned last, of count words (its joined form left out),
+// are fewer than two: all its words when the turn holds the joined form
+// (whole), else its distinct words the turn holds.
+func (n *namer) fewerThanTwo(count int, whole bool) bool {
+	if whole {
+		return count < 2
+	}
+	first := -1
+	for i := range count {
+		if !n.held[i] {
+			continue
 		}
-		return -1
-	}, name)
+		if first < 0 {
+			first = i
+		} else if !bytes.Equal(n.term(i), n.term(first)) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendJoined appends a name's letters and digits, lowercased, to dst:
+// the term the tokenizer adds for an identifier of two parts or more
+// ("bodydump").
+func appendJoined(dst []byte, name string) []byte {
+	for _, r := range name {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		}
+	}
+	return dst
 }
 
 // scopedStems gives the symbols of a file the request's scope names by

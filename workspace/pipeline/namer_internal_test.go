@@ -1,10 +1,16 @@
 package pipeline
 
 import (
+	"strings"
 	"testing"
+	"unicode"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // The namer's two filters never turn away a name that holds a term of
@@ -33,6 +39,74 @@ func TestNamerFiltersKeepEveryNameHoldingATerm(t *testing.T) {
 	for _, name := range []string{"ShardReplica", "flushSessionTokens", "parse_manifest"} {
 		if n.mayName(name) {
 			t.Errorf("%q holds neither payment nor webhook, but passes", name)
+		}
+	}
+}
+
+// The namer weighs a name as heuristics.NameStrength does from the
+// tokenizer's terms, whatever it skips (rarities of names that cannot
+// count, terms of names the turn holds none of): the strong match a user
+// sees depends on that alone.
+func TestNamerBonusIsNameStrength(t *testing.T) {
+	src := `package shop
+
+type PaymentValidator struct{}
+
+func ValidatePendingPayment() {}
+func validate_payment_retry() {}
+func RetryWebhookDeliveries() {}
+func GenZshCompletion() {}
+func payment() {}
+func Payments() {}
+func ParseManifestSchema() {}
+func zsh() {}
+`
+	emb := embed.NewHashEmbedder(64)
+	doc, err := symbolindex.Prepare(parse.NewParser(), emb, "shop/payment_retry.go", []byte(src), int64(len(src)), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := symbolindex.NewIndex(emb)
+	idx.Put(doc)
+	fv := &snapshot.Folder{Weights: heuristics.DefaultWeightSet()}
+	names := []string{"PaymentValidator", "ValidatePendingPayment", "validate_payment_retry", "RetryWebhookDeliveries",
+		"GenZshCompletion", "payment", "Payments", "ParseManifestSchema", "zsh", "payment_retry", "rollup.config",
+		"paymentPayment", "retry-payment", "X", "Über_Größe"}
+	for _, query := range []string{"validate the pending payment", "retry payment webhook", "zsh completion",
+		"genzshcompletion", "see ValidatePendingPayment and zsh", "payment payment", "parse the manifest schema", "größe über"} {
+		s := &scope{idx: idx, fv: fv}
+		var own []symbolindex.QueryTerm
+		for _, term := range tokenize.QueryTerms(query) {
+			own = append(own, symbolindex.QueryTerm{Term: term, Weight: 1})
+		}
+		n := s.newNamer(query, own)
+		inQuery := func(term string) bool { return n.own[term] }
+		idf := func(term string) float64 { return float64(idx.TermIDF(term)) }
+		for _, name := range names {
+			var terms []string
+			tokenize.Terms(name, func(term string) { terms = append(terms, term) })
+			joined := ""
+			if len(terms) > 1 {
+				joined = strings.Map(func(r rune) rune {
+					if unicode.IsLetter(r) || unicode.IsDigit(r) {
+						return unicode.ToLower(r)
+					}
+					return -1
+				}, name)
+				if terms[len(terms)-1] == joined {
+					terms = terms[:len(terms)-1]
+				}
+			}
+			for _, asWritten := range []bool{false, true} {
+				st, parts := heuristics.NameStrength(terms, joined, inQuery, idf, n.maxIDF)
+				want := heuristics.StrongBonus(heuristics.StrongName(st, parts, asWritten && n.written[name]), fv.Weights.Source[heuristics.SrcLexical])
+				if got := n.bonus(name, symbolindex.NameSig(name), asWritten); got != want {
+					t.Errorf("%q for %q (as written %v): bonus %v, want %v", name, query, asWritten, got, want)
+				}
+				if got := n.bonus(name, 0, asWritten); got != want {
+					t.Errorf("%q for %q (as written %v, no signature): bonus %v, want %v", name, query, asWritten, got, want)
+				}
+			}
 		}
 	}
 }

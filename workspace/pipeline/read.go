@@ -63,12 +63,10 @@ func (s *snap) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes 
 		}
 		src, ok := cache[abs]
 		if !ok {
-			b, err := s.ReadText(c.folder.Root, abs)
-			if err != nil || !indexedText(c.folder.Index, c.path, b) {
+			if src = s.fileText(c.folder.Index, c.folder.Root, c.path, abs); src == nil {
 				stale[abs] = true
 				continue
 			}
-			src = b
 			cache[abs] = src
 		}
 		switch {
@@ -107,6 +105,25 @@ func (s *snap) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes 
 		}
 	}
 	return ready, texts, prefixes, cache
+}
+
+// fileText is the text of the file rel (abs: snapshot.JoinRoot(root,
+// rel)) of the folder root whose index is idx, read once a request
+// whichever stage asks first: nil when it cannot be read or is not the
+// text the index holds (indexedText).
+func (s *snap) fileText(idx *symbolindex.Index, root, rel, abs string) []byte {
+	if src, ok := s.texts[abs]; ok {
+		return src
+	}
+	src, err := s.ReadText(root, abs)
+	if err != nil || !indexedText(idx, rel, src) {
+		src = nil
+	}
+	if s.texts == nil {
+		s.texts = map[string][]byte{}
+	}
+	s.texts[abs] = src
+	return src
 }
 
 // indexedText reports whether src is the text the index holds for relPath.

@@ -37,7 +37,7 @@ func Run(ctx context.Context, s *snapshot.Snapshot, req *SelectRequest) (*Select
 	if err != nil {
 		return nil, err
 	}
-	sn := &snap{s}
+	sn := &snap{Snapshot: s}
 	s.Yield()
 	q := sn.understand(p)
 	rules, ruleFiles := sn.rules()

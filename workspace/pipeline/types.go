@@ -12,7 +12,12 @@ import (
 )
 
 // snap is the snapshot a request reads, with the pipeline's methods.
-type snap struct{ *snapshot.Snapshot }
+type snap struct {
+	*snapshot.Snapshot
+	// texts are the files the request has read, by absolute path, each
+	// read once for all the stages (read.go: fileText).
+	texts map[string][]byte
+}
 
 // contextItem is an item other than code (workspace/items) as one request
 // ranks it: a copy of the item with the request's own reason and scores.
