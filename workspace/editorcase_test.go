@@ -26,6 +26,17 @@ func firstOther(sel *Selection, active string) (string, map[string]Signal) {
 	return "", nil
 }
 
+// wantFirstOther checks that want is the answer's first file other than
+// active, led by signal at rank 1; why says what brings it.
+func wantFirstOther(t *testing.T, sel *Selection, active, want, signal, why string) {
+	t.Helper()
+	if got, sig := firstOther(sel, active); got != want {
+		t.Errorf("first other file %q, want %s (%s):%s", got, want, why, selString(sel))
+	} else if s, ok := sig[signal]; !ok || s.Rank != 1 {
+		t.Errorf("%s: %s signal %+v (present %v), want rank 1", want, signal, s, ok)
+	}
+}
+
 // TestCoHistory: with core/a.go open, a request worded like the one past
 // commit that changed it together with feed/b.go brings feed/b.go first,
 // though store/c.go changed with it four times as often and a commit
@@ -57,11 +68,7 @@ func TestCoHistory(t *testing.T) {
 	req := &SelectRequest{Query: "retry the upload when the connection times out", Active: filepath.Join(r.dir, "core", "a.go"), Limit: 8, IncludeItems: CodeOnly()}
 	ws := histWorkspace(t, r.dir)
 	sel := selDo(t, ws, req)
-	if got, sig := firstOther(sel, active); got != "feed/b.go" {
-		t.Errorf("first other file %q, want feed/b.go (changed with core/a.go in the commit worded like this):%s", got, selString(sel))
-	} else if s, ok := sig["cohistory"]; !ok || s.Rank != 1 {
-		t.Errorf("feed/b.go: cohistory signal %+v (present %v), want rank 1", s, ok)
-	}
+	wantFirstOther(t, sel, active, "feed/b.go", "cohistory", "changed with core/a.go in the commit worded like this")
 	withoutSource(t, heuristics.SrcCoHistory)
 	ws = histWorkspace(t, r.dir)
 	if got, _ := firstOther(selDo(t, ws, req), active); got == "feed/b.go" {
@@ -94,11 +101,8 @@ func TestNeighbours(t *testing.T) {
 		return got, sig, sel
 	}
 	ws := histWorkspace(t, r.dir)
-	if got, sig, sel := ask(ws, nil); got != "areport/render.go" {
-		t.Errorf("first other file %q, want areport/render.go (Reconcile calls Vxk):%s", got, selString(sel))
-	} else if s, ok := sig["neighbour"]; !ok || s.Rank != 1 {
-		t.Errorf("Vxk: neighbour signal %+v (present %v), want rank 1", s, ok)
-	}
+	_, _, sel := ask(ws, nil)
+	wantFirstOther(t, sel, active, "areport/render.go", "neighbour", "Reconcile calls Vxk")
 	// Export is lines 14-17 (0-based 13-16).
 	if got, _, sel := ask(ws, &Cursor{Line: 14}); got != "zledger/append.go" {
 		t.Errorf("with the cursor in Export, first other file %q, want zledger/append.go (Export calls Wqz):%s", got, selString(sel))
@@ -129,11 +133,7 @@ func TestSiblings(t *testing.T) {
 	req := &SelectRequest{Query: "reject paths that climb beyond the root", Active: filepath.Join(r.dir, "middleware", "static.go"), Limit: 8, IncludeItems: CodeOnly()}
 	ws := histWorkspace(t, r.dir)
 	sel := selDo(t, ws, req)
-	if got, sig := firstOther(sel, active); got != "middleware/static_other.go" {
-		t.Errorf("first other file %q, want middleware/static_other.go (static.go's variant):%s", got, selString(sel))
-	} else if s, ok := sig["sibling"]; !ok || s.Rank != 1 {
-		t.Errorf("static_other.go: sibling signal %+v (present %v), want rank 1", s, ok)
-	}
+	wantFirstOther(t, sel, active, "middleware/static_other.go", "sibling", "static.go's variant")
 	for _, it := range sel.Items {
 		if it.Path == "middleware/static_other.go" && !strings.Contains(it.Why, "named like static.go, the file you have open") {
 			t.Errorf("static_other.go's why %q does not say it is named like the open file", it.Why)
