@@ -119,7 +119,8 @@ func (ix *Index) Mapped() bool { return ix.mapped != nil }
 // written again although none of its files changed, or "" when it should
 // not: the file has an older layout or a damaged dictionary, which the
 // load made up for (merging the segments' terms) at a cost every load
-// would pay again.
+// would pay again. A successful Save clears it. Read it only where the
+// index is saved (a folder's build).
 func (ix *Index) Rewrite() string { return ix.rewrite }
 
 // Discard unmaps the cache file of an index that was loaded but never
@@ -932,8 +933,8 @@ func (ix *Index) FileSlot(relPath string) (uint32, bool) {
 
 // fromTables returns the slots of key k in table t of the segments the
 // index was loaded from that keep, in that order, followed by extra (the
-// changes since, from the index's maps). It allocates once, when a
-// segment holds k.
+// changes since, from the index's maps). It allocates once when a
+// segment holds k (for up to 16 segments that do; more grow the answer).
 func (ix *Index) fromTables(t int, k string, keep func(slot uint32) bool, extra []uint32) []uint32 {
 	var buf [16][]uint32
 	lists, n := buf[:0], len(extra)
@@ -1333,7 +1334,7 @@ func (ix *Index) NameSig(s uint32) uint64 {
 // holds; a yes may be wrong, and the name is then tokenized as before.
 
 // TermBits are the bits term sets in a name signature: two of the 55
-// below the mark.
+// below the mark (one when the two fall together).
 func TermBits(term []byte) uint64 {
 	h := xxhash.Sum64(term)
 	const n = NameSigBits - 1

@@ -143,6 +143,7 @@ func (ix *Index) Save(path string) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
+	ix.rewrite = "" // the file is in the current layout now
 	return nil
 }
 

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,21 +96,21 @@ func TestNeighbours(t *testing.T) {
 	})
 	active := "core/books.go"
 	abs := filepath.Join(r.dir, "core", "books.go")
-	ask := func(ws *Workspace, cursor *Cursor) (string, map[string]Signal, *Selection) {
+	ask := func(ws *Workspace, cursor *Cursor) (string, *Selection) {
 		sel := selDo(t, ws, &SelectRequest{Query: "reconcile the accounts twice a day", Active: abs, Cursor: cursor, Limit: 8, IncludeItems: CodeOnly()})
-		got, sig := firstOther(sel, active)
-		return got, sig, sel
+		got, _ := firstOther(sel, active)
+		return got, sel
 	}
 	ws := histWorkspace(t, r.dir)
-	_, _, sel := ask(ws, nil)
+	_, sel := ask(ws, nil)
 	wantFirstOther(t, sel, active, "areport/render.go", "neighbour", "Reconcile calls Vxk")
 	// Export is lines 14-17 (0-based 13-16).
-	if got, _, sel := ask(ws, &Cursor{Line: 14}); got != "zledger/append.go" {
+	if got, sel := ask(ws, &Cursor{Line: 14}); got != "zledger/append.go" {
 		t.Errorf("with the cursor in Export, first other file %q, want zledger/append.go (Export calls Wqz):%s", got, selString(sel))
 	}
 	withoutSource(t, heuristics.SrcNeighbour)
 	ws = histWorkspace(t, r.dir)
-	if got, _, _ := ask(ws, nil); got == "areport/render.go" {
+	if got, _ := ask(ws, nil); got == "areport/render.go" {
 		t.Errorf("without the neighbour source areport/render.go still comes first: the test shows nothing")
 	}
 }
@@ -146,5 +147,36 @@ func TestSiblings(t *testing.T) {
 	ws = histWorkspace(t, r.dir)
 	if got, _ := firstOther(selDo(t, ws, req), active); got == "middleware/static_other.go" {
 		t.Errorf("without the sibling source static_other.go still comes first: the test shows nothing")
+	}
+}
+
+// TestSiblingsTestsByConvention: a file whose name merely holds "test"
+// (latest.go) has siblings like any other (latest_windows.go), while a
+// test open has none: its code is its test partner's business, and the
+// tests beside it are not its parts.
+func TestSiblingsTestsByConvention(t *testing.T) {
+	r := newHistRepo(t)
+	r.commit("initial import", map[string]string{
+		"release/latest.go":             "package release\n\n// Latest finds the newest release of a channel.\nfunc Latest(channel string) string {\n\treturn lookup(channel)\n}\n",
+		"release/latest_windows.go":     "//go:build windows\n\npackage release\n\n// lookup reads the channel's newest release from the registry.\nfunc lookup(channel string) string {\n\treturn channel\n}\n",
+		"release/latest_test.go":        "package release\n\nimport \"testing\"\n\nfunc TestLatest(t *testing.T) {\n\t_ = Latest(\"stable\")\n}\n",
+		"release/latest_helper_test.go": "package release\n\n// stableChannel is the channel the tests ask for.\nconst stableChannel = \"stable\"\n",
+	})
+	ws := histWorkspace(t, r.dir)
+	siblingsOf := func(active string) []string {
+		req := &SelectRequest{Query: "read the newest release of a channel", Active: filepath.Join(r.dir, filepath.FromSlash(active)), Limit: 8, IncludeItems: CodeOnly()}
+		var got []string
+		for _, it := range selDo(t, ws, req).Items {
+			if _, ok := it.Signals["sibling"]; ok && !slices.Contains(got, it.Path) {
+				got = append(got, it.Path)
+			}
+		}
+		return got
+	}
+	if got := siblingsOf("release/latest.go"); !slices.Equal(got, []string{"release/latest_windows.go"}) {
+		t.Errorf("latest.go's siblings %q, want [release/latest_windows.go]", got)
+	}
+	if got := siblingsOf("release/latest_test.go"); len(got) != 0 {
+		t.Errorf("with a test open, items with a sibling signal: %q, want none", got)
 	}
 }

@@ -240,9 +240,9 @@ func neighboursSource(s *scope) ranked {
 // code split over files (command.go, command_run.go, command_setup.go),
 // its platform variants (static.go, static_windows.go, static_other.go)
 // and its specialisations (logger.go, request_logger.go). Tests are left
-// to the test partners.
+// to the test partners, on both sides: a test open has no siblings.
 func siblingSource(s *scope) ranked {
-	if s.activeRel == "" || s.fv.Weights.Source[heuristics.SrcSibling] == 0 {
+	if s.activeRel == "" || s.fv.Weights.Source[heuristics.SrcSibling] == 0 || heuristics.IsTestPath(s.activeRel) {
 		return ranked{}
 	}
 	var out ranked
@@ -255,8 +255,9 @@ func siblingSource(s *scope) ranked {
 }
 
 // siblings are the files in rel's directory, with its extension and not
-// tests, whose stem (the name up to its first dot, as written) begins
-// with rel's stem and "_" or "-", or ends with "_" and it, or whose stem
+// tests (heuristics.IsTestPath), whose stem (the name up to its first
+// dot, as written) begins with rel's stem and "_" or "-", or ends with
+// "_" or "-" and it, or whose stem
 // rel's stem so begins or ends with; a stem of fewer than
 // heuristics.SiblingMinStem letters names no family. Sorted by path.
 func siblings(idx *symbolindex.Index, rel string) []uint32 {
@@ -266,7 +267,7 @@ func siblings(idx *symbolindex.Index, rel string) []uint32 {
 	var out []uint32
 	idx.EachPath(func(p string, fs uint32) bool {
 		d, b := path.Split(p)
-		if d != dir || b == base || path.Ext(b) != ext || isTestPath(p) {
+		if d != dir || b == base || path.Ext(b) != ext || heuristics.IsTestPath(p) {
 			return true
 		}
 		o := siblingStem(b)

@@ -112,7 +112,8 @@ func (s *snap) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes 
 // whichever stage asks first: nil when it cannot be read or is not the
 // text the index holds (indexedText).
 func (s *snap) fileText(idx *symbolindex.Index, root, rel, abs string) []byte {
-	if src, ok := s.texts[abs]; ok {
+	key := textKey{idx, rel}
+	if src, ok := s.texts[key]; ok {
 		return src
 	}
 	src, err := s.ReadText(root, abs)
@@ -120,9 +121,9 @@ func (s *snap) fileText(idx *symbolindex.Index, root, rel, abs string) []byte {
 		src = nil
 	}
 	if s.texts == nil {
-		s.texts = map[string][]byte{}
+		s.texts = map[textKey][]byte{}
 	}
-	s.texts[abs] = src
+	s.texts[key] = src
 	return src
 }
 

@@ -14,9 +14,17 @@ import (
 // snap is the snapshot a request reads, with the pipeline's methods.
 type snap struct {
 	*snapshot.Snapshot
-	// texts are the files the request has read, by absolute path, each
-	// read once for all the stages (read.go: fileText).
-	texts map[string][]byte
+	// texts are the files the request has read, each read once for all
+	// the stages (read.go: fileText), by the index that asked and the
+	// path in its folder: whether a text is the one indexed depends on
+	// which folder's index asks (nested folders may both hold a file).
+	texts map[textKey][]byte
+}
+
+// textKey names a file as one folder's index holds it.
+type textKey struct {
+	idx *symbolindex.Index
+	rel string
 }
 
 // contextItem is an item other than code (workspace/items) as one request

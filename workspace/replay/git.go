@@ -271,10 +271,10 @@ func (r *repo) close() {
 type Hunk struct {
 	Start, End int
 	Where      string `json:",omitempty"`
-	Gap        [2]int `json:",omitempty"`
+	Gap        [2]int `json:",omitzero"`
 	GapChars   int    `json:",omitempty"`
 	Symbol     string `json:",omitempty"`
-	SymLines   [2]int `json:",omitempty"`
+	SymLines   [2]int `json:",omitzero"`
 }
 
 // hunks lists, per path, the old-side line ranges that commit c changed

@@ -233,6 +233,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		rp.i, rp.n, rp.done = i, len(ids), rep.Cases
 		cs, skip, err := rp.replay(ctx, c, kept[c])
+		delete(kept, c) // its old files' texts, no longer needed
 		if err != nil {
 			return nil, fmt.Errorf("commit %.12s: %w", c, err)
 		}
