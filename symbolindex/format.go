@@ -51,6 +51,12 @@ type segSym struct {
 	NameSig                                 [NameSigBits / 8]byte
 }
 
+// The record's size is the cache layout's: NameSig fills what was padding
+// before version 11 (a compile error here means the layout changed and
+// the cache version must too).
+var _ [unsafe.Sizeof(segSym{}) - 96]struct{}
+var _ [96 - unsafe.Sizeof(segSym{})]struct{}
+
 // The sections of a segment, by id (written the hot ones first: segCold).
 // The two lexical indexes (symbols, whole files) have lexSections sections
 // each.
