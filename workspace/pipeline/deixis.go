@@ -8,7 +8,6 @@ import (
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
-	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // Queries that point at the code under the cursor ("who calls this",
@@ -75,18 +74,9 @@ func (s *scope) deicticSymbols() []symRank {
 }
 
 // text is the indexed text of one of the folder's files, or nil; each
-// file is read once a select.
+// file is read once a select (snap.fileText).
 func (s *scope) text(fs uint32) []byte {
-	if src, ok := s.texts[fs]; ok {
-		return src
-	}
-	rel := s.idx.FilePath(fs)
-	src := s.snap.fileText(s.idx, s.fv.Root, rel, snapshot.JoinRoot(s.fv.Root, rel))
-	if s.texts == nil {
-		s.texts = map[uint32][]byte{}
-	}
-	s.texts[fs] = src
-	return src
+	return s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(fs))
 }
 
 // callers ranks the symbols whose bodies use the name of symbol target,

@@ -41,8 +41,7 @@ func (s *snap) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes 
 	prefixes = make([]string, 0, len(kept))
 	types := map[*snapshot.Folder]map[uint32]bool{}
 	ready = make([]*cand, 0, len(kept))
-	cache := map[string][]byte{}
-	stale := map[string]bool{} // unreadable, or changed since it was indexed
+	srcs = map[string][]byte{}
 	seenID := map[string]bool{}
 	counted := 0 // documentation held to the item share does not count: code may take its place
 	for _, c := range kept {
@@ -58,17 +57,11 @@ func (s *snap) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes 
 			seenID[id] = true
 		}
 		abs := snapshot.JoinRoot(c.folder.Root, c.path)
-		if stale[abs] {
-			continue
+		src := s.fileText(c.folder.Index, c.folder.Root, c.path)
+		if src == nil {
+			continue // unreadable, or changed since it was indexed
 		}
-		src, ok := cache[abs]
-		if !ok {
-			if src = s.fileText(c.folder.Index, c.folder.Root, c.path, abs); src == nil {
-				stale[abs] = true
-				continue
-			}
-			cache[abs] = src
-		}
+		srcs[abs] = src
 		switch {
 		case c.head:
 			// The head ends above the first symbol's doc comment, which
@@ -104,19 +97,19 @@ func (s *snap) readTexts(p *plan, kept []*cand) (ready []*cand, texts, prefixes 
 			counted++
 		}
 	}
-	return ready, texts, prefixes, cache
+	return ready, texts, prefixes, srcs
 }
 
-// fileText is the text of the file rel (abs: snapshot.JoinRoot(root,
-// rel)) of the folder root whose index is idx, read once a request
+// fileText is the text of the file rel of the folder root whose index
+// is idx, read once a request
 // whichever stage asks first: nil when it cannot be read or is not the
 // text the index holds (indexedText).
-func (s *snap) fileText(idx *symbolindex.Index, root, rel, abs string) []byte {
+func (s *snap) fileText(idx *symbolindex.Index, root, rel string) []byte {
 	key := textKey{idx, rel}
 	if src, ok := s.texts[key]; ok {
 		return src
 	}
-	src, err := s.ReadText(root, abs)
+	src, err := s.ReadText(root, snapshot.JoinRoot(root, rel))
 	if err != nil || !indexedText(idx, rel, src) {
 		src = nil
 	}

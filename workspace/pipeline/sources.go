@@ -87,7 +87,6 @@ type scope struct {
 	// it ranks: the evidence the items' reasons name (why.go).
 	sites          map[uint32]*callSite
 	cands          []cand              // the slab cand takes candidates from
-	texts          map[uint32][]byte   // the files text has read, by slot (nil: unreadable)
 	pathFiles      map[string][]uint32 // the files each path mention names (filesByPath)
 	coWhy, pastWhy map[uint32]string
 }
