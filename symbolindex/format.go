@@ -343,9 +343,9 @@ func (t *lookupTable) lookup(strs []byte, k string) []uint32 {
 // a load takes the index's terms as they are instead of merging the
 // segments' sorted term lists. It starts with a table of its sections
 // (offset and length from its start; sections 8-byte aligned), and the
-// header holds its place and an xxhash64 of all of it. A damaged or
-// missing dictionary costs only the merge: the segments keep their own
-// terms.
+// header holds its place and an xxhash64 of all of it. A damaged
+// dictionary costs only the merge: the segments keep their own terms (a
+// file cut inside the dictionary is a damaged cache, as one cut anywhere).
 const (
 	dictStrs = iota // the terms' bytes, each distinct string once
 	// Then for each lexical index (symbols, then files) three sections:

@@ -568,7 +568,10 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		if s, ok := old[key]; ok && ix.LeafHash(s) == h {
 			delete(old, key)
 			e := ix.own(s)
-			if e.Sym.Name != sym.Name || e.NameSig == 0 {
+			if e.NameSig == 0 {
+				// A symbol of a cache written before signatures (the
+				// key and hash cover the name: an unchanged leaf keeps
+				// its signature).
 				e.NameSig = NameSig(sym.Name)
 			}
 			e.Sym = sym

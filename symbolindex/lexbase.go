@@ -178,7 +178,6 @@ func (d *lexSegData) checkDocTerms() error {
 // dictionary (sorted, distinct; each segment's Gid maps its local ids to
 // it), or when dict is nil the segments' own terms (Terms), merged.
 func (l *Lexical) addSegments(ds []*lexSegData, dict []string) {
-	base := uint32(len(l.segs))
 	var count []uint32 // parts per term id
 	if dict != nil {
 		count = make([]uint32, len(dict))
@@ -193,7 +192,7 @@ func (l *Lexical) addSegments(ds []*lexSegData, dict []string) {
 		count = l.mergeTerms(ds)
 	}
 	for k, d := range ds {
-		sg := &l.segs[base+uint32(k)]
+		sg := &l.segs[k]
 		*sg = lexSeg{lo: d.Lo, n: uint32(len(d.Live)), docs: d.Docs, tfs: d.TFs, docs16: d.Docs16, tf16: d.TF16, tfTab: d.TFTab,
 			dtOff: d.DTOff, dtTerms: d.DTTerms, gid: sg.gid, gate: d.gate, dtGate: d.dtGate}
 	}
@@ -207,7 +206,7 @@ func (l *Lexical) addSegments(ds []*lexSegData, dict []string) {
 		}
 	}
 	l.parts = slices.Grow(l.parts, int(total)-len(l.parts))[:total]
-	l.layParts(ds, base, len(count))
+	l.layParts(ds, len(count))
 	for _, d := range ds {
 		n := uint32(len(d.Live))
 		end := int(d.Lo + n)
@@ -231,18 +230,18 @@ func (l *Lexical) addSegments(ds []*lexSegData, dict []string) {
 	}
 }
 
-// layParts writes the parts of the segments ds, from l.segs[base] on,
-// into each term's run of l.parts (nterms terms), in segment order. It
-// goes a block of term ids at a time, every segment's terms of the block
+// layParts writes the parts of the segments ds (l.segs, in order) into
+// each term's run of l.parts (nterms terms), in segment order. It goes a
+// block of term ids at a time, every segment's terms of the block
 // (each segment's ids increase): the parts and postings a block writes
 // stay in the processor's cache, where a segment at a time would write
 // all over them (at 1M symbols, 2M parts of 12 bytes a lexical index).
-func (l *Lexical) layParts(ds []*lexSegData, base uint32, nterms int) {
+func (l *Lexical) layParts(ds []*lexSegData, nterms int) {
 	const block = 4096
 	next := make([]int, len(ds)) // each segment's first local term not laid out
 	for hi := block; hi-block < nterms; hi += block {
 		for k, d := range ds {
-			si := base + uint32(k)
+			si := uint32(k)
 			gid := l.segs[si].gid
 			i := next[k]
 			for ; i < len(gid) && int(gid[i]) < hi; i++ {

@@ -623,11 +623,11 @@ func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index,
 // older layout or a damaged dictionary (nothing when segments are
 // damaged: their files are indexed again, and the cache written then).
 func (h *segHeader) usableDict(data []byte, views []*segView, bad int) (*baseDict, string) {
-	if h.version < dictCacheVersion {
-		return nil, fmt.Sprintf("cache layout version %d, now %d", h.version, cacheVersion)
-	}
 	if bad > 0 {
 		return nil, ""
+	}
+	if h.version < dictCacheVersion {
+		return nil, fmt.Sprintf("cache layout version %d, now %d", h.version, cacheVersion)
 	}
 	rewrite := ""
 	if h.version != cacheVersion {
