@@ -330,7 +330,8 @@ const FocusAfter = 5
 const ContextChars = 1000
 
 // TailRank and TailChars shape the items of an answer's lesser files: the
-// items of its fourth file and after (the active file not counted) are not
+// items of its fourth file and after (the active and pinned files not
+// counted), when the limit leaves room (FocusRoom), are not
 // widened with the lines around them (ContextChars) and are cut to the
 // lines that match the query best, up to TailChars
 // (workspace/pipeline/surround.go). On real history the opening items of

@@ -19,8 +19,9 @@ import (
 // and how many of its parts the query holds: the share of the
 // identifier's parts (weighed by their IDF) the query holds, times how
 // rare the rarest part it holds is (its IDF over maxIDF, the IDF of a
-// term nothing holds). parts are the identifier's index terms as the
-// tokenizer gives them; joined is its parts joined ("genzshcompletion"),
+// term nothing holds). terms are the identifier's parts as the tokenizer
+// gives them, without the joined form; joined is its parts joined
+// ("genzshcompletion"),
 // for an identifier of two or more parts, or "" for one of one part: a
 // query that holds it names the whole identifier. inQuery reports
 // whether the query holds a term; idf gives a term's IDF.
@@ -28,6 +29,10 @@ import (
 // "GenZshCompletion" for "zsh completion" lacks only "gen": fairly
 // strong, two parts. "Handler" for "fix the handler" is whole but common:
 // weak, one part.
+//
+// The select path weighs names with NameStrengthOf (its words weighed
+// once a request); NameStrength is the plain form its tests check that
+// path against.
 func NameStrength(terms []string, joined string, inQuery func(string) bool, idf func(string) float64, maxIDF float64) (strength float64, parts int) {
 	if len(terms) == 0 || !(maxIDF > 0) {
 		return 0, 0
@@ -135,11 +140,12 @@ const (
 // "Panic MW: … PanicStackError" RecoverConfig, yet each came 12th or
 // later, under files history and the file ranking put in the middle.
 // Reciprocal ranks give first places only 1/61 each; with no active
-// file, the code the embedder ranks first and the lexical source in its
-// first AgreeLexicalRanks gets AgreeWeight first lexical ranks more. On
-// 572 real commits it lifted cold hit@5 .878 → .883 with no case falling
-// out of the first five (EVAL.md, "hit5"); taking the embedder's first
-// three as well lost one at 60 commits.
+// file, code (not documentation: the pipeline asks) the embedder ranks
+// first and the lexical source in its first AgreeLexicalRanks gets
+// AgreeWeight first lexical ranks more. On 572 real commits, merged, cold
+// hit@5 went .874 → .881 (EVAL.md, "The session's merges together",
+// 15:50; .878 → .883 measured beside spelled names, since dropped);
+// taking the embedder's first three as well lost one at 60 commits.
 const (
 	AgreeLexicalRanks = 3
 	AgreeWeight       = 1.0

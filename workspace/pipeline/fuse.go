@@ -232,10 +232,10 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 	for _, c := range cs {
 		c.fused = s.fv.Weights.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality])) + c.strong
 		if s.p.activeAbs == "" && c.cat == 0 && heuristics.ContentAgrees(c.ranks[heuristics.SrcLexical], c.ranks[heuristics.SrcSemantic]) {
-			// With no active file (in any folder: s.activeRel is empty
-			// in the folders that do not hold it): beside one, nearness and the editor's
-			// sources part near-equal code (two formatAmount, one in the
-			// active file's folder), which the agreement must not outvote.
+			// With no active file in the request: beside one, nearness
+			// and the editor's sources part near-equal code (two
+			// formatAmount, one in the active file's folder), which the
+			// agreement must not outvote.
 			c.fused += heuristics.AgreeWeight * heuristics.RRF(s.fv.Weights.Source[heuristics.SrcLexical], 1)
 		}
 		if deictic {

@@ -259,7 +259,7 @@ func siblingSource(s *scope) ranked {
 // dot, as written) begins with rel's stem and "_" or "-", or ends with
 // "_" or "-" and it, or whose stem
 // rel's stem so begins or ends with; a stem of fewer than
-// heuristics.SiblingMinStem letters names no family. Sorted by path.
+// heuristics.SiblingMinStem bytes names no family. Sorted by path.
 func siblings(idx *symbolindex.Index, rel string) []uint32 {
 	dir, base := path.Split(rel)
 	ext := path.Ext(base)
@@ -291,7 +291,7 @@ func siblingStem(base string) string {
 }
 
 // extends reports whether the stem name is part, a stem of at least
-// heuristics.SiblingMinStem letters, joined to more by "_" or "-".
+// heuristics.SiblingMinStem bytes, joined to more by "_" or "-".
 func extends(name, part string) bool {
 	if len(part) < heuristics.SiblingMinStem || len(name) <= len(part)+1 {
 		return false
