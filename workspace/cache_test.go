@@ -156,6 +156,19 @@ func TestCacheRestartDropsDeletedFiles(t *testing.T) {
 		t.Errorf("restart after a delete and an add: files %d, parsed %d, symbols %d, root %s; want %d files, 1 parsed, %d symbols, root %s",
 			warm.Files, warm.Parsed, warm.Symbols, warm.MerkleRoot, files-1, want.Symbols, want.MerkleRoot)
 	}
+
+	// Nothing deleted, one added: every cached file is found again, so the
+	// restart takes the shortcut that lists no deleted paths (found ==
+	// idx.Files()); it must still keep them all and add the new one.
+	if err := os.WriteFile(filepath.Join(root, "added2.go"), []byte("package added\n\nfunc Added2() int { return 2 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, warm, _ = cacheIndex(t, root, dir)
+	_, want, _ = cacheIndex(t, root, CacheDirOff)
+	if warm.Files != files || warm.Reused != files-1 || warm.Parsed != 1 || warm.MerkleRoot != want.MerkleRoot {
+		t.Errorf("restart after an add: files %d, reused %d, parsed %d, root %s; want %d files, %d reused, 1 parsed, root %s",
+			warm.Files, warm.Reused, warm.Parsed, warm.MerkleRoot, files, files-1, want.MerkleRoot)
+	}
 }
 
 // A cold build with a cache dir streams the index into the cache file a
