@@ -568,10 +568,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		if s, ok := old[key]; ok && ix.LeafHash(s) == h {
 			delete(old, key)
 			e := ix.own(s)
-			if e.NameSig == 0 {
-				// A symbol of a cache written before signatures (the
-				// key and hash cover the name: an unchanged leaf keeps
-				// its signature).
+			if e.NameSig == 0 { // a cache's from before signatures
 				e.NameSig = NameSig(sym.Name)
 			}
 			e.Sym = sym

@@ -8,7 +8,6 @@ import (
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/config"
-	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // focus spends the best files' shares of the budget on them. Once a file
@@ -41,7 +40,7 @@ func focus(p *plan, q *query, byRank []*cand) []*cand {
 	next := 0.0
 	for _, c := range byRank {
 		switch {
-		case p.activeAbs != "" && snapshot.JoinRoot(c.folder.Root, c.path) == p.activeAbs:
+		case p.inActive(c):
 		case top == nil:
 			top = c
 		case !sameFile(c, top):
@@ -86,7 +85,7 @@ func opening(p *plan, byRank []*cand) int {
 	n := min(heuristics.FocusAfter, len(byRank))
 	var files []*cand
 	seen := func(c *cand) bool {
-		return p.activeAbs != "" && snapshot.JoinRoot(c.folder.Root, c.path) == p.activeAbs ||
+		return p.inActive(c) ||
 			slices.ContainsFunc(files, func(o *cand) bool { return sameFile(o, c) })
 	}
 	for _, c := range byRank[:n] {

@@ -66,6 +66,16 @@ func (s *surroundings) lines(abs string) *fileLines {
 
 func entryAbs(e *packEntry) string { return snapshot.JoinRoot(e.cand.folder.Root, e.cand.path) }
 
+// inActive reports whether c is in the active file (in front of the
+// user already).
+func (p *plan) inActive(c *cand) bool {
+	return p.activeAbs != "" && snapshot.JoinRoot(c.folder.Root, c.path) == p.activeAbs
+}
+
+// userFile reports whether c is in a file the user chose: pinned, or the
+// active one.
+func (p *plan) userFile(c *cand) bool { return c.reason == ReasonPinned || p.inActive(c) }
+
 // hold records the lines entry i holds, replacing what it held before.
 func (s *surroundings) hold(abs string, first, last uint32, owner int) {
 	spans := s.held[abs]
@@ -183,7 +193,7 @@ func lesserFiles(p *plan, entries []packEntry) map[int]bool {
 	out := map[int]bool{}
 	for i := range entries {
 		c := entries[i].cand
-		if c == nil || c.reason == ReasonPinned || p.activeAbs != "" && entryAbs(&entries[i]) == p.activeAbs {
+		if c == nil || p.userFile(c) {
 			continue
 		}
 		k := slices.IndexFunc(files, func(o *cand) bool { return sameFile(o, c) })
@@ -329,7 +339,7 @@ func (s *surroundings) region(p *plan, q *query, entries []packEntry) []packEntr
 func leadEntry(p *plan, entries []packEntry) int {
 	for i := range entries {
 		e := &entries[i]
-		if e.cand == nil || e.cand.reason == ReasonPinned || p.activeAbs != "" && entryAbs(e) == p.activeAbs {
+		if e.cand == nil || p.userFile(e.cand) {
 			continue
 		}
 		if e.cand.head || e.cand.slot == noSlot || e.cand.sym.Kind == parse.KindFile {
@@ -515,7 +525,7 @@ func (s *surroundings) outside(p *plan, q *query, entries []packEntry) []packEnt
 			continue
 		}
 		at, nOpen = i+1, nOpen+1
-		if e.cand.reason == ReasonPinned || p.activeAbs != "" && entryAbs(e) == p.activeAbs ||
+		if p.userFile(e.cand) ||
 			slices.ContainsFunc(files, func(o *packEntry) bool { return sameFile(o.cand, e.cand) }) {
 			continue
 		}
