@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -510,9 +509,7 @@ func LoadIndex(path string, emb embed.Embedder) (*Index, error) {
 	// checkSegments) and requests read the rest here and there: no
 	// readahead around a read.
 	adviseRandom(data)
-	release := holdGC()
 	ix, err := decodeIndex(data, emb, dropPages)
-	release()
 	if ix == nil {
 		unmapFile(data)
 		if f != nil {
@@ -529,37 +526,6 @@ func LoadIndex(path string, emb embed.Embedder) (*Index, error) {
 		return ix, fmt.Errorf("load index %s: %w", path, err)
 	}
 	return ix, nil
-}
-
-// gcHold holds the collector off while caches load: a load allocates its
-// tables once and keeps nearly all of them, so that collections during it
-// find little garbage (at 1M symbols they took a fifth of its CPU). The
-// memory limit still applies. Loads may overlap (one a folder): the first
-// saves the setting and the last gives it back, unless something else
-// changed it meanwhile.
-var gcHold struct {
-	sync.Mutex
-	n       int
-	percent int
-}
-
-// holdGC turns the collector off until release is called.
-func holdGC() (release func()) {
-	gcHold.Lock()
-	defer gcHold.Unlock()
-	if gcHold.n == 0 {
-		gcHold.percent = debug.SetGCPercent(-1)
-	}
-	gcHold.n++
-	return func() {
-		gcHold.Lock()
-		defer gcHold.Unlock()
-		if gcHold.n--; gcHold.n == 0 {
-			if cur := debug.SetGCPercent(gcHold.percent); cur != -1 {
-				debug.SetGCPercent(cur) // changed during the load: keep it
-			}
-		}
-	}
 }
 
 // decodeIndex reads a mapped cache. On error it returns no index, except

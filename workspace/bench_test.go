@@ -84,7 +84,7 @@ func openBench(tb testing.TB, dir, cacheDir string) (*Workspace, IndexStats) {
 	tb.Helper()
 	cfg := DefaultConfig()
 	cfg.CacheDir = cacheDir
-	ws, err := New(cfg, Options{})
+	ws, err := New(cfg, Options{HoldGC: HoldCollector}) // as ctxls index does
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -63,6 +63,9 @@ type Folder struct {
 	// afterRebuild, set by the workspace, runs when a rebuild after a
 	// damaged cache is installed: it puts the open documents back.
 	afterRebuild func()
+	// holdGC is the workspace's Options.HoldGC, called around the load
+	// of the cache; nil leaves the collector alone.
+	holdGC func() (release func())
 	// rules are the folder's parsed rules (rules.go), replaced whole
 	// holding the workspace's mu and this mu; nil until looked for.
 	rules *folderRules
@@ -304,6 +307,10 @@ func (f *Folder) serveCache(idx *symbolindex.Index) {
 // with nothing lost.
 func (f *Folder) loadCache(cfile string, emb embed.Embedder, log *slog.Logger) (idx *symbolindex.Index, usable, whole bool) {
 	var refusal *cachefile.Refusal
+	if f.holdGC != nil {
+		release := f.holdGC()
+		defer release()
+	}
 	switch cached, err := symbolindex.LoadIndex(cfile, emb); {
 	case err == nil:
 		return cached, true, true

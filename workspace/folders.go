@@ -57,6 +57,7 @@ func (w *Workspace) AddFolder(root string) (*Folder, error) {
 		defer w.mu.Unlock()
 		w.reapplyDocsLocked(f)
 	}
+	f.holdGC = w.opts.HoldGC
 	w.folders = append(w.folders, f)
 	w.loadMemoryLocked(f.Root)
 	w.discoverRulesLocked(f) // the top-level rules, before the first index

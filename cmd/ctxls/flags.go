@@ -95,6 +95,8 @@ func (f *indexFlags) open(ctx context.Context, stderr io.Writer) (*workspace.Wor
 	ws, err := workspace.New(cfg, workspace.Options{
 		Logger: log,
 		Warn:   func(msg string) { fmt.Fprintln(stderr, msg) },
+		// index and select do nothing else while the cache loads.
+		HoldGC: workspace.HoldCollector,
 	})
 	if err != nil {
 		return nil, nil, usageError{err.Error()}
