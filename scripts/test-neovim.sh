@@ -21,9 +21,55 @@ if ! command -v nvim >/dev/null 2>&1; then
 	exit 0
 fi
 
+# The e2e's share_index case starts a daemon under this runtime directory
+# and stops it whether the case passed or not; should Neovim never get
+# there (a hang, a crash), stop_daemons stops what is left on the way out,
+# and the run fails.
+run=$(mktemp -d)
+chmod 700 "$run"
+export CTXLS_E2E_RUN="$run"
+bindir=""
+# stop_daemons asks each daemon listening under $run its pid (ctxls/status,
+# framed as LSP) and sends that process SIGTERM; it fails when it found one.
+stop_daemons() {
+	python3 - "$run" <<'PY'
+import glob, json, os, signal, socket, sys
+left = 0
+for path in glob.glob(os.path.join(sys.argv[1], "ctxls", "*.sock")):
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(5)
+        s.connect(path)
+        req = b'{"jsonrpc":"2.0","id":1,"method":"ctxls/status","params":{}}'
+        s.sendall(b"Content-Length: %d\r\n\r\n" % len(req) + req)
+        got = b""
+        while b"\r\n\r\n" not in got or len(got.split(b"\r\n\r\n", 1)[1]) < int(got.split(b"\r\n")[0].split(b":")[1]):
+            data = s.recv(65536)
+            if not data:
+                break
+            got += data
+        s.close()
+        pid = json.loads(got.split(b"\r\n\r\n", 1)[1])["result"]["pid"]
+    except (OSError, ValueError, KeyError, IndexError):
+        continue  # nothing answers there: no daemon left
+    os.kill(pid, signal.SIGTERM)
+    print(f"test-neovim: a daemon was left running on {path} (pid {pid}); stopped it", file=sys.stderr)
+    left += 1
+sys.exit(1 if left else 0)
+PY
+}
+cleanup() {
+	status=$?
+	if ! stop_daemons; then
+		status=1
+	fi
+	rm -rf "$run" ${bindir:+"$bindir"}
+	exit "$status"
+}
+trap cleanup EXIT
+
 if [ -z "${CTXLS_BIN:-}" ]; then
 	bindir=$(mktemp -d)
-	trap 'rm -rf "$bindir"' EXIT
 	go build -o "$bindir/ctxls" ./cmd/ctxls
 	CTXLS_BIN="$bindir/ctxls"
 fi
