@@ -25,7 +25,7 @@ func TokenizeDoc(fields [NumFields]string) DocTerms {
 }
 
 var docScratchPool = newPool(func() *docScratch {
-	s := &docScratch{}
+	s := &docScratch{sigFrom: -1}
 	s.emit = s.add
 	return s
 })
@@ -129,6 +129,13 @@ type docScratch struct {
 	field Field
 	count int
 	emit  func(term []byte) bool
+	// sigFrom, when not negative, is where the symbol's name starts in
+	// its name field: the terms of identifiers from there on are the
+	// name's, and their bits make sig (NameSig) as the field is
+	// tokenized, instead of tokenizing the name again.
+	sigFrom int
+	sig     uint64
+	emitAt  func(term []byte, at int) bool
 }
 
 type docMark struct{ gen, term uint32 }
@@ -142,7 +149,11 @@ func (s *docScratch) begin() {
 func (s *docScratch) fields(fields *[NumFields]string, end Field) {
 	for f := range end {
 		s.field, s.count = f, 0
-		s.tok.Run(fields[f], tokenize.ModeDoc, s.emit)
+		if f == FieldName && s.sigFrom >= 0 {
+			s.tok.RunAt(fields[f], tokenize.ModeDoc, s.emitAt)
+		} else {
+			s.tok.Run(fields[f], tokenize.ModeDoc, s.emit)
+		}
 		s.lens[f] = lexSat16(s.count)
 	}
 }

@@ -151,6 +151,9 @@ func TestPrepareStreamMatchesTokenizeDoc(t *testing.T) {
 				t.Fatalf("%s: symbol %s: terms differ from TokenizeDoc's", name, pf.Symbols[i].Qualified)
 			}
 			checkVec(t, emb, d, pt, i, src)
+			if sig := NameSig(pf.Symbols[i].Name); d.NameSigs[i] != sig {
+				t.Fatalf("%s: symbol %s: name signature %x, NameSig's %x", name, pf.Symbols[i].Qualified, d.NameSigs[i], sig)
+			}
 		}
 		var ff [NumFields]string
 		ff[FieldPath], ff[FieldBody] = pt, string(src)
@@ -216,5 +219,41 @@ func checkVec(t *testing.T, emb embed.Embedder, d *FileDoc, pathText string, i i
 	}
 	if !slices.Equal(d.Vecs[i], want[0]) {
 		t.Fatalf("%s: symbol %d %s: vector differs from the embedder's of its text", d.Path, i, sym.Qualified)
+	}
+}
+
+// The name signature PrepareParsed signs while it tokenizes the name
+// field is NameSig's, where the name ends the field after a separator,
+// is appended to it, or ends a longer identifier (then signed alone).
+func TestNameSignedFromNameField(t *testing.T) {
+	for _, c := range []struct{ field, name string }{
+		{"Cart.Total", "Total"},
+		{"GenZshCompletion", "GenZshCompletion"},
+		{"pkg::parse_config_v2", "parse_config_v2"},
+		{"Outer.inner handler", "handler"},
+		{"FooBar", "Bar"},           // the end of one identifier: "bar" alone, no "foobar"
+		{"send-message", "message"}, // kebab parts are one identifier's
+		{"read_all", "all"},
+		{"Ünïcode.Naïve", "Naïve"},
+		{"x.", ""},
+	} {
+		var ds docScratch
+		ds.sigFrom = -1
+		ds.emit = ds.add
+		ds.begin()
+		signed := ds.nameFrom(c.field, c.name)
+		var f [NumFields]string
+		f[FieldName] = c.field
+		ds.fields(&f, NumFields)
+		got := ds.nameSig()
+		if want := NameSig(c.name); signed && got != want {
+			t.Errorf("%q in %q: signed %x, NameSig %x", c.name, c.field, got, want)
+		}
+		if wantSigned := c.name != "" && c.field != "FooBar" && c.field != "send-message" && c.field != "read_all"; signed != wantSigned {
+			t.Errorf("%q in %q: signed from the field %v, want %v", c.name, c.field, signed, wantSigned)
+		}
+		if ds.sigFrom != -1 {
+			t.Errorf("%q in %q: still signing after nameSig", c.name, c.field)
+		}
 	}
 }

@@ -343,6 +343,7 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 		sym := &pf.Symbols[i]
 		f := symbolFields(pt, sym, src)
 		ds.begin()
+		signed := ds.nameFrom(f[FieldName], sym.Name)
 		if start, end := bodyRange(src, sym); fs != nil && cleanCut(src, start, end) {
 			ds.fields(&f, FieldBody)
 			ds.streamBody(fs, start, end)
@@ -350,7 +351,9 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 			ds.fields(&f, NumFields)
 		}
 		d.SymTerms[i] = ds.finish()
-		d.NameSigs[i] = NameSig(sym.Name)
+		if d.NameSigs[i] = ds.nameSig(); !signed {
+			d.NameSigs[i] = NameSig(sym.Name)
+		}
 		if v := embedFromStream(emb, fs, ds, pt, sym, src); v != nil {
 			d.Vecs[i] = v
 			continue
@@ -1351,6 +1354,49 @@ func NameSig(name string) uint64 {
 		return true
 	})
 	return sig
+}
+
+// nameFrom makes the next fields call sign the name held at the end of
+// field, the name field's text, if the name can be told apart there: its
+// signature is then nameSig's after that call. It returns false when the
+// name's terms are not its own there (a suffix of a longer identifier):
+// the caller signs it alone.
+func (s *docScratch) nameFrom(field, name string) bool {
+	s.sigFrom = -1
+	at := len(field) - len(name)
+	if name == "" || at < 0 || field[at:] != name {
+		return false
+	}
+	// The tokenizer starts the name's first identifier afresh only after
+	// a byte that ends one ('_' and '-' may join the parts of one).
+	if at > 0 {
+		if b := field[at-1]; b >= 0x80 || b == '_' || b == '-' || isAlnum(b) {
+			return false
+		}
+	}
+	if s.emitAt == nil {
+		s.emitAt = s.addName
+	}
+	s.sigFrom, s.sig = at, nameSigMark
+	return true
+}
+
+// nameSig is the signature nameFrom asked for, and stops asking.
+func (s *docScratch) nameSig() uint64 {
+	s.sigFrom = -1
+	return s.sig
+}
+
+// addName is add for the name field, signing the name's terms.
+func (s *docScratch) addName(b []byte, at int) bool {
+	if at >= s.sigFrom {
+		s.sig |= TermBits(b)
+	}
+	return s.add(b)
+}
+
+func isAlnum(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // nameSig is the record's signature (0: none).
