@@ -66,9 +66,10 @@ func NameStrengthOf(parts []NamePart, joined *NamePart, maxIDF float64) (strengt
 		return 0, 0
 	}
 	if joined != nil && joined.InQuery {
-		return min(1, joined.IDF/maxIDF), len(parts)
+		return min(1, joined.IDF/maxIDF), CountedParts(len(parts), true, 0)
 	}
 	var total, matched, rarest float64
+	held := 0
 	for i, p := range parts {
 		if dupPart(parts[:i], p.Term) {
 			continue
@@ -77,14 +78,30 @@ func NameStrengthOf(parts []NamePart, joined *NamePart, maxIDF float64) (strengt
 		if p.InQuery {
 			matched += p.IDF
 			rarest = max(rarest, p.IDF)
-			nparts++
+			held++
 		}
 	}
 	if matched == 0 || total == 0 {
 		return 0, 0
 	}
-	return matched / total * min(1, rarest/maxIDF), nparts
+	return matched / total * min(1, rarest/maxIDF), CountedParts(len(parts), false, held)
 }
+
+// CountedParts is how many of a name's n parts NameStrengthOf counts as
+// named: all of them when the query holds the name's joined form (whole),
+// else held, the distinct parts the query holds. The select path's
+// shortcut (workspace/pipeline, namer.bonus) counts with it too.
+func CountedParts(n int, whole bool, held int) int {
+	if whole {
+		return n
+	}
+	return held
+}
+
+// NamedEnough reports whether a name of which the query holds parts
+// (CountedParts) counts although the query does not write it as the code
+// does (StrongName): two parts or more.
+func NamedEnough(parts int) bool { return parts >= 2 }
 
 // StrongName is the strength a name match counts with: a name the query
 // writes as the code does (written: "Heartbeat", "fetch_orders", with its
@@ -98,7 +115,7 @@ func StrongName(strength float64, parts int, written bool) float64 {
 	switch {
 	case written && strength > StrongFloor:
 		return 1
-	case parts >= 2:
+	case NamedEnough(parts):
 		return strength
 	}
 	return 0

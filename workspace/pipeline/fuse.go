@@ -558,26 +558,41 @@ func (n *namer) term(i int) []byte {
 	return n.buf[start:n.ends[i]]
 }
 
-// fewerThanTwo reports whether the parts heuristics.NameStrengthOf counts
-// for the name scanned last, of count words (its joined form left out),
-// are fewer than two: all its words when the turn holds the joined form
-// (whole), else its distinct words the turn holds.
+// fewerThanTwo reports whether the name scanned last, of count words
+// (its joined form left out), is named by too few of its parts to count
+// unless written as code does (heuristics.CountedParts, NamedEnough): it
+// counts its distinct words the turn holds only when the turn does not
+// hold the joined form (whole).
 func (n *namer) fewerThanTwo(count int, whole bool) bool {
-	if whole {
-		return count < 2
+	held := 0
+	if !whole {
+		held = n.distinctHeld(count)
 	}
-	first := -1
+	return !heuristics.NamedEnough(heuristics.CountedParts(count, whole, held))
+}
+
+// distinctHeld is how many distinct words of the name scanned last, of
+// count words, the turn holds.
+func (n *namer) distinctHeld(count int) int {
+	held := 0
 	for i := range count {
-		if !n.held[i] {
+		if !n.held[i] || n.heldBefore(i) {
 			continue
 		}
-		if first < 0 {
-			first = i
-		} else if !bytes.Equal(n.term(i), n.term(first)) {
-			return false
+		held++
+	}
+	return held
+}
+
+// heldBefore reports whether a word before the i-th of the name scanned
+// last is the same term and held.
+func (n *namer) heldBefore(i int) bool {
+	for j := range i {
+		if n.held[j] && bytes.Equal(n.term(j), n.term(i)) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // appendJoined appends a name's letters and digits, lowercased, to dst:
