@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -11,6 +12,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/ctxls/ctxls/symbolindex/embed"
+	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
@@ -84,17 +86,7 @@ func TestNameSigsHoldTheirTerms(t *testing.T) {
 func TestVersion10CacheLoadsAndIsRewritten(t *testing.T) {
 	ix := persistBuild(t)
 	path := filepath.Join(t.TempDir(), "index.idx")
-	segNameSigs = false
-	defer func() { segNameSigs = true }()
-	data := persistSegmented(t, ix, path)
-	segNameSigs = true
-	_, tableEnd := dictOf(t, data)
-	binary.LittleEndian.PutUint32(data[8:], dictCacheVersion)
-	hdr := tableEnd + int(unsafe.Sizeof(dictEntry{}))
-	binary.LittleEndian.PutUint64(data[hdr:], xxhash.Sum64(data[:hdr]))
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeVersion10(t, ix, path)
 	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
 	old, err := LoadIndex(path, emb)
 	if err != nil {
@@ -126,5 +118,87 @@ func TestVersion10CacheLoadsAndIsRewritten(t *testing.T) {
 		t.Errorf("written again: rewrite %q", again.Rewrite())
 	}
 	persistSame(t, again, ix)
+	checkSigs(t, "written again", sigsOf(again))
+}
+
+// writeVersion10 saves ix to path as version 10 wrote it: the same
+// layout, no name signatures.
+func writeVersion10(t *testing.T, ix *Index, path string) {
+	t.Helper()
+	segNameSigs = false
+	defer func() { segNameSigs = true }()
+	data := persistSegmented(t, ix, path)
+	segNameSigs = true
+	_, tableEnd := dictOf(t, data)
+	binary.LittleEndian.PutUint32(data[8:], dictCacheVersion)
+	hdr := tableEnd + int(unsafe.Sizeof(dictEntry{}))
+	binary.LittleEndian.PutUint64(data[hdr:], xxhash.Sum64(data[:hdr]))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An index loaded from a version-10 cache and then edited (a file
+// re-indexed, as an editor's change is) finds the edit, with signatures
+// on the edited file's symbols beside the loaded ones' none; it still asks to be
+// written again (the file is the old one), and once written it is
+// version 11, asks no more, and keeps the edit with every name signed.
+func TestVersion10CacheEditedThenRewritten(t *testing.T) {
+	ix := persistBuild(t)
+	path := filepath.Join(t.TempDir(), "index.idx")
+	writeVersion10(t, ix, path)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
+	old, err := LoadIndex(path, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parse.NewParser()
+	defer p.Close()
+	const rel, added = "bank/account.go", "RefundQuokkaFee"
+	src := ixAccounts + "\n// " + added + " gives back a fee charged twice.\nfunc " + added + "(a *Account, cents int64) {\n\ta.Deposit(cents)\n}\n"
+	known := Known(func(key string, hash uint64) bool { return old.Has(rel, key, hash) })
+	d, err := Prepare(p, emb, rel, []byte(src), int64(len(src)), 1, known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.Put(d)
+	found := func(what string, got *Index) {
+		t.Helper()
+		if !slices.ContainsFunc(ixLexical(got, "refund quokka fee"), func(h string) bool {
+			return strings.HasPrefix(h, rel+"::"+added+" ")
+		}) {
+			t.Errorf("%s: a search for the edit does not find %s: %q", what, added, ixLexical(got, "refund quokka fee"))
+		}
+	}
+	found("edited", old)
+	for k, sig := range sigsOf(old) {
+		if edited := strings.HasPrefix(k, rel+"::"); edited != (sig != 0) {
+			t.Errorf("edited: %s has signature %x; want one on the edited file's symbols, none on the others (loaded)", k, sig)
+		}
+	}
+	if !strings.Contains(old.Rewrite(), "version 10") {
+		t.Errorf("edited, the index loaded from version 10 no longer asks to be written again: %q", old.Rewrite())
+	}
+	if err := old.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if old.Rewrite() != "" {
+		t.Errorf("saved, the edited index asks to be written again: %q", old.Rewrite())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint32(data[8:]); v != cacheVersion {
+		t.Errorf("written again as version %d, want %d", v, cacheVersion)
+	}
+	again, err := LoadIndex(path, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Rewrite() != "" {
+		t.Errorf("loaded again, it asks to be written again: %q", again.Rewrite())
+	}
+	found("written again", again)
 	checkSigs(t, "written again", sigsOf(again))
 }
