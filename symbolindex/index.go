@@ -1019,6 +1019,15 @@ func (ix *Index) SearchFiles(q []QueryTerm, k int, filter func(uint32) bool, buf
 // symbolOrder orders symbols by path, then position (the container
 // before what it holds), then qualified name.
 func (ix *Index) symbolOrder(a, b uint32) int {
+	// Symbols of two files: their paths decide, without reading where
+	// the symbols are (most ties a search meets).
+	if fa, ok := ix.SymbolFile(a); ok {
+		if fb, ok := ix.SymbolFile(b); ok && fa != fb {
+			if c := strings.Compare(ix.fileTab[fa].Path, ix.fileTab[fb].Path); c != 0 {
+				return c
+			}
+		}
+	}
 	ka, kb := ix.orderKey(a), ix.orderKey(b)
 	if c := strings.Compare(ka.path, kb.path); c != 0 {
 		return c
