@@ -11,7 +11,6 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"math"
 	"path"
 	"slices"
 	"sort"
@@ -1007,54 +1006,31 @@ func (ix *Index) Named(name string) []uint32 {
 }
 
 // SearchSymbols ranks symbols by BM25F; equal scores by path and position
-// (symbolOrder).
+// (symbolOrder), decided as the search keeps its k (a slot depends on the
+// order files were indexed and updated in, and the k kept of many equal
+// scores must not).
 func (ix *Index) SearchSymbols(q []QueryTerm, k int, filter func(uint32) bool, buf *SearchBuffer) []Hit {
-	return settleTies(k, func(n int) []Hit { return ix.lex.Search(q, n, filter, buf) }, hitOf, ix.symbolOrder)
+	return ix.lex.search(q, k, filter, buf, ix.symbolOrder)
 }
 
 // SearchFiles ranks whole files by BM25 over their path and content; equal
-// scores by path. Hit.Doc is a file slot.
+// scores by path (fileOrder). Hit.Doc is a file slot.
 func (ix *Index) SearchFiles(q []QueryTerm, k int, filter func(uint32) bool, buf *SearchBuffer) []Hit {
-	return settleTies(k, func(n int) []Hit { return ix.flex.Search(q, n, filter, buf) }, hitOf, ix.fileOrder)
-}
-
-func hitOf(h Hit) (uint32, float32)           { return h.Doc, h.Score }
-func scoredOf(h ScoredSlot) (uint32, float32) { return h.Slot, h.Score }
-
-// settleTies returns the k best of a search, best first, with equal scores
-// in the order order gives (a slot depends on the order files were indexed
-// and updated in, and the k kept of many equal scores must not). search(n)
-// returns the n best, equal scores in any order; when the scores equal
-// to the k-th go on past k, it searches deeper until they end.
-func settleTies[T any](k int, search func(n int) []T, of func(T) (uint32, float32), order func(a, b uint32) int) []T {
-	if k <= 0 {
-		return search(k)
-	}
-	var h []T
-	for n := k + 1; ; n = min(2*n, math.MaxInt32) {
-		h = search(n)
-		if len(h) < n || n == math.MaxInt32 {
-			break
-		}
-		_, kth := of(h[k-1])
-		if _, last := of(h[n-1]); last != kth {
-			break
-		}
-	}
-	slices.SortStableFunc(h, func(a, b T) int {
-		da, sa := of(a)
-		db, sb := of(b)
-		if sa != sb {
-			return cmp.Compare(sb, sa)
-		}
-		return order(da, db)
-	})
-	return h[:min(k, len(h))]
+	return ix.flex.search(q, k, filter, buf, ix.fileOrder)
 }
 
 // symbolOrder orders symbols by path, then position (the container
 // before what it holds), then qualified name.
 func (ix *Index) symbolOrder(a, b uint32) int {
+	// Symbols of two files: their paths decide, without reading where
+	// the symbols are (most ties a search meets).
+	if fa, ok := ix.SymbolFile(a); ok {
+		if fb, ok := ix.SymbolFile(b); ok && fa != fb {
+			if c := strings.Compare(ix.fileTab[fa].Path, ix.fileTab[fb].Path); c != 0 {
+				return c
+			}
+		}
+	}
 	ka, kb := ix.orderKey(a), ix.orderKey(b)
 	if c := strings.Compare(ka.path, kb.path); c != 0 {
 		return c
@@ -1129,6 +1105,7 @@ const semanticMinFiles = 300
 
 // SearchVectors ranks symbols by cosine similarity with qv. On large
 // workspaces it first descends the Merkle tree to the most promising files.
+// Equal scores by path and position (symbolOrder), as SearchSymbols.
 func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, dst []ScoredSlot) []ScoredSlot {
 	var slots []uint32
 	if ix.nfiles > semanticPruneFiles {
@@ -1172,7 +1149,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 		}
 		slots = slots[:n]
 	}
-	return settleTies(k, func(n int) []ScoredSlot { return ix.vecs.TopK(qv, slots, n, dst) }, scoredOf, ix.symbolOrder)
+	return ix.vecs.topK(qv, slots, k, dst, ix.symbolOrder)
 }
 
 // Touch records new stat data for a file whose content did not change, so

@@ -601,6 +601,13 @@ func (l *Lexical) IDF(term string) float32 {
 // The result aliases buf (a nil buf allocates one) and is valid until buf is
 // used again.
 func (l *Lexical) Search(q []QueryTerm, k int, filter func(doc uint32) bool, buf *SearchBuffer) []Hit {
+	return l.search(q, k, filter, buf, nil)
+}
+
+// search is Search with equal scores in the order order gives (a strict
+// total order on documents; nil: by lower doc id), decided as the k are
+// kept, so that the k kept of many equal scores are the first k in order.
+func (l *Lexical) search(q []QueryTerm, k int, filter func(doc uint32) bool, buf *SearchBuffer, order func(a, b uint32) int) []Hit {
 	if buf == nil {
 		buf = new(SearchBuffer)
 	}
@@ -662,7 +669,7 @@ func (l *Lexical) Search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 			}
 		}
 	}
-	l.selectTop(k, filter, buf)
+	l.selectTop(k, filter, buf, order)
 	return buf.hits
 }
 
@@ -715,8 +722,17 @@ func (l *Lexical) accumulate(docs, tfs []uint32, wq float32, nm *lexNorm, buf *S
 }
 
 // selectTop keeps the k best touched documents that pass filter in
-// buf.hits, best first, and clears the accumulators.
-func (l *Lexical) selectTop(k int, filter func(doc uint32) bool, buf *SearchBuffer) {
+// buf.hits, best first, equal scores in order (nil: by doc id), and clears
+// the accumulators.
+func (l *Lexical) selectTop(k int, filter func(doc uint32) bool, buf *SearchBuffer, order func(a, b uint32) int) {
+	worse := lexWorse
+	if order != nil {
+		worse = func(a, b Hit) bool {
+			return a.Score < b.Score || a.Score == b.Score && order(a.Doc, b.Doc) > 0
+		}
+	} else {
+		order = cmp.Compare[uint32]
+	}
 	h := buf.hits[:0]
 	for _, d := range buf.touched {
 		hit := Hit{Doc: d, Score: buf.score[d], Matched: buf.matched[d]}
@@ -724,14 +740,14 @@ func (l *Lexical) selectTop(k int, filter func(doc uint32) bool, buf *SearchBuff
 		if filter != nil && !filter(d) {
 			continue
 		}
-		h = topKPush(h, k, hit, lexWorse)
+		h = topKPush(h, k, hit, worse)
 	}
 	buf.touched = buf.touched[:0]
 	slices.SortFunc(h, func(a, b Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Doc, b.Doc)
+		return order(a.Doc, b.Doc)
 	})
 	buf.hits = h
 }

@@ -2,12 +2,14 @@ package symbolindex
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // prepareBenchFiles parses this module's own Go sources (the symbolindex
@@ -76,5 +78,52 @@ func BenchmarkPut(b *testing.B) {
 		for _, d := range docs {
 			ix.Put(d)
 		}
+	}
+}
+
+// BenchmarkIndexSearch is one select's searches of an index (the lexical
+// symbol and file searches and the semantic one, as deep as the pipeline
+// asks): this module's own sources, plus 60 copies of one small file under
+// other paths, whose symbols and files score alike (vendored or generated
+// copies), so that the k kept are decided among equal scores.
+func BenchmarkIndexSearch(b *testing.B) {
+	paths, srcs, pfs := prepareBenchFiles(b)
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
+	ix := NewIndex(emb)
+	for i := range pfs {
+		d, err := PrepareParsed(pfs[i], emb, paths[i], srcs[i], int64(len(srcs[i])), 0, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.Put(d)
+	}
+	p := parse.NewParser()
+	defer p.Close()
+	for i := range 60 {
+		ix.Put(ixPrepare(b, p, emb, fmt.Sprintf("vendor/bank%02d/account.go", (i*37)%60), ixAccounts))
+	}
+	var queries [][]QueryTerm
+	var vecs [][]float32
+	for _, s := range []string{"withdraw from the account balance", "search the index for a symbol", "load the cache file", "deposit money"} {
+		var q []QueryTerm
+		for _, t := range tokenize.QueryTerms(s) {
+			q = append(q, QueryTerm{Term: t, Weight: 1})
+		}
+		v, err := emb.Embed([]string{s})
+		if err != nil {
+			b.Fatal(err)
+		}
+		queries, vecs = append(queries, q), append(vecs, v[0])
+	}
+	var buf SearchBuffer
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		q := queries[i%len(queries)]
+		ix.SearchSymbols(q, 300, nil, &buf)
+		ix.SearchSymbols(q, 50, nil, &buf)
+		ix.SearchFiles(q, 60, nil, &buf)
+		ix.SearchVectors(vecs[i%len(vecs)], 100, nil, nil)
+		i++
 	}
 }

@@ -338,6 +338,21 @@ func (s *VectorStore) Dot(slot uint32, q []float32) float32 {
 // slots is nil, every slot holding a vector. The result is empty when k <
 // 1, len(q) != Dim or q has a NaN or infinite component.
 func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot) []ScoredSlot {
+	return s.topK(q, slots, k, dst, nil)
+}
+
+// topK is TopK with equal scores in the order order gives (a strict total
+// order on slots; nil: by lower slot), decided as the k are kept, so that
+// the k kept of many equal scores are the first k in order.
+func (s *VectorStore) topK(q []float32, slots []uint32, k int, dst []ScoredSlot, order func(a, b uint32) int) []ScoredSlot {
+	worse := vecWorse
+	if order != nil {
+		worse = func(a, b ScoredSlot) bool {
+			return a.Score < b.Score || a.Score == b.Score && order(a.Slot, b.Slot) > 0
+		}
+	} else {
+		order = cmp.Compare[uint32]
+	}
 	h := dst[:0]
 	var stack [vecStackDim]int8
 	qq, qs, ok := s.vecQuery(q, stack[:])
@@ -348,7 +363,7 @@ func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot)
 		for slot, ok := range s.live {
 			if ok && s.readable(uint32(slot/vecChunk)) {
 				sc := float32(vecDot(s.row(uint32(slot)), qq)) * s.scale(uint32(slot)) * qs
-				h = topKPush(h, k, ScoredSlot{Slot: uint32(slot), Score: sc}, vecWorse)
+				h = topKPush(h, k, ScoredSlot{Slot: uint32(slot), Score: sc}, worse)
 			}
 		}
 	} else {
@@ -368,7 +383,7 @@ func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot)
 			if off < 0 || !s.Has(slot) {
 				if s.Has(slot) {
 					sc := float32(vecDot(s.row(slot), qq)) * s.scale(slot) * qs
-					h = topKPush(h, k, ScoredSlot{Slot: slot, Score: sc}, vecWorse)
+					h = topKPush(h, k, ScoredSlot{Slot: slot, Score: sc}, worse)
 				}
 				i++
 				continue
@@ -391,7 +406,7 @@ func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot)
 				if s.Has(sl) {
 					o := (int(sl%vecChunk) - first) * s.dim
 					sc := float32(vecDot(rows[o:o+s.dim], qq)) * s.scale(sl) * qs
-					h = topKPush(h, k, ScoredSlot{Slot: sl, Score: sc}, vecWorse)
+					h = topKPush(h, k, ScoredSlot{Slot: sl, Score: sc}, worse)
 				}
 			}
 			i = j
@@ -401,7 +416,7 @@ func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot)
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Slot, b.Slot)
+		return order(a.Slot, b.Slot)
 	})
 	return h
 }
