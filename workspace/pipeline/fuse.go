@@ -733,21 +733,36 @@ func rankLocality(cs []*cand) {
 // from a file that already has one (the j-th best item of a file is scaled
 // by heuristics.SameFileDecay^j), so that the first items span files. Because each
 // file's scaled scores still fall with j, sorting by the scaled score is the
-// same as greedily taking the best remaining item each time.
+// same as greedily taking the best remaining item each time. Twins (files of
+// one folder, name and category in several formats: index.d.ts and
+// index.d.cts, completion.bash and completion.zsh) count as one file: the
+// same declarations twice do not take two of the first places.
 func diversify(all []*cand) []*cand {
 	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
 	type fileKey struct {
-		f  *snapshot.Folder
-		fs uint32
+		f    *snapshot.Folder
+		twin string
+		cat  heuristics.Category
 	}
 	taken := map[fileKey]int{}
 	for _, c := range all {
-		k := fileKey{c.folder, c.fileSlot}
+		k := fileKey{c.folder, twinName(c.path), c.cat}
 		c.fused *= math.Pow(heuristics.SameFileDecay, float64(taken[k]))
 		taken[k]++
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].fused > all[j].fused })
 	return all
+}
+
+// twinName is a path with its name cut at the first dot that is not its
+// first character ("lib/index.d.ts" and "lib/index.d.cts": "lib/index"),
+// what twins share.
+func twinName(p string) string {
+	dir, base := path.Split(p)
+	if i := strings.IndexByte(base[min(1, len(base)):], '.'); i >= 0 {
+		base = base[:i+min(1, len(base))]
+	}
+	return dir + base
 }
 
 // better orders candidates by fused score, then path and position, so that
