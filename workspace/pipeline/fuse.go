@@ -734,19 +734,21 @@ func rankLocality(cs []*cand) {
 // by heuristics.SameFileDecay^j), so that the first items span files. Because each
 // file's scaled scores still fall with j, sorting by the scaled score is the
 // same as greedily taking the best remaining item each time. Twins (files of
-// one folder, name and category in several formats: index.d.ts and
-// index.d.cts, completion.bash and completion.zsh) count as one file: the
-// same declarations twice do not take two of the first places.
+// one folder, name, language and category: index.d.ts and index.d.cts,
+// the same declarations for two module systems) count as one file: the
+// same text twice does not take two of the first places. A declaration
+// and its implementation (fastify.d.ts and fastify.js) are not twins.
 func diversify(all []*cand) []*cand {
 	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
 	type fileKey struct {
 		f    *snapshot.Folder
 		twin string
+		lang string
 		cat  heuristics.Category
 	}
 	taken := map[fileKey]int{}
 	for _, c := range all {
-		k := fileKey{c.folder, twinName(c.path), c.cat}
+		k := fileKey{c.folder, twinName(c.path), c.lang, c.cat}
 		c.fused *= math.Pow(heuristics.SameFileDecay, float64(taken[k]))
 		taken[k]++
 	}
@@ -756,9 +758,14 @@ func diversify(all []*cand) []*cand {
 
 // twinName is a path with its name cut at the first dot that is not its
 // first character ("lib/index.d.ts" and "lib/index.d.cts": "lib/index"),
-// what twins share.
+// what twins share. A C or C++ header keeps its whole name: it declares
+// what the source of its name implements.
 func twinName(p string) string {
 	dir, base := path.Split(p)
+	switch path.Ext(base) {
+	case ".h", ".hh", ".hpp", ".hxx":
+		return p
+	}
 	if i := strings.IndexByte(base[min(1, len(base)):], '.'); i >= 0 {
 		base = base[:i+min(1, len(base))]
 	}
