@@ -75,3 +75,81 @@ func TestSelectTwinsCountAsOneFile(t *testing.T) {
 		t.Errorf("want lib/adapters/http.js before the second of the twin declarations, got %q", files)
 	}
 }
+
+// configsApp has several CI workflows and settings that share the words of
+// a tooling request, and the code the request's change edits.
+const configsApp = `-- .pre-commit-config.yaml --
+repos:
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v0.4.0
+    hooks:
+      - id: ruff
+      - id: ruff-format
+-- .github/workflows/lint.yaml --
+name: lint
+on: [push]
+jobs:
+  ruff:
+    runs-on: ubuntu-latest
+    steps:
+      - run: pip install ruff
+      - run: ruff check --output-format=github .
+-- .github/workflows/tests.yaml --
+name: tests
+on: [push]
+jobs:
+  tests:
+    runs-on: ubuntu-latest
+    steps:
+      - run: pip install -r requirements/dev.txt
+      - run: pytest
+-- .github/ISSUE_TEMPLATE/config.yml --
+blank_issues_enabled: false
+contact_links:
+  - name: Lint or ruff hook question
+    url: https://github.com/example/app/discussions
+-- pyproject.toml --
+[tool.ruff]
+src = ["src"]
+fix = true
+
+[tool.ruff.lint]
+select = ["B", "E", "F", "I", "UP"]
+-- src/app/app.py --
+import typing as t
+
+
+def make_response(rv):  # noqa: C901
+    """Convert a view return value into a response."""
+    if isinstance(rv, tuple):
+        return rv[0]
+    return rv
+
+
+def dispatch(request):
+    return make_response(request)
+-- src/app/helpers.py --
+def get_root_path(name):
+    return name
+`
+
+// Configuration files share one place among the first files, as a file's
+// own items do: a tooling request matched by the settings, two workflows
+// and an issue template does not fill the first files with them.
+func TestSelectConfigFilesShareAPlace(t *testing.T) {
+	ws, _ := selOpen(t, configsApp, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "bump ruff in the lint workflow and pre-commit hook, fix noqa", Limit: 12})
+	files := selFiles(res)
+	if len(files) < 4 || files[0] != "src/app/app.py" {
+		t.Fatalf("want src/app/app.py first of four files or more, got %q", files)
+	}
+	configs := 0
+	for _, f := range files[:4] {
+		if strings.HasSuffix(f, ".yaml") || strings.HasSuffix(f, ".yml") || strings.HasSuffix(f, ".toml") {
+			configs++
+		}
+	}
+	if configs > 2 {
+		t.Errorf("want at most two configuration files among the first four, got %q", files)
+	}
+}

@@ -737,7 +737,10 @@ func rankLocality(cs []*cand) {
 // one folder, name, language and category: index.d.ts and index.d.cts,
 // the same declarations for two module systems) count as one file: the
 // same text twice does not take two of the first places. A declaration
-// and its implementation (fastify.d.ts and fastify.js) are not twins.
+// and its implementation (fastify.d.ts and fastify.js) are not twins. The
+// configuration files of a folder count as one file too: settings, CI
+// workflows and templates that share a tooling request's words take one
+// place among the first, not all of them.
 func diversify(all []*cand) []*cand {
 	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
 	type fileKey struct {
@@ -749,6 +752,9 @@ func diversify(all []*cand) []*cand {
 	taken := map[fileKey]int{}
 	for _, c := range all {
 		k := fileKey{c.folder, twinName(c.path), c.lang, c.cat}
+		if c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test) {
+			k = fileKey{f: c.folder, cat: heuristics.Config}
+		}
 		c.fused *= math.Pow(heuristics.SameFileDecay, float64(taken[k]))
 		taken[k]++
 	}
