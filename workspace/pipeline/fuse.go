@@ -748,21 +748,49 @@ func rankLocality(cs []*cand) {
 // from a file that already has one (the j-th best item of a file is scaled
 // by heuristics.SameFileDecay^j), so that the first items span files. Because each
 // file's scaled scores still fall with j, sorting by the scaled score is the
-// same as greedily taking the best remaining item each time.
+// same as greedily taking the best remaining item each time. Twins (files of
+// one folder, name, language and category: index.d.ts and index.d.cts,
+// the same declarations for two module systems) count as one file: the
+// same text twice does not take two of the first places. A declaration
+// and its implementation (fastify.d.ts and fastify.js) are not twins. The
+// configuration files of a folder count as one file too: settings, CI
+// workflows and templates that share a tooling request's words take one
+// place among the first, not all of them.
 func diversify(all []*cand) []*cand {
 	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
 	type fileKey struct {
-		f  *snapshot.Folder
-		fs uint32
+		f    *snapshot.Folder
+		twin string
+		lang string
+		cat  heuristics.Category
 	}
 	taken := map[fileKey]int{}
 	for _, c := range all {
-		k := fileKey{c.folder, c.fileSlot}
+		k := fileKey{c.folder, twinName(c.path), c.lang, c.cat}
+		if c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test) {
+			k = fileKey{f: c.folder, cat: heuristics.Config}
+		}
 		c.fused *= math.Pow(heuristics.SameFileDecay, float64(taken[k]))
 		taken[k]++
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].fused > all[j].fused })
 	return all
+}
+
+// twinName is a path with its name cut at the first dot that is not its
+// first character ("lib/index.d.ts" and "lib/index.d.cts": "lib/index"),
+// what twins share. A C or C++ header keeps its whole name: it declares
+// what the source of its name implements.
+func twinName(p string) string {
+	dir, base := path.Split(p)
+	switch path.Ext(base) {
+	case ".h", ".hh", ".hpp", ".hxx":
+		return p
+	}
+	if i := strings.IndexByte(base[min(1, len(base)):], '.'); i >= 0 {
+		base = base[:i+min(1, len(base))]
+	}
+	return dir + base
 }
 
 // better orders candidates by fused score, then path and position, so that
