@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -178,5 +180,49 @@ func TestSiblingsTestsByConvention(t *testing.T) {
 	}
 	if got := siblingsOf("release/latest_test.go"); len(got) != 0 {
 		t.Errorf("with a test open, items with a sibling signal: %q, want none", got)
+	}
+}
+
+// TestCoChangeBroadCommits: with core/ledger.go open, feed/b.go, which
+// changed with it once in a commit of two files, comes before store/c.go,
+// which changed with it in four broad commits of sixteen files: a commit
+// spreads its vote over its files (1/n), so a change of many files says
+// less of each pair in it than one of two. Spread by the square root, as
+// before, store/c.go came first.
+func TestCoChangeBroadCommits(t *testing.T) {
+	r := newHistRepo(t)
+	files := map[string]string{}
+	body := func(p, v string) string {
+		return fmt.Sprintf("package %s\n\n// Step%s is one step.\nfunc Step%s() int {\n\treturn %s\n}\n", path.Base(path.Dir(p)), v, v, v)
+	}
+	all := []string{"core/ledger.go", "feed/b.go", "store/c.go"}
+	for i := range 14 {
+		all = append(all, fmt.Sprintf("pad%02d/p.go", i))
+	}
+	for _, p := range all {
+		files[p] = body(p, "0")
+	}
+	for i := range 45 { // the import touches more files than a commit may and count
+		p := fmt.Sprintf("more%02d/m.go", i)
+		files[p] = body(p, "0")
+	}
+	r.commit("initial import", files)
+	change := func(msg, v string, paths ...string) {
+		m := map[string]string{}
+		for _, p := range paths {
+			m[p] = body(p, v)
+		}
+		r.commit(msg, m)
+	}
+	change("tidy the ledger and the feed", "1", "core/ledger.go", "feed/b.go")
+	broad := slices.DeleteFunc(slices.Clone(all), func(p string) bool { return p == "feed/b.go" }) // 16 files
+	for i, v := range []string{"2", "3", "4", "5"} {
+		change(fmt.Sprintf("sweep %d", i), v, broad...)
+	}
+	active := "core/ledger.go"
+	req := &SelectRequest{Query: "carry on with this", Active: filepath.Join(r.dir, "core", "ledger.go"), Limit: 8, IncludeItems: CodeOnly()}
+	sel := selDo(t, histWorkspace(t, r.dir), req)
+	if got, _ := firstOther(sel, active); got != "feed/b.go" {
+		t.Errorf("first other file %q, want feed/b.go (changed with ledger.go alone; the others only in broad commits):%s", got, selString(sel))
 	}
 }

@@ -258,7 +258,10 @@ type File struct {
 // CoChanged ranks the files that changed in the same commits as the seed
 // files (paths relative to the history's directory), best first, at most
 // k: each of a seed's last commits votes for its other files, weighted by
-// its age and spread over its files. The seeds themselves are left out.
+// its age and spread over its files (1/n of it to each: a commit of many
+// files says less of each pair in it than one of two, and the files a
+// broad commit touched must not outweigh one changed with the seed
+// alone). The seeds themselves are left out.
 func (h *History) CoChanged(seeds []string, k int) []File {
 	if h == nil || len(seeds) == 0 {
 		return nil
@@ -284,7 +287,7 @@ func (h *History) CoChanged(seeds []string, k int) []File {
 		cs := h.byFile[id][:min(len(h.byFile[id]), seedCommits)]
 		for _, ci := range cs {
 			c := &h.commits[ci]
-			w := h.decay(c, coChangeHalfLife) / math.Sqrt(float64(len(c.files)))
+			w := h.decay(c, coChangeHalfLife) / float64(len(c.files))
 			for _, f := range c.files {
 				if isSeed[f] {
 					continue
