@@ -282,3 +282,56 @@ func TestSurroundCutKeepsTheRareWord(t *testing.T) {
 			len(lead.Text), lead.Span.StartLine, lead.Span.EndLine, lead.Text)
 	}
 }
+
+// usesApp is a workspace where the function that matches the query best
+// (ParseConfig, config/config.go) is called by a second file,
+// server/server.go, only in its last function, which holds none of the
+// query's words, sixty functions below the ones that hold one of them.
+func usesApp() string {
+	var b strings.Builder
+	b.WriteString("-- config/config.go --\npackage config\n\n// ParseConfig reads the settings file at path.\nfunc ParseConfig(path string) (map[string]string, error) {\n\treturn map[string]string{\"path\": path}, nil\n}\n")
+	b.WriteString("-- server/server.go --\npackage server\n\nimport \"example.com/app/config\"\n\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "// page%02d serves the settings page %d.\nfunc page%02d(w []byte) int {\n\tn := len(w) + %d\n\tfor k := range w {\n\t\tn += int(w[k]) * %d\n\t}\n\treturn n * 2\n}\n\n", i, i, i, i, i)
+	}
+	b.WriteString("// Start runs the server.\nfunc Start(path string) error {\n\tcfg, err := config.ParseConfig(path)\n\tif err != nil {\n\t\treturn err\n\t}\n\t_ = cfg\n\treturn nil\n}\n")
+	return b.String()
+}
+
+// TestSurroundUsesOfTheLead: a change to the function an answer leads
+// with is carried to its callers, so each of the answer's next files
+// shows its first line that uses it (server.go's call of ParseConfig, in
+// a function the query's words do not find), within the 12,000
+// characters, saying why; at the default limit, which leaves no room
+// after the opening items, no such item is added.
+func TestSurroundUsesOfTheLead(t *testing.T) {
+	ws, root := selOpen(t, usesApp(), Options{})
+	query := "reads the settings file"
+	req := &SelectRequest{Query: query, Limit: 20, MaxChars: 12000}
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	if len(res.Items) == 0 || res.Items[0].Symbol != "ParseConfig" {
+		t.Fatalf("first item: want ParseConfig, got %q", selIDs(res))
+	}
+	var use *Selected
+	for i, it := range res.Items {
+		if it.Path == "server/server.go" && strings.Contains(it.Text, "config.ParseConfig(path)") {
+			use = &res.Items[i]
+			break
+		}
+	}
+	if use == nil {
+		t.Fatalf("no item shows server.go's call of ParseConfig: %q", selIDs(res))
+	}
+	if len(use.Text) > heuristics.UsesChars || !strings.Contains(use.Why, "uses `ParseConfig`") || use.Reason != ReasonExpanded {
+		t.Errorf("the use of ParseConfig: %d chars (want at most %d), reason %q, why %q", len(use.Text), heuristics.UsesChars, use.Reason, use.Why)
+	}
+	req = &SelectRequest{Query: query}
+	res = selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	for _, it := range res.Items {
+		if strings.Contains(it.Why, "uses `") {
+			t.Errorf("default limit: %s is a use of the lead (%q), want none", it.ID, it.Why)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -646,4 +647,175 @@ func (s *surroundings) outsideEntry(q *query, f *packEntry) (packEntry, bool) {
 	c.slot, c.nameSig = noSlot, 0
 	c.sym = parse.Symbol{Kind: parse.KindFile, StartByte: uint32(l.starts[a]), EndByte: uint32(l.end(b)), Range: rng}
 	return packEntry{cand: &c, text: text, rng: rng, fixed: true, cut: true}, true
+}
+
+// Uses of the lead. A change to the lead (a renamed function, a new
+// parameter, another return) is carried to the code that uses it, and
+// that code sits in the answer's next files more often than in the
+// symbols their own items hold (EVAL.md, "cover"). So each file among the
+// opening items (focus.go) but the lead's and the active one gets one
+// item of its first line that names the lead (by its short name, a word
+// of heuristics.GraphMinName characters at least) and that no item
+// holds, with the lines around it, up to heuristics.UsesChars, after the
+// opening items, when the limit leaves room after them
+// (heuristics.FocusRoom).
+
+// uses adds the items of the opening files' uses of the lead to entries.
+func (s *surroundings) uses(p *plan, entries []packEntry) []packEntry {
+	if p.pointsAtCursor() || p.kinds != nil {
+		return entries
+	}
+	li := leadEntry(p, entries)
+	if li < 0 {
+		return entries
+	}
+	lead := entries[li].cand
+	name := lead.sym.Name
+	if len(name) < heuristics.GraphMinName || !isIdent(name) {
+		return entries
+	}
+	s.held = map[string][]heldSpan{}
+	code := 0
+	for i := range entries {
+		if e := &entries[i]; e.cand != nil {
+			if code == p.limit {
+				break
+			}
+			code++
+			s.hold(entryAbs(e), e.rng.StartLine, e.rng.EndLine, i)
+		}
+	}
+	at, nOpen := -1, 0
+	var files []*packEntry
+	for i := range entries {
+		e := &entries[i]
+		if e.cand == nil || !e.cand.opening {
+			continue
+		}
+		at, nOpen = i+1, nOpen+1
+		if p.userFile(e.cand) || sameFile(e.cand, lead) ||
+			slices.ContainsFunc(files, func(o *packEntry) bool { return sameFile(o.cand, e.cand) }) {
+			continue
+		}
+		files = append(files, e)
+	}
+	if at < 0 || heuristics.FocusRoom(p.limit, nOpen) <= 0 {
+		return entries
+	}
+	// After the outside items, which follow the opening ones.
+	for at < len(entries) && entries[at].cand != nil && entries[at].cand.outside {
+		at++
+	}
+	var out []packEntry
+	for _, f := range files {
+		if w, ok := s.usesEntry(f, lead, name); ok {
+			out = append(out, w)
+			s.hold(entryAbs(&w), w.rng.StartLine, w.rng.EndLine, -1-len(out))
+		}
+	}
+	if len(out) == 0 {
+		return entries
+	}
+	cands := make([]*cand, len(out))
+	for k := range out {
+		cands[k] = out[k].cand
+	}
+	var prev *cand
+	for _, e := range entries[:at] {
+		if e.cand != nil {
+			prev = e.cand
+		}
+	}
+	var next []*cand
+	for _, e := range entries[at:] {
+		if e.cand != nil {
+			next = append(next, e.cand)
+			break
+		}
+	}
+	between(cands, prev, next)
+	return slices.Concat(entries[:at], out, entries[at:])
+}
+
+// usesEntry is the item of the first free line of f's file that names
+// the lead, with the lines around it, if there is one.
+func (s *surroundings) usesEntry(f *packEntry, lead *cand, name string) (packEntry, bool) {
+	abs := entryAbs(f)
+	l := s.lines(abs)
+	if l == nil {
+		return packEntry{}, false
+	}
+	free := func(i uint32) bool { return s.free(abs, i, -1) }
+	best := -1
+	for i := range l.n() {
+		if free(i) && l.size(i) <= heuristics.UsesChars && namesWord(l.src[l.starts[i]:l.end(i)], name) {
+			best = int(i)
+			break
+		}
+	}
+	if best < 0 {
+		return packEntry{}, false
+	}
+	a, b := uint32(best), uint32(best)
+	size := l.size(a)
+	for moved := true; moved; {
+		moved = false
+		if b+1 < l.n() && free(b+1) && size+l.size(b+1) <= heuristics.UsesChars {
+			b++
+			size += l.size(b)
+			moved = true
+		}
+		if a > 0 && free(a-1) && size+l.size(a-1) <= heuristics.UsesChars {
+			a--
+			size += l.size(a)
+			moved = true
+		}
+	}
+	c := *f.cand
+	c.reason, c.hash, c.opening, c.head, c.around, c.outside = ReasonExpanded, 0, false, false, "", false
+	c.uses = lead.sym.Qualified
+	fileEvidence(&c)
+	text, rng := l.text(a, b)
+	c.slot, c.nameSig = noSlot, 0
+	// Named after the innermost symbol that holds the use, if one does.
+	c.sym = parse.Symbol{Kind: parse.KindFile, StartByte: uint32(l.starts[a]), EndByte: uint32(l.end(b)), Range: rng}
+	idx := c.folder.Index
+	for _, slot := range idx.FileSymbols(c.fileSlot) {
+		ref, ok := idx.Symbol(slot)
+		if !ok || ref.Kind == parse.KindFile || !ref.Range.Contains(parse.Range{StartLine: uint32(best), EndLine: uint32(best)}) {
+			continue
+		}
+		if c.slot == noSlot || ref.Range.StartLine >= c.sym.Range.StartLine {
+			c.slot, c.sym = slot, ref.Symbol
+		}
+	}
+	cut := c.slot == noSlot || !rng.Contains(c.sym.Range)
+	return packEntry{cand: &c, text: text, rng: rng, fixed: true, cut: cut}, true
+}
+
+// namesWord reports whether line holds name as a whole word (not part of
+// a longer identifier).
+func namesWord(line []byte, name string) bool {
+	for off := 0; ; {
+		k := bytes.Index(line[off:], []byte(name))
+		if k < 0 {
+			return false
+		}
+		a, b := off+k, off+k+len(name)
+		if (a == 0 || !identByte(line[a-1])) && (b == len(line) || !identByte(line[b])) {
+			return true
+		}
+		off = a + 1
+	}
+}
+
+// isIdent reports whether name is one identifier (a heading or a key of a
+// data file is not something code uses).
+func isIdent(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if !identByte(name[i]) {
+			return false
+		}
+	}
+	return name != ""
 }
