@@ -22,7 +22,6 @@ import (
 //	read.go        overlaps collapsed, texts read, type headers, items merged
 //	surround.go    each entry widened to the lines around it, and the opening
 //	               files' lines outside symbols that hold the query's words
-//	               and their first lines that use the lead
 //	pack.go        the entries fitted into the budget, in characters or tokens
 //	render.go      the result's items, each with why it is there
 //
