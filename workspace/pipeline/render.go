@@ -319,8 +319,8 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	}
 	// What follows is its file's evidence or a faint likeness, not its
 	// own: an answer with low confidence leaves such items out.
-	if len(out) == 0 || c.around != "" || c.head || c.outside || c.uses != "" {
-		weak = len(out) == 0 || (c.around != "" || c.head || c.outside || c.uses != "") && len(out) == 1
+	if len(out) == 0 || c.around != "" || c.head || c.outside {
+		weak = len(out) == 0 || (c.around != "" || c.head || c.outside) && len(out) == 1
 		// A symbol found through its file: the query's words in the file
 		// (a query pointing at the cursor has no words that count).
 		if ws := x.matched(x.own, x.fileHas(abs)); len(ws) > 0 && !x.q.deictic {
@@ -355,8 +355,6 @@ func (x *explainer) what(c *cand) string {
 			what += " that hold words of your question: " + strings.Join(ws, ", ")
 		}
 		return what
-	case c.uses != "":
-		return fmt.Sprintf("where %s uses `%s`, the first item", path.Base(c.path), c.uses)
 	case c.around != "":
 		side := "below"
 		if c.above {

@@ -169,9 +169,6 @@ type cand struct {
 	// outside: an item of its file's lines outside any symbol that hold
 	// rare words of the query (surround.go, outside).
 	outside bool
-	// uses: an item of its file's first line that names the lead (the
-	// lead's qualified name; surround.go, uses).
-	uses string
 }
 
 // callSite is a use of a name: the symbol using it (qualified), and the
