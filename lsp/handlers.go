@@ -44,7 +44,12 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	}
 	shared := ws != nil
 	if !shared {
-		if ws, err = workspace.New(cfg, workspace.Options{Logger: s.log, Warn: s.warnUser}); err != nil {
+		// A server of its own serves one editor: while a folder's cache
+		// loads there is little else to do, and the process's memory
+		// limit still bounds the heap, so the load runs without
+		// collections (the shared daemon, serving other clients, does not).
+		ws, err = workspace.New(cfg, workspace.Options{Logger: s.log, Warn: s.warnUser, HoldGC: workspace.HoldCollector})
+		if err != nil {
 			return nil, invalidParams("initializationOptions: %v", err)
 		}
 		for _, root := range initialRoots(&p) {

@@ -38,10 +38,10 @@ type Options struct {
 	// Now is the clock, for tests; nil is time.Now.
 	Now func() time.Time
 	// HoldGC, when set, is called before a folder loads its cache at the
-	// start of a build, and what it returns after the load. A command
-	// whose only work then is that load passes HoldCollector; nil (a
-	// server, which answers other folders meanwhile) leaves the collector
-	// alone.
+	// start of a build, and what it returns after the load. A process
+	// whose main work then is that load (ctxls index and select, a server
+	// of one editor) passes HoldCollector; nil (the shared daemon, which
+	// answers other clients meanwhile) leaves the collector alone.
 	HoldGC func() (release func())
 }
 
