@@ -780,7 +780,8 @@ func diversify(all []*cand) []*cand {
 // twinName is a path with its name cut at the first dot that is not its
 // first character ("lib/index.d.ts" and "lib/index.d.cts": "lib/index"),
 // what twins share. A C or C++ header keeps its whole name: it declares
-// what the source of its name implements.
+// what the source of its name implements. It is a prefix of p (no
+// allocation: diversify asks it for every candidate).
 func twinName(p string) string {
 	dir, base := path.Split(p)
 	switch path.Ext(base) {
@@ -788,9 +789,9 @@ func twinName(p string) string {
 		return p
 	}
 	if i := strings.IndexByte(base[min(1, len(base)):], '.'); i >= 0 {
-		base = base[:i+min(1, len(base))]
+		return p[:len(dir)+i+min(1, len(base))]
 	}
-	return dir + base
+	return p
 }
 
 // better orders candidates by fused score, then path and position, so that
