@@ -45,9 +45,11 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	shared := ws != nil
 	if !shared {
 		// A server of its own serves one editor: while a folder's cache
-		// loads there is little else to do, and the process's memory
-		// limit still bounds the heap, so the load runs without
-		// collections (the shared daemon, serving other clients, does not).
+		// loads at start-up there is little else to do, and the process's
+		// memory limit still bounds the heap, so the load runs without
+		// collections. A folder added later loads the same way while the
+		// others serve (a second or two at a million symbols, bounded by
+		// the limit); the shared daemon, serving other clients, does not.
 		ws, err = workspace.New(cfg, workspace.Options{Logger: s.log, Warn: s.warnUser, HoldGC: workspace.HoldCollector})
 		if err != nil {
 			return nil, invalidParams("initializationOptions: %v", err)

@@ -212,7 +212,7 @@ func (f *Folder) build(ctx context.Context, cfg Config, emb embed.Embedder, log 
 	gen := idx.Generation()
 	var m *symbolindex.Index
 	if cfile != "" && !streamed && (st.parsed > 0 || st.removed > 0 || st.touched > 0 || rewrite != "") {
-		m = saveAndMap(idx, cfile, emb, log)
+		m = saveAndMap(idx, cfile, emb, f.holdGC, log)
 	}
 	f.mu.RUnlock()
 	stats.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
@@ -301,17 +301,22 @@ func (f *Folder) serveCache(idx *symbolindex.Index) {
 	}
 }
 
+// loadHeld loads the index cached in cfile with the collector under hold
+// (Options.HoldGC; nil: as it is), released when the load returns.
+func loadHeld(hold func() (release func()), cfile string, emb embed.Embedder) (*symbolindex.Index, error) {
+	if hold != nil {
+		defer hold()()
+	}
+	return symbolindex.LoadIndex(cfile, emb)
+}
+
 // loadCache loads the folder's index from the cache file cfile, or returns
 // a new index when it cannot, saying why in the log. usable is false when
 // no cache can ever be written there; whole is true when the cache loaded
 // with nothing lost.
 func (f *Folder) loadCache(cfile string, emb embed.Embedder, log *slog.Logger) (idx *symbolindex.Index, usable, whole bool) {
 	var refusal *cachefile.Refusal
-	if f.holdGC != nil {
-		release := f.holdGC()
-		defer release()
-	}
-	switch cached, err := symbolindex.LoadIndex(cfile, emb); {
+	switch cached, err := loadHeld(f.holdGC, cfile, emb); {
 	case err == nil:
 		return cached, true, true
 	case cached != nil:
@@ -349,7 +354,7 @@ func (f *Folder) indexFiles(ctx context.Context, cfg Config, emb embed.Embedder,
 		return src, err
 	}
 	if !live && cfile != "" && base.Files() == 0 {
-		idx, st, err = streamBuild(ctx, cfile, emb, files, read, progressFor(f.Root, progress), log)
+		idx, st, err = streamBuild(ctx, cfile, emb, files, read, progressFor(f.Root, progress), f.holdGC, log)
 		if err != nil || idx != nil {
 			return idx, st, idx != nil, err
 		}
@@ -448,15 +453,16 @@ func sweepOnce(dir string, log *slog.Logger) {
 // saveAndMap saves idx to cfile and returns the saved file mapped: the
 // same files, symbols and answers (Merkle root checked) with postings,
 // vectors and strings read in place instead of held in the Go heap. It
-// returns nil, with a warning, when the save or the load fails. Caller
-// holds idx's lock for reading.
-func saveAndMap(idx *symbolindex.Index, cfile string, emb embed.Embedder, log *slog.Logger) *symbolindex.Index {
+// returns nil, with a warning, when the save or the load fails. The load
+// runs under hold (Options.HoldGC; nil: none). Caller holds idx's lock
+// for reading.
+func saveAndMap(idx *symbolindex.Index, cfile string, emb embed.Embedder, hold func() (release func()), log *slog.Logger) *symbolindex.Index {
 	runtime.GC() // the build's garbage, before the save adds its own
 	root, ok := saveIndex(idx, cfile, log)
 	if !ok {
 		return nil
 	}
-	return mapSaved(cfile, emb, root, log)
+	return mapSaved(cfile, emb, root, hold, log)
 }
 
 // saveIndex saves idx to cfile and returns its Merkle root. Caller holds
@@ -471,10 +477,10 @@ func saveIndex(idx *symbolindex.Index, cfile string, log *slog.Logger) (root str
 
 // mapSaved maps the cache file just saved, or returns nil with a warning
 // when it cannot be read or does not hold the index whose Merkle root is
-// root. It reads only the file: no lock is needed.
-func mapSaved(cfile string, emb embed.Embedder, root string, log *slog.Logger) *symbolindex.Index {
+// root. It reads only the file, under hold (nil: none): no lock is needed.
+func mapSaved(cfile string, emb embed.Embedder, root string, hold func() (release func()), log *slog.Logger) *symbolindex.Index {
 	runtime.GC() // the save's garbage, before the mapped index adds its own
-	m, err := symbolindex.LoadIndex(cfile, emb)
+	m, err := loadHeld(hold, cfile, emb)
 	if err != nil || m.Tree().RootHex() != root {
 		log.Warn("could not map the index cache just written; serving from memory", "err", err)
 		if m != nil {
@@ -518,7 +524,7 @@ func (f *Folder) merge(cfile string, emb embed.Embedder, log *slog.Logger) {
 	if !ok {
 		return
 	}
-	m := mapSaved(cfile, emb, root, log)
+	m := mapSaved(cfile, emb, root, nil, log) // in the background: the collector runs
 	if m == nil {
 		return
 	}
@@ -648,7 +654,7 @@ func inOrder(results <-chan prepared, done, total int, progress func(done, total
 // build never holds the whole index in the heap. It returns a nil index,
 // and no error, when the cache cannot be written or read back: the caller
 // then builds in memory.
-func streamBuild(ctx context.Context, cfile string, emb embed.Embedder, files []FileInfo, read func(abs string) ([]byte, error), progress func(done, total int), log *slog.Logger) (*symbolindex.Index, updateStats, error) {
+func streamBuild(ctx context.Context, cfile string, emb embed.Embedder, files []FileInfo, read func(abs string) ([]byte, error), progress func(done, total int), hold func() (release func()), log *slog.Logger) (*symbolindex.Index, updateStats, error) {
 	var st updateStats
 	w, err := symbolindex.NewStreamWriter(cfile, emb, len(files))
 	if err != nil {
@@ -681,7 +687,7 @@ func streamBuild(ctx context.Context, cfile string, emb embed.Embedder, files []
 		return nil, updateStats{}, nil
 	}
 	runtime.GC() // the build's garbage, before the mapped index adds its own
-	m, err := symbolindex.LoadIndex(cfile, emb)
+	m, err := loadHeld(hold, cfile, emb)
 	if err != nil {
 		if m != nil {
 			m.Discard()

@@ -14,6 +14,49 @@ func gogc() int64 {
 	return int64(s[0].Value.Uint64())
 }
 
+// heapAllocs is the bytes allocated on the heap so far.
+func heapAllocs() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// heldLoadBytes is less than loading the test tree's index allocates, and
+// more than a hold and release with nothing between.
+const heldLoadBytes = 16 << 10
+
+// A cold build with a cache (ctxls index the first time) maps the file it
+// has just saved under HoldGC too, not only a restart's load: some hold
+// covers a load (the hook was called only around the start-up load, which
+// finds no file).
+func TestHoldGCAroundColdBuildLoad(t *testing.T) {
+	root, files := cacheTree(t)
+	cfg := DefaultConfig()
+	cfg.CacheDir = t.TempDir()
+	var loads int
+	ws, err := New(cfg, Options{HoldGC: func() func() {
+		from := heapAllocs()
+		return func() {
+			if heapAllocs()-from >= heldLoadBytes {
+				loads++
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.AddFolder(root); err != nil {
+		t.Fatal(err)
+	}
+	stats, err := ws.Index(t.Context(), nil)
+	if err != nil || stats[0].Files != files {
+		t.Fatalf("cold index: %v, %d of %d files", err, stats[0].Files, files)
+	}
+	if loads == 0 {
+		t.Error("no cache load of the cold build ran under HoldGC")
+	}
+}
+
 // A workspace without Options.HoldGC (a server, serving other folders
 // while one loads) never turns the collector off while its cache loads:
 // watched throughout restarts from a cache, GOGC never reads off. (The
@@ -59,11 +102,16 @@ func TestHoldGCAroundCacheLoad(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.CacheDir = dir
 	var calls, during int64
+	var loaded uint64
 	ws, err := New(cfg, Options{HoldGC: func() func() {
 		calls++
 		release := HoldCollector()
 		during = gogc()
-		return release
+		from := heapAllocs()
+		return func() {
+			loaded = heapAllocs() - from // the load happened under the hold
+			release()
+		}
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +125,9 @@ func TestHoldGCAroundCacheLoad(t *testing.T) {
 	}
 	if calls != 1 || during != -1 {
 		t.Errorf("HoldGC called %d times, GOGC %d while held; want once, off", calls, during)
+	}
+	if loaded < heldLoadBytes {
+		t.Errorf("%d bytes allocated while held: released before the cache loaded", loaded)
 	}
 	if got := gogc(); got != 100 {
 		t.Errorf("after the load GOGC is %d, want 100 back", got)

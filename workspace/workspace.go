@@ -37,8 +37,10 @@ type Options struct {
 	Warn func(msg string)
 	// Now is the clock, for tests; nil is time.Now.
 	Now func() time.Time
-	// HoldGC, when set, is called before a folder loads its cache at the
-	// start of a build, and what it returns after the load. A process
+	// HoldGC, when set, is called before a folder's build loads a cache
+	// (the one it starts from, and the file a cold build has just saved),
+	// and what it returns after the load; a background merge's load runs
+	// without it. A process
 	// whose main work then is that load (ctxls index and select, a server
 	// of one editor) passes HoldCollector; nil (the shared daemon, which
 	// answers other clients meanwhile) leaves the collector alone.
