@@ -360,6 +360,9 @@ func (h *History) votes(terms []symbolindex.QueryTerm, filter func(doc uint32) b
 	best := map[int32]float64{}
 	for _, hit := range h.lex.Search(terms, pastK, filter, &buf) {
 		c := &h.commits[hit.Doc]
+		// 1/√n, not co-change's 1/n: a past message's words name the
+		// change as a whole, and 1/n here measured no better (EVAL.md,
+		// active2).
 		w := float64(hit.Score) * h.decay(c, pastHalfLife) / math.Sqrt(float64(len(c.files)))
 		for _, f := range c.files {
 			if f == skip {
@@ -509,6 +512,8 @@ func (h *History) CoTouches(path string, start, end int) []Touch {
 		if !hit {
 			continue
 		}
+		// 1/√n, not file co-change's 1/n: left as measured before
+		// (EVAL.md, active2, tried on files only).
 		out = h.touches(out, ci, h.decay(c, coChangeHalfLife)/math.Sqrt(float64(len(c.files))), id)
 		if n++; n == seedCommits {
 			break

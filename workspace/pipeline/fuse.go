@@ -777,19 +777,20 @@ func diversify(all []*cand) []*cand {
 	return all
 }
 
-// twinName is a path with its name cut at the first dot that is not its
-// first character ("lib/index.d.ts" and "lib/index.d.cts": "lib/index"),
-// what twins share. A C or C++ header keeps its whole name: it declares
-// what the source of its name implements. It is a prefix of p (no
-// allocation: diversify asks it for every candidate).
+// twinName is a path without its last extension ("lib/index.d.ts" and
+// "lib/index.d.cts": "lib/index.d"), what twins share; a dotfile's name is
+// whole (".env"). Only the last extension goes, so user.component.ts and
+// user.service.ts, releases/1.2.0.md and 1.3.0.md, or index.d.ts and
+// index.ts stay apart. A C or C++ header and a Python stub keep their whole
+// name: each declares what the source of its name implements. It is a
+// prefix of p (no allocation: diversify asks it for every candidate).
 func twinName(p string) string {
-	dir, base := path.Split(p)
-	switch path.Ext(base) {
-	case ".h", ".hh", ".hpp", ".hxx":
+	base := path.Base(p)
+	switch ext := path.Ext(base); {
+	case ext == ".h" || ext == ".hh" || ext == ".hpp" || ext == ".hxx" || ext == ".pyi":
 		return p
-	}
-	if i := strings.IndexByte(base[min(1, len(base)):], '.'); i >= 0 {
-		return p[:len(dir)+i+min(1, len(base))]
+	case len(ext) < len(base):
+		return p[:len(p)-len(ext)]
 	}
 	return p
 }
