@@ -35,26 +35,50 @@ stop_daemons() {
 	python3 - "$run" <<'PY'
 import glob, json, os, signal, socket, sys
 left = 0
-for path in glob.glob(os.path.join(sys.argv[1], "ctxls", "*.sock")):
-    try:
-        s = socket.socket(socket.AF_UNIX)
-        s.settimeout(5)
-        s.connect(path)
-        req = b'{"jsonrpc":"2.0","id":1,"method":"ctxls/status","params":{}}'
-        s.sendall(b"Content-Length: %d\r\n\r\n" % len(req) + req)
-        got = b""
-        while b"\r\n\r\n" not in got or len(got.split(b"\r\n\r\n", 1)[1]) < int(got.split(b"\r\n")[0].split(b":")[1]):
+def frames(s):
+    """Yields the JSON-RPC messages read from s, one Content-Length frame each."""
+    buf = b""
+    while True:
+        while b"\r\n\r\n" not in buf:
             data = s.recv(65536)
             if not data:
-                break
-            got += data
-        s.close()
-        pid = json.loads(got.split(b"\r\n\r\n", 1)[1])["result"]["pid"]
-    except (OSError, ValueError, KeyError, IndexError):
+                return
+            buf += data
+        head, buf = buf.split(b"\r\n\r\n", 1)
+        n = next(int(l.split(b":")[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:"))
+        while len(buf) < n:
+            data = s.recv(65536)
+            if not data:
+                return
+            buf += data
+        body, buf = buf[:n], buf[n:]
+        yield json.loads(body)
+
+for path in glob.glob(os.path.join(sys.argv[1], "ctxls", "*.sock")):
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(5)
+    try:
+        s.connect(path)
+    except (ConnectionRefusedError, FileNotFoundError):
         continue  # nothing answers there: no daemon left
+    pid = None
+    try:
+        req = b'{"jsonrpc":"2.0","id":1,"method":"ctxls/status","params":{}}'
+        s.sendall(b"Content-Length: %d\r\n\r\n" % len(req) + req)
+        for msg in frames(s):  # notifications may come first
+            if msg.get("id") == 1:
+                pid = msg["result"]["pid"]
+                break
+    except (OSError, ValueError, KeyError, StopIteration) as e:
+        print(f"test-neovim: something still answers on {path} but its status did not say its pid: {e}", file=sys.stderr)
+    finally:
+        s.close()
+    left += 1
+    if pid is None:
+        print(f"test-neovim: a daemon was left running on {path}", file=sys.stderr)
+        continue
     os.kill(pid, signal.SIGTERM)
     print(f"test-neovim: a daemon was left running on {path} (pid {pid}); stopped it", file=sys.stderr)
-    left += 1
 sys.exit(1 if left else 0)
 PY
 }
