@@ -80,18 +80,27 @@ func TestNameSigsHoldTheirTerms(t *testing.T) {
 	}
 }
 
-// A cache of version 10 (the same layout, no name signatures) loads with
-// its dictionary, answers as before, reads names instead of signatures,
-// and asks to be written again; written again, it has them.
-func TestVersion10CacheLoadsAndIsRewritten(t *testing.T) {
-	ix := persistBuild(t)
-	path := filepath.Join(t.TempDir(), "index.idx")
+// loadVersion10 writes the persist tests' index as a version-10 cache and
+// loads it, returning the index written, the file, the embedder and the
+// index loaded.
+func loadVersion10(t *testing.T) (ix *Index, path string, emb embed.Embedder, old *Index) {
+	t.Helper()
+	ix = persistBuild(t)
+	path = filepath.Join(t.TempDir(), "index.idx")
 	writeVersion10(t, ix, path)
-	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
+	emb = embed.NewHashEmbedder(embed.DefaultHashDim)
 	old, err := LoadIndex(path, emb)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ix, path, emb, old
+}
+
+// A cache of version 10 (the same layout, no name signatures) loads with
+// its dictionary, answers as before, reads names instead of signatures,
+// and asks to be written again; written again, it has them.
+func TestVersion10CacheLoadsAndIsRewritten(t *testing.T) {
+	ix, path, emb, old := loadVersion10(t)
 	if merged(old) || !strings.Contains(old.Rewrite(), "version 10") {
 		t.Errorf("version 10: merged %v, rewrite %q; want its dictionary and a reason naming the version", merged(old), old.Rewrite())
 	}
@@ -144,14 +153,7 @@ func writeVersion10(t *testing.T, ix *Index, path string) {
 // written again (the file is the old one), and once written it is
 // version 11, asks no more, and keeps the edit with every name signed.
 func TestVersion10CacheEditedThenRewritten(t *testing.T) {
-	ix := persistBuild(t)
-	path := filepath.Join(t.TempDir(), "index.idx")
-	writeVersion10(t, ix, path)
-	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
-	old, err := LoadIndex(path, emb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, path, emb, old := loadVersion10(t)
 	p := parse.NewParser()
 	defer p.Close()
 	const rel, added = "bank/account.go", "RefundQuokkaFee"
