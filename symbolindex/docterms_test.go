@@ -235,11 +235,11 @@ func TestNameSignedFromNameField(t *testing.T) {
 		{"send-message", "message"}, // kebab parts are one identifier's
 		{"read_all", "all"},
 		{"Ünïcode.Naïve", "Naïve"},
+		{"Ünïcode→Naïve", "Naïve"}, // a separator beyond ASCII
+		{"ÜnïcodeNaïve", "Naïve"},  // the end of one identifier
 		{"x.", ""},
 	} {
-		var ds docScratch
-		ds.sigFrom = -1
-		ds.emit = ds.add
+		ds := docScratchPool.Get()
 		ds.begin()
 		signed := ds.nameFrom(c.field, c.name)
 		var f [NumFields]string
@@ -249,11 +249,12 @@ func TestNameSignedFromNameField(t *testing.T) {
 		if want := NameSig(c.name); signed && got != want {
 			t.Errorf("%q in %q: signed %x, NameSig %x", c.name, c.field, got, want)
 		}
-		if wantSigned := c.name != "" && c.field != "FooBar" && c.field != "send-message" && c.field != "read_all"; signed != wantSigned {
+		if wantSigned := c.name != "" && c.field != "FooBar" && c.field != "send-message" && c.field != "read_all" && c.field != "ÜnïcodeNaïve"; signed != wantSigned {
 			t.Errorf("%q in %q: signed from the field %v, want %v", c.name, c.field, signed, wantSigned)
 		}
 		if ds.sigFrom != -1 {
 			t.Errorf("%q in %q: still signing after nameSig", c.name, c.field)
 		}
+		docScratchPool.Put(ds)
 	}
 }

@@ -1344,12 +1344,8 @@ func (s *docScratch) nameFrom(field, name string) bool {
 	if name == "" || at < 0 || field[at:] != name {
 		return false
 	}
-	// The tokenizer starts the name's first identifier afresh only after
-	// a byte that ends one ('_' and '-' may join the parts of one).
-	if at > 0 {
-		if b := field[at-1]; b >= 0x80 || b == '_' || b == '-' || isAlnum(b) {
-			return false
-		}
+	if !tokenize.IdentBoundary(field, at) {
+		return false
 	}
 	if s.emitAt == nil {
 		s.emitAt = s.addName
@@ -1370,10 +1366,6 @@ func (s *docScratch) addName(b []byte, at int) bool {
 		s.sig |= TermBits(b)
 	}
 	return s.add(b)
-}
-
-func isAlnum(b byte) bool {
-	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // nameSig is the record's signature (0: none).

@@ -127,6 +127,19 @@ func (s *Scratch) RunAt(text string, mode Mode, emit func(term []byte, at int) b
 	t.run(text)
 }
 
+// IdentBoundary reports whether no identifier Run reads spans byte at of
+// text (at > 0 inside text): the rune before at is neither part of an
+// identifier nor a byte that may join an identifier's parts ("_", "-"),
+// so the terms of an identifier starting at at are its own. At 0 it is
+// true.
+func IdentBoundary(text string, at int) bool {
+	if at <= 0 {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(text[:at])
+	return tokClassOf(r) == tokSep && r != '_' && r != '-'
+}
+
 func (t *tokState) run(text string) {
 	prev := tokSep
 	inIdent := false

@@ -282,3 +282,28 @@ func TestRunAtGivesIdentifierStarts(t *testing.T) {
 		t.Errorf("terms not seen: %v (got %q)", starts, got)
 	}
 }
+
+// IdentBoundary says where an identifier Run reads may start afresh: not
+// inside one, nor after a byte that may join its parts.
+func TestIdentBoundary(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		at   int
+		want bool
+	}{
+		{"Cart.Total", 5, true},
+		{"pkg::parse", 5, true},
+		{"a b", 2, true},
+		{"Naïve", 0, true},
+		{"x→Name", len("x→"), true},
+		{"FooBar", 3, false},
+		{"read_all", 5, false},
+		{"send-message", 5, false},
+		{"ÜnïcodeNaïve", len("Ünïcode"), false},
+		{"v2x", 2, false},
+	} {
+		if got := IdentBoundary(c.text, c.at); got != c.want {
+			t.Errorf("IdentBoundary(%q, %d) = %v, want %v", c.text, c.at, got, c.want)
+		}
+	}
+}
