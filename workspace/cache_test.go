@@ -38,10 +38,16 @@ func (l *cacheLog) lines(level string) []string {
 // as a restart of the server or a new CLI run does.
 func cacheIndex(t *testing.T, root, cacheDir string) (*Workspace, IndexStats, *cacheLog) {
 	t.Helper()
+	return cacheIndexHeld(t, root, cacheDir, nil)
+}
+
+// cacheIndexHeld is cacheIndex with Options.HoldGC set to hold.
+func cacheIndexHeld(t *testing.T, root, cacheDir string, hold func() (release func())) (*Workspace, IndexStats, *cacheLog) {
+	t.Helper()
 	cfg := DefaultConfig()
 	cfg.CacheDir = cacheDir
 	log := &cacheLog{}
-	ws, err := New(cfg, Options{Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	ws, err := New(cfg, Options{Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})), HoldGC: hold})
 	if err != nil {
 		t.Fatal(err)
 	}

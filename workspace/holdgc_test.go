@@ -31,26 +31,17 @@ const heldLoadBytes = 16 << 10
 // finds no file).
 func TestHoldGCAroundColdBuildLoad(t *testing.T) {
 	root, files := cacheTree(t)
-	cfg := DefaultConfig()
-	cfg.CacheDir = t.TempDir()
 	var loads int
-	ws, err := New(cfg, Options{HoldGC: func() func() {
+	_, st, _ := cacheIndexHeld(t, root, t.TempDir(), func() func() {
 		from := heapAllocs()
 		return func() {
 			if heapAllocs()-from >= heldLoadBytes {
 				loads++
 			}
 		}
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ws.AddFolder(root); err != nil {
-		t.Fatal(err)
-	}
-	stats, err := ws.Index(t.Context(), nil)
-	if err != nil || stats[0].Files != files {
-		t.Fatalf("cold index: %v, %d of %d files", err, stats[0].Files, files)
+	})
+	if st.Files != files {
+		t.Fatalf("cold index: %d of %d files", st.Files, files)
 	}
 	if loads == 0 {
 		t.Error("no cache load of the cold build ran under HoldGC")
@@ -99,11 +90,9 @@ func TestCacheLoadLeavesCollectorAlone(t *testing.T) {
 func TestHoldGCAroundCacheLoad(t *testing.T) {
 	root, dir, files := cachedTree(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	cfg := DefaultConfig()
-	cfg.CacheDir = dir
 	var calls, during int64
 	var loaded uint64
-	ws, err := New(cfg, Options{HoldGC: func() func() {
+	_, st, _ := cacheIndexHeld(t, root, dir, func() func() {
 		calls++
 		release := HoldCollector()
 		during = gogc()
@@ -112,16 +101,9 @@ func TestHoldGCAroundCacheLoad(t *testing.T) {
 			loaded = heapAllocs() - from // the load happened under the hold
 			release()
 		}
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ws.AddFolder(root); err != nil {
-		t.Fatal(err)
-	}
-	stats, err := ws.Index(t.Context(), nil)
-	if err != nil || stats[0].Reused != files {
-		t.Fatalf("restart: %v, reused %d of %d files", err, stats[0].Reused, files)
+	})
+	if st.Reused != files {
+		t.Fatalf("restart reused %d of %d files", st.Reused, files)
 	}
 	if calls != 1 || during != -1 {
 		t.Errorf("HoldGC called %d times, GOGC %d while held; want once, off", calls, during)
