@@ -83,7 +83,7 @@ func main() {
 		debug.SetMemoryLimit(memoryLimit(totalMemory()))
 	}
 	if ownGC && ownLimit && len(os.Args) > 1 && os.Args[1] == "select" {
-		holdGC(quietHeap, gcPercent, memoryLimit(totalMemory()))
+		quietStart(quietHeap, gcPercent, memoryLimit(totalMemory()))
 	}
 	stopProfile := startCPUProfile(os.Getenv("CTXLS_CPUPROFILE"), os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -172,11 +172,14 @@ func serveFlag(arg string) bool {
 	return strings.HasPrefix(arg, "-") && (name == "stdio" || name == "remote" || name == "log-level")
 }
 
-// holdGC turns the garbage collector off until the process's memory
+// quietStart turns the garbage collector off until the process's memory
 // reaches quiet bytes; the first collection, which that limit triggers,
 // gives it back percent and limit. A short command with a small heap then
-// never collects, and one that grows large collects as usual.
-func holdGC(quiet int64, percent int, limit int64) {
+// never collects, and one that grows large collects as usual. It nests
+// with workspace.HoldCollector (select's cache load): a hold keeps a
+// setting changed while it held, so whichever ends last leaves the
+// collector as quietStart's cleanup set it, or off while quiet.
+func quietStart(quiet int64, percent int, limit int64) {
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(min(quiet, limit))
 	// The first cycle finds the sentinel unreachable and runs the cleanup.

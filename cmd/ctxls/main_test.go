@@ -635,9 +635,9 @@ func TestMemoryLimitIsHalfTheMachineWithAFloor(t *testing.T) {
 	}
 }
 
-// TestHoldGCGivesTheCollectorBack: a one-shot select does not collect
+// TestQuietStartGivesTheCollectorBack: a one-shot select does not collect
 // while its memory is small, and collects as usual once it is not.
-func TestHoldGCGivesTheCollectorBack(t *testing.T) {
+func TestQuietStartGivesTheCollectorBack(t *testing.T) {
 	oldPercent := debug.SetGCPercent(100)
 	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() {
@@ -652,7 +652,7 @@ func TestHoldGCGivesTheCollectorBack(t *testing.T) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	quiet := int64(ms.Sys) + 64<<20
-	holdGC(quiet, 77, 1<<40)
+	quietStart(quiet, 77, 1<<40)
 	if p, l := read(); p != math.MaxUint64 || l != uint64(quiet) { // off reads as -1
 		t.Fatalf("held: GOGC %d, limit %d; want off and %d", p, l, quiet)
 	}

@@ -749,13 +749,14 @@ func rankLocality(cs []*cand) {
 // by heuristics.SameFileDecay^j), so that the first items span files. Because each
 // file's scaled scores still fall with j, sorting by the scaled score is the
 // same as greedily taking the best remaining item each time. Twins (files of
-// one folder, name, language and category: index.d.ts and index.d.cts,
-// the same declarations for two module systems) count as one file: the
-// same text twice does not take two of the first places. A declaration
-// and its implementation (fastify.d.ts and fastify.js) are not twins. The
-// configuration files of a folder count as one file too: settings, CI
-// workflows and templates that share a tooling request's words take one
-// place among the first, not all of them.
+// one directory, name without its last extension (twinName), language and
+// category: index.d.ts and index.d.cts, the same declarations for two
+// module systems) count as one file: the same text twice does not take two
+// of the first places. A declaration and its implementation (fastify.d.ts
+// and fastify.js) are not twins. The configuration files of a workspace
+// folder (not tests) count as one file too: settings, CI workflows and
+// templates that share a tooling request's words take one place among the
+// first, not all of them.
 func diversify(all []*cand) []*cand {
 	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
 	type fileKey struct {
