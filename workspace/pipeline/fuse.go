@@ -560,39 +560,31 @@ func (n *namer) term(i int) []byte {
 
 // fewerThanTwo reports whether the name scanned last, of count words
 // (its joined form left out), is named by too few of its parts to count
-// unless written as code does (heuristics.CountedParts, NamedEnough): it
-// counts its distinct words the turn holds only when the turn does not
-// hold the joined form (whole).
+// unless written as code does (heuristics.CountedParts, NamedEnough): when
+// the turn does not hold the joined form (whole), it counts the distinct
+// words the turn holds, and stops as soon as they are enough. Two distinct
+// words are (NamedEnough), so a held word is only compared with the first
+// held one: one pass, however many words the name has.
 func (n *namer) fewerThanTwo(count int, whole bool) bool {
-	held := 0
-	if !whole {
-		held = n.distinctHeld(count)
+	if whole {
+		return !heuristics.NamedEnough(heuristics.CountedParts(count, true, 0))
 	}
-	return !heuristics.NamedEnough(heuristics.CountedParts(count, whole, held))
-}
-
-// distinctHeld is how many distinct words of the name scanned last, of
-// count words, the turn holds.
-func (n *namer) distinctHeld(count int) int {
-	held := 0
+	held, first := 0, -1
 	for i := range count {
-		if !n.held[i] || n.heldBefore(i) {
+		switch {
+		case !n.held[i]:
+			continue
+		case first < 0:
+			first = i
+		case bytes.Equal(n.term(first), n.term(i)):
 			continue
 		}
 		held++
-	}
-	return held
-}
-
-// heldBefore reports whether a word before the i-th of the name scanned
-// last is the same term and held.
-func (n *namer) heldBefore(i int) bool {
-	for j := range i {
-		if n.held[j] && bytes.Equal(n.term(j), n.term(i)) {
-			return true
+		if heuristics.NamedEnough(heuristics.CountedParts(count, false, held)) {
+			return false
 		}
 	}
-	return false
+	return !heuristics.NamedEnough(heuristics.CountedParts(count, false, held))
 }
 
 // appendJoined appends a name's letters and digits, lowercased, to dst:

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -107,6 +108,56 @@ func zsh() {}
 					t.Errorf("%q for %q (as written %v, no signature): bonus %v, want %v", name, query, asWritten, got, want)
 				}
 			}
+		}
+	}
+}
+
+// fewerThanTwo, which stops counting a name's held words once they are
+// enough, turns away exactly the names heuristics counts as too weakly
+// named (NameStrengthOf's parts, NamedEnough): one word held however often
+// it repeats is not enough, two distinct ones are, wherever they stand in
+// a long name.
+func TestNamerFewerThanTwoIsNamedEnough(t *testing.T) {
+	long := func(word string, n int, last string) []string {
+		w := slices.Repeat([]string{word}, n)
+		return append(w, last)
+	}
+	for _, c := range []struct {
+		words []string
+		held  string // the words the turn holds, space-separated
+		whole bool
+	}{
+		{[]string{"payment"}, "payment", false},
+		{[]string{"payment", "payment"}, "payment", false},
+		{[]string{"payment", "retry"}, "payment retry", false},
+		{[]string{"payment", "retry"}, "retry", false},
+		{[]string{"payment", "retry"}, "", true},
+		{[]string{"payment", "retry", "retry"}, "payment retry", false},
+		{[]string{"retry", "payment", "retry"}, "retry", false},
+		{[]string{"validate", "pending", "payment"}, "pending", false},
+		{[]string{"validate", "pending", "payment"}, "validate payment", false},
+		{long("x", 60, "x"), "x", false},
+		{long("x", 60, "y"), "x y", false},
+		{long("x", 60, "y"), "y", false},
+		{long("x", 60, "y"), "z", false},
+	} {
+		own := map[string]bool{}
+		for _, w := range strings.Fields(c.held) {
+			own[w] = true
+		}
+		var n namer
+		var parts []heuristics.NamePart
+		for _, w := range c.words {
+			n.buf = append(n.buf, w...)
+			n.ends = append(n.ends, len(n.buf))
+			n.held = append(n.held, own[w])
+			parts = append(parts, heuristics.NamePart{Term: w, IDF: 1, InQuery: own[w]})
+		}
+		joined := &heuristics.NamePart{Term: strings.Join(c.words, ""), IDF: 1, InQuery: c.whole}
+		_, nparts := heuristics.NameStrengthOf(parts, joined, 1)
+		want := !heuristics.NamedEnough(nparts)
+		if got := n.fewerThanTwo(len(c.words), c.whole); got != want {
+			t.Errorf("%d words %v (held %q, whole %v): fewerThanTwo %v, want %v", len(c.words), c.words[max(0, len(c.words)-3):], c.held, c.whole, got, want)
 		}
 	}
 }
