@@ -4,6 +4,15 @@ package symbolindex
 // its root, and returns the heap. worse(a, b) reports whether a ranks below
 // b; it must be a strict total order (ties broken, say, by id) so that the
 // k kept are the same whatever order the items are offered in.
+//
+// Its two users, Lexical.selectTop (lexical.go) and VectorStore.topK
+// (vectors.go), each write their worse (with or without an order on ids)
+// and their final sort best first for their own item type, Hit and
+// ScoredSlot, on purpose: one generic helper (topKWorse and topKSort over
+// a method giving an item's score and id) made BenchmarkIndexSearch
+// 15-20% slower and BenchmarkTopK100k no faster; a profile puts the time
+// in the generic (go.shape) worse and sort closures, called for every
+// document a search touches.
 func topKPush[T any](h []T, k int, x T, worse func(a, b T) bool) []T {
 	if len(h) < k {
 		h = append(h, x)
