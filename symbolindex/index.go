@@ -1006,11 +1006,11 @@ func (ix *Index) Named(name string) []uint32 {
 }
 
 // SearchSymbols ranks symbols by BM25F; equal scores by path and position
-// (symbolOrder), decided as the search keeps its k (a slot depends on the
+// (SymbolOrder), decided as the search keeps its k (a slot depends on the
 // order files were indexed and updated in, and the k kept of many equal
 // scores must not).
 func (ix *Index) SearchSymbols(q []QueryTerm, k int, filter func(uint32) bool, buf *SearchBuffer) []Hit {
-	return ix.lex.search(q, k, filter, buf, ix.symbolOrder)
+	return ix.lex.search(q, k, filter, buf, ix.SymbolOrder)
 }
 
 // SearchFiles ranks whole files by BM25 over their path and content; equal
@@ -1019,9 +1019,11 @@ func (ix *Index) SearchFiles(q []QueryTerm, k int, filter func(uint32) bool, buf
 	return ix.flex.search(q, k, filter, buf, ix.fileOrder)
 }
 
-// symbolOrder orders symbols by path, then position (the container
-// before what it holds), then qualified name.
-func (ix *Index) symbolOrder(a, b uint32) int {
+// SymbolOrder orders the symbols in slots a and b as searches give equal
+// scores, and as the pipeline ranks its ties: by place (PlaceOrder), then
+// qualified name, then slot. It reads a symbol's place and qualified name
+// only, not its whole record.
+func (ix *Index) SymbolOrder(a, b uint32) int {
 	// Symbols of two files: their paths decide, without reading where
 	// the symbols are (most ties a search meets).
 	if fa, ok := ix.SymbolFile(a); ok {
@@ -1032,13 +1034,7 @@ func (ix *Index) symbolOrder(a, b uint32) int {
 		}
 	}
 	ka, kb := ix.orderKey(a), ix.orderKey(b)
-	if c := strings.Compare(ka.path, kb.path); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(ka.start, kb.start); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(kb.end, ka.end); c != 0 {
+	if c := PlaceOrder(ka.path, ka.start, ka.end, kb.path, kb.start, kb.end); c != 0 {
 		return c
 	}
 	if c := strings.Compare(ix.qualified(a), ix.qualified(b)); c != 0 {
@@ -1047,7 +1043,23 @@ func (ix *Index) symbolOrder(a, b uint32) int {
 	return cmp.Compare(a, b)
 }
 
-// symKey is what symbolOrder reads of a symbol before its qualified name:
+// PlaceOrder is the order of symbols' places that ties between equal
+// scores are broken by, here and in the pipeline: by path, then by start,
+// the container (the one ending later) before what it holds. 0 means the
+// same place, left to a key of the caller's (SymbolOrder: the qualified
+// name). A slot depends on the order files were indexed and updated in,
+// so ties broken by it would give one workspace different answers.
+func PlaceOrder(pathA string, startA, endA uint32, pathB string, startB, endB uint32) int {
+	if c := strings.Compare(pathA, pathB); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(startA, startB); c != 0 {
+		return c
+	}
+	return cmp.Compare(endB, endA)
+}
+
+// symKey is what SymbolOrder reads of a symbol before its qualified name:
 // its file's path and its bytes (all zero for a free slot).
 type symKey struct {
 	path       string
@@ -1105,7 +1117,7 @@ const semanticMinFiles = 300
 
 // SearchVectors ranks symbols by cosine similarity with qv. On large
 // workspaces it first descends the Merkle tree to the most promising files.
-// Equal scores by path and position (symbolOrder), as SearchSymbols.
+// Equal scores by path and position (SymbolOrder), as SearchSymbols.
 func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, dst []ScoredSlot) []ScoredSlot {
 	var slots []uint32
 	if ix.nfiles > semanticPruneFiles {
@@ -1149,7 +1161,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 		}
 		slots = slots[:n]
 	}
-	return ix.vecs.topK(qv, slots, k, dst, ix.symbolOrder)
+	return ix.vecs.topK(qv, slots, k, dst, ix.SymbolOrder)
 }
 
 // Touch records new stat data for a file whose content did not change, so

@@ -788,11 +788,16 @@ func twinName(p string) string {
 	return p
 }
 
-// better orders candidates by fused score, then path and position, so that
-// results are deterministic.
+// better orders candidates by fused score, then place as the index
+// breaks ties (symbolindex.PlaceOrder: path, then position), then name, so
+// that results are deterministic. Candidates of several folders' indexes
+// meet here, so it compares their own fields, not slots.
 func better(a, b *cand) bool {
 	if a.fused != b.fused {
 		return a.fused > b.fused
 	}
-	return placeBefore(a.path, &a.sym, a.sym.Name, b.path, &b.sym, b.sym.Name)
+	if c := symbolindex.PlaceOrder(a.path, a.sym.StartByte, a.sym.EndByte, b.path, b.sym.StartByte, b.sym.EndByte); c != 0 {
+		return c < 0
+	}
+	return a.sym.Name < b.sym.Name
 }

@@ -649,7 +649,7 @@ func (s *scope) touchedSymbols(touches []history.Touch) ranked {
 }
 
 // rankScores ranks the symbols of score by it, highest first (ties by
-// path and position: symbolBefore), keeping those keep accepts (all when
+// path, position and qualified name: symbolBefore), keeping those keep accepts (all when
 // nil), at most heuristics.HistorySymbolK of them, with competition ranks.
 func rankScores(idx *symbolindex.Index, score map[uint32]float64, keep func(uint32) bool) ranked {
 	list := make([]weightedSlot, 0, len(score))
@@ -669,30 +669,13 @@ func rankScores(idx *symbolindex.Index, score map[uint32]float64, keep func(uint
 	return out
 }
 
-// symbolBefore orders two symbols of equal score by path, then position:
-// a slot depends on the order files were indexed and updated in, and ties
-// broken by it make the same workspace give different answers (a
-// truncation keeping the first of many equal scores keeps other symbols).
+// symbolBefore orders two symbols of equal score as the index breaks ties
+// (symbolindex.Index.SymbolOrder: path, position, qualified name): a slot
+// depends on the order files were indexed and updated in, and ties broken
+// by it make the same workspace give different answers (a truncation
+// keeping the first of many equal scores keeps other symbols).
 func symbolBefore(idx *symbolindex.Index, a, b uint32) bool {
-	ra, _ := idx.Symbol(a)
-	rb, _ := idx.Symbol(b)
-	return placeBefore(ra.Path, &ra.Symbol, ra.Qualified, rb.Path, &rb.Symbol, rb.Qualified)
-}
-
-// placeBefore orders symbol a of file pa before symbol b of file pb by
-// path, then position (the container before what it holds), then their
-// last keys, lastA and lastB (the name or the qualified name).
-func placeBefore(pa string, a *parse.Symbol, lastA string, pb string, b *parse.Symbol, lastB string) bool {
-	if pa != pb {
-		return pa < pb
-	}
-	if a.StartByte != b.StartByte {
-		return a.StartByte < b.StartByte
-	}
-	if a.EndByte != b.EndByte {
-		return a.EndByte > b.EndByte
-	}
-	return lastA < lastB
+	return idx.SymbolOrder(a, b) < 0
 }
 
 // fileSyms are the symbols of one file, in index order (outer before
