@@ -243,10 +243,13 @@ func TestDiscoverWaitsForKnown(t *testing.T) {
 	}
 }
 
-// A file the cache knows, made unreadable since (chmod changes no
-// modification time), is skipped as unreadable at the restart, as a cold
-// build skips it; one this process may still read (a privileged user:
-// mode 000 stops no read) is reused, not skipped.
+// A file the cache knows, made unreadable since, is skipped as unreadable
+// at the restart, as a cold build skips it, and not served from the cache.
+// chmod 000 makes it so for an ordinary user (chmod changes no
+// modification time: the restart must ask access(2)); a privileged user
+// may still read it, and its restart reuses it (a cold build would read
+// it too), so the test then puts a symlink to nothing in its place, which
+// no user can read, and the restart must skip it all the same.
 func TestCacheRestartFileMadeUnreadable(t *testing.T) {
 	root, dir, files := cachedTree(t)
 	var secret string
@@ -262,22 +265,36 @@ func TestCacheRestartFileMadeUnreadable(t *testing.T) {
 	t.Cleanup(func() { os.Chmod(secret, 0o644) })
 	rel, _ := filepath.Rel(root, secret)
 	rel = filepath.ToSlash(rel)
+	skipped := func(st IndexStats) SkipReason {
+		for _, s := range st.SkippedFiles {
+			if s.Path == rel {
+				return s.Reason
+			}
+		}
+		return ""
+	}
 
-	_, warm, _ := cacheIndex(t, root, dir)
-	var reason SkipReason
-	for _, s := range warm.SkippedFiles {
-		if s.Path == rel {
-			reason = s.Reason
-		}
-	}
 	if _, err := os.ReadFile(secret); err == nil {
-		t.Logf("running privileged (euid %d): mode 000 does not stop reads", os.Geteuid())
-		if warm.Files != files || warm.Reused != files || reason != "" {
-			t.Errorf("restart: files %d, reused %d, %s skipped as %q; want all %d reused", warm.Files, warm.Reused, rel, reason, files)
+		t.Logf("running privileged (euid %d): mode 000 does not stop reads; a dangling symlink replaces %s", os.Geteuid(), rel)
+		if _, warm, _ := cacheIndex(t, root, dir); warm.Files != files || warm.Reused != files || skipped(warm) != "" {
+			t.Errorf("restart, mode 000: files %d, reused %d, %s skipped as %q; want all %d reused", warm.Files, warm.Reused, rel, skipped(warm), files)
 		}
-		return
+		if err := os.Remove(secret); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(secret+".gone", secret); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.ReadFile(secret); err == nil {
+			t.Fatalf("%s still reads after being replaced by a dangling symlink", rel)
+		}
 	}
-	if warm.Files != files-1 || reason != SkipUnreadable {
-		t.Errorf("restart: files %d, %s skipped as %q; want %d files and it skipped as %q", warm.Files, rel, reason, files-1, SkipUnreadable)
+	_, warm, _ := cacheIndex(t, root, dir)
+	if warm.Files != files-1 || warm.Reused != files-1 || skipped(warm) != SkipUnreadable {
+		t.Errorf("restart: files %d, reused %d, %s skipped as %q; want %d files, all reused, and it skipped as %q",
+			warm.Files, warm.Reused, rel, skipped(warm), files-1, SkipUnreadable)
+	}
+	if _, cold, _ := cacheIndex(t, root, t.TempDir()); cold.Files != warm.Files || skipped(cold) != skipped(warm) {
+		t.Errorf("cold build: files %d, %s skipped as %q; the restart: %d, %q", cold.Files, rel, skipped(cold), warm.Files, skipped(warm))
 	}
 }
