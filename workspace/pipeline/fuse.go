@@ -61,7 +61,9 @@ func pinnedCand(f *snapshot.Folder, rel, qualified string) *cand {
 // collect runs every source over the scope's folder and fuses their lists
 // into scored candidates.
 func (s *scope) collect() []*cand {
-	cands := map[uint32]*cand{}
+	// Sized for a select's usual few hundred candidates at once: growing
+	// the map step by step rehashed every candidate several times.
+	cands := make(map[uint32]*cand, min(candHint, s.idx.Symbols()))
 	var fileLists [heuristics.NumSources][]scoredFile
 	for _, src := range sources {
 		s.snap.Yield()
@@ -157,6 +159,10 @@ func fileOnlyRanks(lists *[heuristics.NumSources][]scoredFile) map[heuristics.So
 	}
 	return out
 }
+
+// candHint is how many candidates collect makes room for at first (a
+// select on a workspace of 10,000 symbols makes about 500).
+const candHint = 640
 
 // cand returns the candidate for a symbol slot, making it on first sight;
 // nil when the request's filters reject the symbol.
@@ -765,14 +771,33 @@ func diversify(all []*cand) []*cand {
 		lang string
 		cat  heuristics.Category
 	}
-	taken := map[fileKey]int{}
+	// A file's key is looked up once, by its slot: candidates of one file
+	// share their path, language and category, and hashing two strings
+	// for each of hundreds of candidates cost more than the rest of this.
+	type fileID struct {
+		f  *snapshot.Folder
+		fs uint32
+	}
+	groupOf := make(map[fileID]int32, len(all)/4)
+	groups := make(map[fileKey]int32, len(all)/4)
+	var taken []int
 	for _, c := range all {
-		k := fileKey{c.folder, twinName(c.path), c.lang, c.cat}
-		if c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test) {
-			k = fileKey{f: c.folder, cat: heuristics.Config}
+		id := fileID{c.folder, c.fileSlot}
+		g, ok := groupOf[id]
+		if !ok {
+			k := fileKey{c.folder, twinName(c.path), c.lang, c.cat}
+			if c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test) {
+				k = fileKey{f: c.folder, cat: heuristics.Config}
+			}
+			if g, ok = groups[k]; !ok {
+				g = int32(len(taken))
+				taken = append(taken, 0)
+				groups[k] = g
+			}
+			groupOf[id] = g
 		}
-		c.fused *= math.Pow(heuristics.SameFileDecay, float64(taken[k]))
-		taken[k]++
+		c.fused *= math.Pow(heuristics.SameFileDecay, float64(taken[g]))
+		taken[g]++
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].fused > all[j].fused })
 	return all
