@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -61,9 +62,13 @@ func pinnedCand(f *snapshot.Folder, rel, qualified string) *cand {
 // collect runs every source over the scope's folder and fuses their lists
 // into scored candidates.
 func (s *scope) collect() []*cand {
-	// Sized for a select's usual few hundred candidates at once: growing
-	// the map step by step rehashed every candidate several times.
-	cands := make(map[uint32]*cand, min(candHint, s.idx.Symbols()))
+	// The map is kept from one select to the next (cleared): grown step
+	// by step for each select, it rehashed every candidate several times.
+	cands := candsPool.Get().(map[uint32]*cand)
+	defer func() {
+		clear(cands)
+		candsPool.Put(cands)
+	}()
 	var fileLists [heuristics.NumSources][]scoredFile
 	for _, src := range sources {
 		s.snap.Yield()
@@ -160,9 +165,8 @@ func fileOnlyRanks(lists *[heuristics.NumSources][]scoredFile) map[heuristics.So
 	return out
 }
 
-// candHint is how many candidates collect makes room for at first (a
-// select on a workspace of 10,000 symbols makes about 500).
-const candHint = 640
+// candsPool holds collect's maps of candidates by slot, empty.
+var candsPool = sync.Pool{New: func() any { return map[uint32]*cand{} }}
 
 // cand returns the candidate for a symbol slot, making it on first sight;
 // nil when the request's filters reject the symbol.
@@ -765,43 +769,36 @@ func rankLocality(cs []*cand) {
 // first, not all of them.
 func diversify(all []*cand) []*cand {
 	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
-	type fileKey struct {
-		f    *snapshot.Folder
-		twin string
-		lang string
-		cat  heuristics.Category
-	}
-	// A file's key is looked up once, by its slot: candidates of one file
-	// share their path, language and category, and hashing two strings
-	// for each of hundreds of candidates cost more than the rest of this.
-	type fileID struct {
-		f  *snapshot.Folder
-		fs uint32
-	}
-	groupOf := make(map[fileID]int32, len(all)/4)
-	groups := make(map[fileKey]int32, len(all)/4)
-	var taken []int
+	// The map is kept from one select to the next (cleared): grown for
+	// each select, it was a twentieth of what a select allocates.
+	taken := takenPool.Get().(map[fileKey]int)
+	defer func() {
+		clear(taken)
+		takenPool.Put(taken)
+	}()
 	for _, c := range all {
-		id := fileID{c.folder, c.fileSlot}
-		g, ok := groupOf[id]
-		if !ok {
-			k := fileKey{c.folder, twinName(c.path), c.lang, c.cat}
-			if c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test) {
-				k = fileKey{f: c.folder, cat: heuristics.Config}
-			}
-			if g, ok = groups[k]; !ok {
-				g = int32(len(taken))
-				taken = append(taken, 0)
-				groups[k] = g
-			}
-			groupOf[id] = g
+		k := fileKey{c.folder, twinName(c.path), c.lang, c.cat}
+		if c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test) {
+			k = fileKey{f: c.folder, cat: heuristics.Config}
 		}
-		c.fused *= math.Pow(heuristics.SameFileDecay, float64(taken[g]))
-		taken[g]++
+		c.fused *= math.Pow(heuristics.SameFileDecay, float64(taken[k]))
+		taken[k]++
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].fused > all[j].fused })
 	return all
 }
+
+// fileKey is what diversify counts a file's items by: its folder, twin
+// name, language and category.
+type fileKey struct {
+	f    *snapshot.Folder
+	twin string
+	lang string
+	cat  heuristics.Category
+}
+
+// takenPool holds diversify's counts, empty.
+var takenPool = sync.Pool{New: func() any { return map[fileKey]int{} }}
 
 // twinName is a path without its last extension ("lib/index.d.ts" and
 // "lib/index.d.cts": "lib/index.d"), what twins share; a dotfile's name is
