@@ -179,7 +179,7 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 		return nil
 	}
 	if len(s.cands) == cap(s.cands) { // candidates come from a slab, not one allocation each
-		s.cands = make([]cand, 0, 64)
+		s.cands = s.snap.newSlab()
 	}
 	s.cands = append(s.cands, cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot), nameSig: s.idx.NameSig(slot)})
 	c := &s.cands[len(s.cands)-1]
