@@ -84,20 +84,27 @@ func (s *scope) collect() []*cand {
 		}
 	}
 	fileScore := s.fuseFiles(&fileLists)
-	files := make([]uint32, 0, len(fileScore))
-	for fs := range fileScore {
-		files = append(files, fs)
+	// Each file with its score, so that sorting compares scores without
+	// looking them up in the map each time.
+	type scored struct {
+		fs    uint32
+		score float64
+	}
+	files := make([]scored, 0, len(fileScore))
+	for fs, sc := range fileScore {
+		files = append(files, scored{fs, sc})
 	}
 	sort.Slice(files, func(i, j int) bool {
-		a, b := fileScore[files[i]], fileScore[files[j]]
+		a, b := files[i].score, files[j].score
 		if a != b {
 			return a > b
 		}
 		// Ties by path: slots depend on the order files were indexed in.
-		return s.idx.FilePath(files[i]) < s.idx.FilePath(files[j])
+		return s.idx.FilePath(files[i].fs) < s.idx.FilePath(files[j].fs)
 	})
 	fileRank := make(map[uint32]int32, len(files))
-	for i, fs := range files {
+	for i, f := range files {
+		fs := f.fs
 		fileRank[fs] = int32(i + 1)
 		if i < heuristics.TopFiles {
 			for _, slot := range s.idx.FileSymbols(fs) {
