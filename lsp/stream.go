@@ -411,11 +411,57 @@ func (s *stream) readBody(length int64) ([]byte, jsonfront.Result, int64, error)
 
 // Write queues msg; it fails only once the stream is closed or broken.
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if r, ok := msg.(*jsonrpc2.Response); ok && r.Err() == nil && len(r.Result()) > 0 {
+		if data, ok := responseJSON(r); ok {
+			return int64(len(data)), s.enqueue(data)
+		}
+	}
 	data, err := json.Marshal(msg)
 	if err != nil {
 		return 0, fmt.Errorf("marshaling message: %w", err)
 	}
 	return int64(len(data)), s.enqueue(data)
+}
+
+// responseJSON is json.Marshal(r) for a response without an error, made
+// directly: {"jsonrpc":"2.0","result":…,"id":…} with the HTML characters
+// of the result and the id escaped. The result jsonrpc2 keeps is compact
+// JSON already; json.Marshal went through the library's MarshalJSON,
+// which compacted it once more, and then compacted that again: three
+// passes and three copies over an answer of 100 KB, a tenth of a select's
+// time at 10k symbols, where one pass gives the same bytes
+// (TestResponseJSONMatchesMarshal).
+func responseJSON(r *jsonrpc2.Response) ([]byte, bool) {
+	id := r.ID()
+	idJSON, err := id.MarshalJSON()
+	if err != nil {
+		return nil, false
+	}
+	res := r.Result()
+	var b bytes.Buffer
+	b.Grow(len(res) + len(idJSON) + 64)
+	b.WriteString(`{"jsonrpc":"2.0","result":`)
+	if needsEscape(res) {
+		json.HTMLEscape(&b, res)
+	} else {
+		b.Write(res) // as jsonrpc2 encodes it: escaped already
+	}
+	b.WriteString(`,"id":`)
+	json.HTMLEscape(&b, idJSON)
+	b.WriteByte('}')
+	return b.Bytes(), true
+}
+
+// needsEscape reports whether JSON text holds a byte json.HTMLEscape
+// may change: <, >, & or the first byte of U+2028 and U+2029 (each
+// looked for with IndexByte, many times faster than a loop over bytes).
+func needsEscape(b []byte) bool {
+	for _, c := range []byte{'<', '>', '&', 0xE2} {
+		if bytes.IndexByte(b, c) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *stream) enqueue(body []byte) error {

@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -61,7 +62,13 @@ func pinnedCand(f *snapshot.Folder, rel, qualified string) *cand {
 // collect runs every source over the scope's folder and fuses their lists
 // into scored candidates.
 func (s *scope) collect() []*cand {
-	cands := map[uint32]*cand{}
+	// The map is kept from one select to the next (cleared): grown step
+	// by step for each select, it rehashed every candidate several times.
+	cands := candsPool.Get().(map[uint32]*cand)
+	defer func() {
+		clear(cands)
+		candsPool.Put(cands)
+	}()
 	var fileLists [heuristics.NumSources][]scoredFile
 	for _, src := range sources {
 		s.snap.Yield()
@@ -77,20 +84,27 @@ func (s *scope) collect() []*cand {
 		}
 	}
 	fileScore := s.fuseFiles(&fileLists)
-	files := make([]uint32, 0, len(fileScore))
-	for fs := range fileScore {
-		files = append(files, fs)
+	// Each file with its score, so that sorting compares scores without
+	// looking them up in the map each time.
+	type scored struct {
+		fs    uint32
+		score float64
+	}
+	files := make([]scored, 0, len(fileScore))
+	for fs, sc := range fileScore {
+		files = append(files, scored{fs, sc})
 	}
 	sort.Slice(files, func(i, j int) bool {
-		a, b := fileScore[files[i]], fileScore[files[j]]
+		a, b := files[i].score, files[j].score
 		if a != b {
 			return a > b
 		}
 		// Ties by path: slots depend on the order files were indexed in.
-		return s.idx.FilePath(files[i]) < s.idx.FilePath(files[j])
+		return s.idx.FilePath(files[i].fs) < s.idx.FilePath(files[j].fs)
 	})
 	fileRank := make(map[uint32]int32, len(files))
-	for i, fs := range files {
+	for i, f := range files {
+		fs := f.fs
 		fileRank[fs] = int32(i + 1)
 		if i < heuristics.TopFiles {
 			for _, slot := range s.idx.FileSymbols(fs) {
@@ -158,6 +172,9 @@ func fileOnlyRanks(lists *[heuristics.NumSources][]scoredFile) map[heuristics.So
 	return out
 }
 
+// candsPool holds collect's maps of candidates by slot, empty.
+var candsPool = sync.Pool{New: func() any { return map[uint32]*cand{} }}
+
 // cand returns the candidate for a symbol slot, making it on first sight;
 // nil when the request's filters reject the symbol.
 func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
@@ -169,7 +186,7 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 		return nil
 	}
 	if len(s.cands) == cap(s.cands) { // candidates come from a slab, not one allocation each
-		s.cands = make([]cand, 0, 64)
+		s.cands = s.snap.newSlab()
 	}
 	s.cands = append(s.cands, cand{folder: s.fv, fileSlot: ref.File, slot: slot, path: ref.Path, lang: ref.Language, cat: ref.Category, sym: ref.Symbol, hash: s.idx.LeafHash(slot), nameSig: s.idx.NameSig(slot)})
 	c := &s.cands[len(s.cands)-1]
@@ -751,13 +768,13 @@ func rankLocality(cs []*cand) {
 // first, not all of them.
 func diversify(all []*cand) []*cand {
 	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
-	type fileKey struct {
-		f    *snapshot.Folder
-		twin string
-		lang string
-		cat  heuristics.Category
-	}
-	taken := map[fileKey]int{}
+	// The map is kept from one select to the next (cleared): grown for
+	// each select, it was a twentieth of what a select allocates.
+	taken := takenPool.Get().(map[fileKey]int)
+	defer func() {
+		clear(taken)
+		takenPool.Put(taken)
+	}()
 	for _, c := range all {
 		k := fileKey{c.folder, twinName(c.path), c.lang, c.cat}
 		if c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test) {
@@ -769,6 +786,18 @@ func diversify(all []*cand) []*cand {
 	sort.SliceStable(all, func(i, j int) bool { return all[i].fused > all[j].fused })
 	return all
 }
+
+// fileKey is what diversify counts a file's items by: its folder, twin
+// name, language and category.
+type fileKey struct {
+	f    *snapshot.Folder
+	twin string
+	lang string
+	cat  heuristics.Category
+}
+
+// takenPool holds diversify's counts, empty.
+var takenPool = sync.Pool{New: func() any { return map[fileKey]int{} }}
 
 // twinName is a path without its last extension ("lib/index.d.ts" and
 // "lib/index.d.cts": "lib/index.d"), what twins share; a dotfile's name is

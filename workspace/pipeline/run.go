@@ -38,6 +38,7 @@ func Run(ctx context.Context, s *snapshot.Snapshot, req *SelectRequest) (*Select
 		return nil, err
 	}
 	sn := &snap{Snapshot: s}
+	defer sn.releaseSlabs() // after the answer is made: it holds no candidate
 	s.Yield()
 	q := sn.understand(p)
 	rules, ruleFiles := sn.rules()
