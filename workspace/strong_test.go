@@ -736,3 +736,41 @@ func Format(time, method, path string, status int) string {
 		t.Errorf("want Format with history's first rank, got %+v", it)
 	}
 }
+
+// A file's dotted name spelt out as words ("adjust rollup config") names
+// it as its stem would: rollup.config.js leads though the request's word
+// "config" matches the library's configuration code better.
+func TestSelectDottedNameSpeltOut(t *testing.T) {
+	ws, _ := selOpen(t, `
+-- lib/core/mergeConfig.js --
+// mergeConfig merges two request config objects into a new config, the
+// second config's values winning; header config merges deeply.
+export default function mergeConfig(config1, config2) {
+  const config = {};
+  for (const key of Object.keys(config1)) config[key] = config1[key];
+  for (const key of Object.keys(config2)) config[key] = config2[key];
+  return config;
+}
+-- lib/core/defaultConfig.js --
+// defaultConfig is the config a request starts from: its header config,
+// its timeout config and its adapter config.
+export const defaultConfig = { headers: {}, timeout: 0, adapter: 'xhr' };
+-- rollup.config.js --
+import terser from '@rollup/plugin-terser';
+
+// buildBundle builds one bundle of the library for a format.
+function buildBundle(input, file, format, minified) {
+  return { input, output: { file, format }, plugins: minified ? [terser()] : [] };
+}
+
+export default [buildBundle('index.js', 'dist/axios.js', 'umd', false)];
+`, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "chore: adjust rollup config to preserve the license header"})
+	if files := selFiles(res); len(files) == 0 || files[0] != "rollup.config.js" {
+		t.Errorf("want rollup.config.js first, got %q", files)
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "chore: adjust config to preserve the license header"})
+	if files := selFiles(res); len(files) > 0 && files[0] == "rollup.config.js" {
+		t.Errorf("without its name rollup.config.js is still first: the fixture no longer tells the name apart")
+	}
+}

@@ -673,6 +673,14 @@ func (s *scope) scopedStems(cs []*cand) {
 			dirs[stem] = max(dirs[stem], b)
 		}
 	}
+	if !s.q.deictic {
+		// A file's dotted name spelt out as words ("adjust rollup config":
+		// rollup.config.js) names it as its stem would.
+		b := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical])
+		for _, fs := range s.dottedFiles() {
+			name(fs, StrongScope, b)
+		}
+	}
 	for _, c := range cs {
 		if n := named[c.fileSlot]; n.bonus > c.strong && (n.by == StrongScope || c.cat == 0) {
 			c.strong, c.strongBy = n.bonus, n.by

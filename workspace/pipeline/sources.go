@@ -75,6 +75,8 @@ type scope struct {
 	conf                  heuristics.ConfidenceInput
 	mentioned             []weightedSlot // files the query names; see mentionedFiles
 	mentionedDone         bool
+	dotted                []uint32 // files the request's words name by a dotted stem; see dottedFiles
+	dottedDone            bool
 	cursor                struct { // see cursorSlot
 		slot     uint32
 		ok, done bool
@@ -272,6 +274,11 @@ func (s *scope) mentionedFiles() []weightedSlot {
 				s.mentioned = append(s.mentioned, weightedSlot{fs, m.w})
 			}
 		}
+		if !s.q.deictic {
+			for _, fs := range s.dottedFiles() {
+				s.mentioned = append(s.mentioned, weightedSlot{fs, 1})
+			}
+		}
 		sort.SliceStable(s.mentioned, func(i, j int) bool { return s.mentioned[i].w > s.mentioned[j].w })
 	}
 	return s.mentioned
@@ -387,6 +394,42 @@ func namesStem(p, stem string) bool {
 		return false
 	}
 	return i == 0 || noExt[i-1] == '/'
+}
+
+// dottedFiles is dottedStemFiles over the scope's index and request, found
+// once a select.
+func (s *scope) dottedFiles() []uint32 {
+	if !s.dottedDone {
+		s.dottedDone = true
+		s.dotted = dottedStemFiles(s.idx, s.q.pairs)
+	}
+	return s.dotted
+}
+
+// dottedStemFiles finds the files whose name, without its extension, is
+// two of the request's words in a row joined by a dot: "rollup config"
+// names rollup.config.js, "user service" user.service.ts. pairs are
+// lowercase ("rollup.config"). A name of more words than two, or one
+// the request spells apart from the others, names no file.
+func dottedStemFiles(idx *symbolindex.Index, pairs map[string]bool) []uint32 {
+	if len(pairs) == 0 {
+		return nil
+	}
+	var out []uint32
+	idx.EachPath(func(p string, fs uint32) bool {
+		base := path.Base(p)
+		stem := base[:len(base)-len(path.Ext(base))]
+		if i := strings.IndexByte(stem, '.'); i > 0 && i < len(stem)-1 && strings.IndexByte(stem[i+1:], '.') < 0 &&
+			pairs[strings.ToLower(stem)] {
+			out = append(out, fs)
+		}
+		return len(out) <= heuristics.MaxPathMention
+	})
+	if len(out) > heuristics.MaxPathMention {
+		return nil
+	}
+	slices.Sort(out)
+	return out
 }
 
 // filesByPath finds the files a mentioned path names: an exact relative

@@ -212,6 +212,7 @@ func analyse(p *plan) *query {
 	for _, pth := range p.query.Paths {
 		q.paths = append(q.paths, mention{name: pth, w: 1})
 	}
+	q.pairs = wordPairs(p.text)
 	return q
 }
 
@@ -295,4 +296,40 @@ func (s *snap) ownBestMatch(q *query) float64 {
 		}
 	}
 	return math.Min(1, float64(best)/float64(len(own)))
+}
+
+// wordPairs are text's adjacent words (runs of letters and digits, two
+// or more characters, not separated by more than spaces) joined by a dot,
+// lowercase, at most heuristics.MaxWordPairs of them.
+func wordPairs(text string) map[string]bool {
+	var out map[string]bool
+	prev, prevEnd := "", -1
+	for i := 0; i < len(text) && len(out) < heuristics.MaxWordPairs; {
+		if !isWordByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWordByte(text[j]) {
+			j++
+		}
+		w := strings.ToLower(text[i:j])
+		if len(w) < 2 {
+			prev = ""
+		} else {
+			if prev != "" && strings.TrimLeft(text[prevEnd:i], " ") == "" {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[prev+"."+w] = true
+			}
+			prev = w
+		}
+		prevEnd, i = j, j
+	}
+	return out
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
