@@ -625,12 +625,13 @@ func (s *scope) scopedStems(cs []*cand) {
 	type naming struct {
 		by    string
 		bonus float64
+		any   bool // whatever the file's category, not code only
 	}
 	named := map[uint32]naming{}
 	dirs := map[string]float64{}
 	name := func(fs uint32, by string, b float64) {
 		if b > named[fs].bonus {
-			named[fs] = naming{by, b}
+			named[fs] = naming{by, b, by == StrongScope}
 		}
 	}
 	for _, m := range s.q.paths {
@@ -676,13 +677,17 @@ func (s *scope) scopedStems(cs []*cand) {
 	if !s.q.deictic {
 		// A file's dotted name spelt out as words ("adjust rollup config":
 		// rollup.config.js) names it as its stem would.
+		// It is the file's own name, so like a scope it counts for a
+		// configuration file too ("rollup config").
 		b := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical])
 		for _, fs := range s.dottedFiles() {
-			name(fs, StrongScope, b)
+			if b > named[fs].bonus {
+				named[fs] = naming{StrongStem, b, true}
+			}
 		}
 	}
 	for _, c := range cs {
-		if n := named[c.fileSlot]; n.bonus > c.strong && (n.by == StrongScope || c.cat == 0) {
+		if n := named[c.fileSlot]; n.bonus > c.strong && (n.any || c.cat == 0) {
 			c.strong, c.strongBy = n.bonus, n.by
 		}
 	}
