@@ -444,7 +444,7 @@ func responseJSON(r *jsonrpc2.Response) ([]byte, bool) {
 	if needsEscape(res) {
 		json.HTMLEscape(&b, res)
 	} else {
-		b.Write(res) // as jsonrpc2 encodes it: escaped already
+		b.Write(res) // nothing in it HTMLEscape would change
 	}
 	b.WriteString(`,"id":`)
 	json.HTMLEscape(&b, idJSON)

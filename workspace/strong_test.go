@@ -613,7 +613,9 @@ export function headersFromConfig(config) {
 // names rollup.config.js by its rare word and its common one together,
 // and the file's code takes the stem's bonus. (The dot parts the stem's
 // words as two names, so its last word was read as the joined form of
-// the others, and only "config", common, counted.)
+// the others, and only "config", common, counted.) Two mechanisms carry
+// it: the namer's stem match, and the request's two words in a row
+// spelling the dotted name (dottedStemFiles, TestSelectDottedNameSpeltOut).
 func TestSelectDottedStemIsNamed(t *testing.T) {
 	ws, _ := selOpen(t, buildJS, Options{})
 	res := selDo(t, ws, &SelectRequest{Query: "adjust rollup config to preserve the license header in minified bundles"})
@@ -772,5 +774,34 @@ export default [buildBundle('index.js', 'dist/axios.js', 'umd', false)];
 	res = selDo(t, ws, &SelectRequest{Query: "chore: adjust config to preserve the license header"})
 	if files := selFiles(res); len(files) > 0 && files[0] == "rollup.config.js" {
 		t.Errorf("without its name rollup.config.js is still first: the fixture no longer tells the name apart")
+	}
+}
+
+// A test's dotted name spelt out ("app test": lib/app.test.js) keeps only
+// its mention, as when the test is named outright: beside it, a request
+// most often describes the code it changes. A configuration file's
+// ("rollup config") takes the stem's bonus, and naming it outright as
+// well does not take that away.
+func TestSelectDottedNameCategories(t *testing.T) {
+	ws, _ := selOpen(t, `
+-- lib/app.js --
+// handle answers one request of the app with its body.
+export function handle(req) { return req.body || ""; }
+-- lib/app.test.js --
+// testHandle checks the app's answer to an empty body.
+export function testHandle() { return handle({}) === ""; }
+-- rollup.config.js --
+// buildBundle builds one bundle of the app for a format.
+export function buildBundle(format) { return { format }; }
+`, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "fix the app test for empty bodies"})
+	if it := selFind(res, "sym:lib/app.test.js::testHandle"); it == nil || it.Strong != nil && it.Strong.By == "stem" {
+		t.Errorf("want the test returned without the stem's bonus, got %+v", it)
+	}
+	for _, q := range []string{"adjust rollup config for esm", "adjust rollup config in rollup.config.js for esm"} {
+		res = selDo(t, ws, &SelectRequest{Query: q})
+		if it := selFind(res, "sym:rollup.config.js::buildBundle"); it == nil || it.Strong == nil {
+			t.Errorf("%q: want buildBundle with the stem's bonus, got %+v", q, it)
+		}
 	}
 }

@@ -623,15 +623,15 @@ func appendJoined(dst []byte, name string) []byte {
 // history; EVAL.md).
 func (s *scope) scopedStems(cs []*cand) {
 	type naming struct {
-		by    string
-		bonus float64
-		any   bool // whatever the file's category, not code only
+		by     string
+		bonus  float64
+		config bool // a configuration file takes it as well as code
 	}
 	named := map[uint32]naming{}
 	dirs := map[string]float64{}
 	name := func(fs uint32, by string, b float64) {
 		if b > named[fs].bonus {
-			named[fs] = naming{by, b, by == StrongScope}
+			named[fs] = naming{by: by, bonus: b}
 		}
 	}
 	for _, m := range s.q.paths {
@@ -676,18 +676,22 @@ func (s *scope) scopedStems(cs []*cand) {
 	}
 	if !s.q.deictic {
 		// A file's dotted name spelt out as words ("adjust rollup config":
-		// rollup.config.js) names it as its stem would.
-		// It is the file's own name, so like a scope it counts for a
-		// configuration file too ("rollup config").
+		// rollup.config.js) names it as its stem would. Dotted names are
+		// most often configuration files', so those take it as well as
+		// code; a test or a document keeps only its mention, as when
+		// named outright. It wins a tie with that outright naming, which
+		// would leave a configuration file without it.
 		b := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical])
 		for _, fs := range s.dottedFiles() {
-			if b > named[fs].bonus {
-				named[fs] = naming{StrongStem, b, true}
+			if n := named[fs]; b > n.bonus || b == n.bonus && n.by == StrongFile {
+				named[fs] = naming{by: StrongStem, bonus: b, config: true}
 			}
 		}
 	}
 	for _, c := range cs {
-		if n := named[c.fileSlot]; n.bonus > c.strong && (n.any || c.cat == 0) {
+		n := named[c.fileSlot]
+		config := n.config && c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test)
+		if n.bonus > c.strong && (n.by == StrongScope || c.cat == 0 || config) {
 			c.strong, c.strongBy = n.bonus, n.by
 		}
 	}

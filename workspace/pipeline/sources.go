@@ -276,7 +276,11 @@ func (s *scope) mentionedFiles() []weightedSlot {
 		}
 		if !s.q.deictic {
 			for _, fs := range s.dottedFiles() {
-				s.mentioned = append(s.mentioned, weightedSlot{fs, 1})
+				// Once, though a path may name it too: the confidence
+				// counts mentions.
+				if !slices.ContainsFunc(s.mentioned, func(m weightedSlot) bool { return m.slot == fs }) {
+					s.mentioned = append(s.mentioned, weightedSlot{fs, 1})
+				}
 			}
 		}
 		sort.SliceStable(s.mentioned, func(i, j int) bool { return s.mentioned[i].w > s.mentioned[j].w })
@@ -416,11 +420,12 @@ func dottedStemFiles(idx *symbolindex.Index, pairs map[string]bool) []uint32 {
 		return nil
 	}
 	var out []uint32
+	var lower [64]byte // a stem lowered without allocating (the walk is over every path)
 	idx.EachPath(func(p string, fs uint32) bool {
 		base := path.Base(p)
 		stem := base[:len(base)-len(path.Ext(base))]
-		if i := strings.IndexByte(stem, '.'); i > 0 && i < len(stem)-1 && strings.IndexByte(stem[i+1:], '.') < 0 &&
-			pairs[strings.ToLower(stem)] {
+		if i := strings.IndexByte(stem, '.'); i > 0 && i < len(stem)-1 && len(stem) <= len(lower) &&
+			strings.IndexByte(stem[i+1:], '.') < 0 && pairs[string(appendLower(lower[:0], stem))] {
 			out = append(out, fs)
 		}
 		return len(out) <= heuristics.MaxPathMention
@@ -430,6 +435,19 @@ func dottedStemFiles(idx *symbolindex.Index, pairs map[string]bool) []uint32 {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// appendLower appends s with its ASCII letters lowered, as the request's
+// words are (wordPairs keeps ASCII letters and digits only).
+func appendLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // filesByPath finds the files a mentioned path names: an exact relative
