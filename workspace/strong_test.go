@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -803,5 +804,34 @@ export function buildBundle(format) { return { format }; }
 		if it := selFind(res, "sym:rollup.config.js::buildBundle"); it == nil || it.Strong == nil {
 			t.Errorf("%q: want buildBundle with the stem's bonus, got %+v", q, it)
 		}
+	}
+}
+
+// The files a dotted name spelt out finds follow the index: a
+// configuration file opened new in the editor is named by "rollup
+// config" at the next select, and gone again once it is closed unsaved.
+func TestSelectDottedNameFollowsEdits(t *testing.T) {
+	ws, root := selOpen(t, `
+-- lib/mergeConfig.js --
+// mergeConfig merges two request configs into a new config.
+export default function mergeConfig(config1, config2) { return {...config1, ...config2}; }
+`, Options{})
+	const q = "adjust rollup config to preserve the license header"
+	if files := selFiles(selDo(t, ws, &SelectRequest{Query: q})); slices.Contains(files, "rollup.config.js") {
+		t.Fatalf("rollup.config.js before it exists: %q", files)
+	}
+	uri := selPath(root, "rollup.config.js")
+	if err := ws.DidOpen(uri, 1, "// buildBundle builds one bundle.\nexport function buildBundle(format) { return { format }; }\n"); err != nil {
+		t.Fatal(err)
+	}
+	res := selDo(t, ws, &SelectRequest{Query: q})
+	if it := selFind(res, "sym:rollup.config.js::buildBundle"); it == nil || it.Strong == nil || it.Strong.By != "stem" {
+		t.Errorf("want the opened rollup.config.js named by its stem, got %+v in %q", it, selIDs(res))
+	}
+	if err := ws.DidClose(uri); err != nil {
+		t.Fatal(err)
+	}
+	if files := selFiles(selDo(t, ws, &SelectRequest{Query: q})); slices.Contains(files, "rollup.config.js") {
+		t.Errorf("rollup.config.js after it was closed unsaved: %q", files)
 	}
 }
