@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
@@ -435,6 +436,7 @@ func dottedStemFiles(idx *symbolindex.Index, pairs map[string]bool) []uint32 {
 // their files by dotted stem. Walking every path for each request cost
 // 2 ms a select at 10,000 files (the paths' bytes are cold); an index
 // state is its pointer and generation, which every put or removal bumps.
+// The pointer is weak: a closed workspace's index is not kept alive here.
 var dottedStems struct {
 	sync.Mutex
 	tables [4]dottedTable
@@ -442,7 +444,7 @@ var dottedStems struct {
 }
 
 type dottedTable struct {
-	idx   *symbolindex.Index
+	idx   weak.Pointer[symbolindex.Index]
 	gen   uint64
 	stems map[string][]uint32
 }
@@ -454,7 +456,7 @@ func dottedStemsOf(idx *symbolindex.Index) map[string][]uint32 {
 	dottedStems.Lock()
 	defer dottedStems.Unlock()
 	for _, t := range dottedStems.tables {
-		if t.idx == idx && t.gen == gen {
+		if t.idx.Value() == idx && t.gen == gen {
 			return t.stems
 		}
 	}
@@ -469,7 +471,7 @@ func dottedStemsOf(idx *symbolindex.Index) map[string][]uint32 {
 		}
 		return true
 	})
-	dottedStems.tables[dottedStems.next] = dottedTable{idx, gen, stems}
+	dottedStems.tables[dottedStems.next] = dottedTable{weak.Make(idx), gen, stems}
 	dottedStems.next = (dottedStems.next + 1) % len(dottedStems.tables)
 	return stems
 }
