@@ -799,11 +799,17 @@ export function buildBundle(format) { return { format }; }
 	if it := selFind(res, "sym:lib/app.test.js::testHandle"); it == nil || it.Strong != nil && it.Strong.By == "stem" {
 		t.Errorf("want the test returned without the stem's bonus, got %+v", it)
 	}
+	var bonus []float64
 	for _, q := range []string{"adjust rollup config for esm", "adjust rollup config in rollup.config.js for esm"} {
 		res = selDo(t, ws, &SelectRequest{Query: q})
-		if it := selFind(res, "sym:rollup.config.js::buildBundle"); it == nil || it.Strong == nil {
-			t.Errorf("%q: want buildBundle with the stem's bonus, got %+v", q, it)
+		it := selFind(res, "sym:rollup.config.js::buildBundle")
+		if it == nil || it.Strong == nil || it.Strong.By != "stem" {
+			t.Fatalf("%q: want buildBundle with the stem's bonus, got %+v", q, it)
 		}
+		bonus = append(bonus, it.Strong.Bonus)
+	}
+	if bonus[1] < bonus[0] {
+		t.Errorf("naming rollup.config.js outright as well lowers its bonus: %.4f against %.4f spelt out alone", bonus[1], bonus[0])
 	}
 }
 
