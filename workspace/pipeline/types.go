@@ -37,12 +37,9 @@ var candSlabs = sync.Pool{New: func() any {
 	return &slab
 }}
 
-// newSlab is an empty slab of candidates for the request (nil s: one of
-// its own, never given back).
+// newSlab is an empty slab of candidates for the request, given back by
+// releaseSlabs.
 func (s *snap) newSlab() []cand {
-	if s == nil {
-		return make([]cand, 0, candSlab)
-	}
 	slab := candSlabs.Get().(*[]cand)
 	s.slabs = append(s.slabs, slab)
 	return (*slab)[:0]

@@ -303,6 +303,7 @@ func (s *snap) ownBestMatch(q *query) float64 {
 // lowercase, at most heuristics.MaxWordPairs of them.
 func wordPairs(text string) map[string]bool {
 	var out map[string]bool
+	text = string(appendLower(nil, text)) // once, not word by word
 	prev, prevEnd := "", -1
 	for i := 0; i < len(text) && len(out) < heuristics.MaxWordPairs; {
 		if !isWordByte(text[i]) {
@@ -313,7 +314,7 @@ func wordPairs(text string) map[string]bool {
 		for j < len(text) && isWordByte(text[j]) {
 			j++
 		}
-		w := strings.ToLower(text[i:j])
+		w := text[i:j]
 		if len(w) < 2 {
 			prev = ""
 		} else {
