@@ -319,15 +319,6 @@ const SecondShare = 0.25
 // a second body.
 const TypeHeaderChars = 600
 
-// Namesakes is how many namesakes of the lead (members of other types, in
-// the answer's opening files, with the lead's own short name: the async
-// twin of a sync client's method, another type's implementation of the
-// same interface method) come right after the opening items
-// (workspace/pipeline/focus.go), ahead of the lead's neighbourhood.
-// Twins change together: "add the proxy parameter" touched both
-// `Client.__init__` and `AsyncClient.__init__` (EVAL.md, "cover2").
-const Namesakes = 2
-
 // FocusAfter is how many items keep their diversified order before the
 // best file's share (workspace/focus.go): the first few items span files,
 // for the answers whose first file is wrong.

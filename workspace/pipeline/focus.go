@@ -57,15 +57,12 @@ func focus(p *plan, q *query, byRank []*cand) []*cand {
 	}
 	budget := float64(min(p.maxChars, config.DefaultMaxChars))
 	rest := byRank[nHead:]
-	twins, rest := namesakes(p, top, head, rest, min(heuristics.Namesakes, room))
-	room -= len(twins)
 	pulled, rest := focusFile(p, q, top, head, rest, int(heuristics.FocusShare(next/top.fused)*budget), room)
 	if second != nil {
 		var more []*cand
 		more, rest = focusFile(p, q, second, head, rest, int(heuristics.SecondShare*budget), room-len(pulled))
 		pulled = append(pulled, more...)
 	}
-	pulled = append(twins, pulled...)
 	if len(pulled) == 0 {
 		return byRank
 	}
@@ -76,34 +73,6 @@ func focus(p *plan, q *query, byRank []*cand) []*cand {
 	out = append(out, pulled...)
 	return append(out, rest...)
 }
-
-// namesakes pulls out of rest, in their order, at most n namesakes of
-// top (the lead): members of another type with top's short name, in a
-// file among the opening items' (head) other than the active one, when
-// top is itself a member. It marks them and returns them and what is
-// left of rest.
-func namesakes(p *plan, top *cand, head, rest []*cand, n int) (out, left []*cand) {
-	if n <= 0 || top.head || top.slot == noSlot || !isMember(top.sym) {
-		return nil, rest
-	}
-	left = make([]*cand, 0, len(rest))
-	for _, c := range rest {
-		if len(out) < n && c.slot != noSlot && !c.head && isMember(c.sym) &&
-			c.sym.Name == top.sym.Name && c.sym.Kind == top.sym.Kind && c.sym.Qualified != top.sym.Qualified &&
-			!p.inActive(c) && slices.ContainsFunc(head, func(h *cand) bool { return sameFile(h, c) }) &&
-			!(sameFile(c, top) && c.sym.Range.Overlaps(top.sym.Range)) {
-			c.namesakeOf = top.sym.Qualified
-			out = append(out, c)
-			continue
-		}
-		left = append(left, c)
-	}
-	return out, left
-}
-
-// isMember reports whether s belongs to a type (its qualified name is
-// more than its name).
-func isMember(s parse.Symbol) bool { return s.Kind != parse.KindFile && s.Qualified != s.Name }
 
 // opening orders the first items of a ranking and marks them: the first
 // heuristics.FocusAfter items keep their place and, when they hold fewer
@@ -254,7 +223,7 @@ func fileHead(top *cand) *cand {
 		return nil
 	}
 	c := *top
-	c.slot, c.hash, c.nameSig, c.head, c.reason, c.opening, c.namesakeOf = noSlot, 0, 0, true, ReasonRetrieved, false, ""
+	c.slot, c.hash, c.nameSig, c.head, c.reason, c.opening = noSlot, 0, 0, true, ReasonRetrieved, false
 	fileEvidence(&c) // it has its file's evidence, none of its own
 	c.sym = parse.Symbol{Kind: parse.KindFile, EndByte: first.StartByte,
 		Range: parse.Range{EndLine: first.Range.StartLine - 1}}

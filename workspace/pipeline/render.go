@@ -276,9 +276,6 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 		}
 	}
 	add(x.what(c))
-	if c.namesakeOf != "" {
-		add(fmt.Sprintf("named like `%s`, the first item, in another type", c.namesakeOf))
-	}
 	if c.ranks[heuristics.SrcActive] > 0 {
 		add("the code under your cursor")
 	}

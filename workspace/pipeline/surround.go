@@ -351,11 +351,11 @@ func leadEntry(p *plan, entries []packEntry) int {
 }
 
 // regionAt is where the lead's windows go: after the opening items
-// (which span files, focus.go), the lead's namesakes and the lead.
+// (which span files, focus.go) and after the lead.
 func regionAt(entries []packEntry, li int) int {
 	at := li + 1
 	for i := at; i < len(entries); i++ {
-		if c := entries[i].cand; c != nil && (c.opening || c.namesakeOf != "") {
+		if c := entries[i].cand; c != nil && c.opening {
 			at = i + 1
 		}
 	}
@@ -438,7 +438,7 @@ func (s *surroundings) window(l *fileLines, abs string, from, dir, limit, owner 
 // it, or else the file. It has its file's evidence, none of its own.
 func windowEntry(lead *packEntry, l *fileLines, a, b uint32) packEntry {
 	c := *lead.cand
-	c.reason, c.hash, c.opening, c.namesakeOf = ReasonExpanded, 0, false, ""
+	c.reason, c.hash, c.opening = ReasonExpanded, 0, false
 	c.around, c.above = lead.cand.sym.Qualified, b < lead.rng.StartLine
 	fileEvidence(&c)
 	c.slot, c.sym, c.nameSig = noSlot, parse.Symbol{Kind: parse.KindFile}, 0

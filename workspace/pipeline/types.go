@@ -188,10 +188,6 @@ type cand struct {
 	head bool
 	// opening: one of the first items, which span files (focus.go).
 	opening bool
-	// namesakeOf: the lead's qualified name, when this is a member of
-	// another type with the lead's short name, pulled up right after the
-	// opening items (focus.go, namesakes).
-	namesakeOf string
 	// evident: something besides a faint likeness points at it (see
 	// hasEvidence); an answer nothing matched well keeps only these.
 	evident bool
