@@ -282,38 +282,3 @@ func TestSurroundCutKeepsTheRareWord(t *testing.T) {
 			len(lead.Text), lead.Span.StartLine, lead.Span.EndLine, lead.Text)
 	}
 }
-
-// flagsApp is a command line of 90 options, each declared with its
-// one-letter flag in a tag that says "short"; the option -C lies far down.
-func flagsApp() string {
-	var b strings.Builder
-	b.WriteString("-- cli/flags.go --\npackage cli\n\n// Flags holds the command line.\ntype Flags struct {\n")
-	letters := "abdefghijklmnopqrstuvwxyzABDEFGHIJKLMNOPQRSTUVWXYZ"
-	for i := range 90 {
-		if i == 70 {
-			b.WriteString("\t// BaseDir changes the working directory first.\n\tBaseDir string `short:\"C\"`\n")
-		}
-		fmt.Fprintf(&b, "\t// Knob%02d turns knob %d on.\n\tKnob%02d bool `short:\"%c\"`\n", i, i, i, letters[i%len(letters)])
-	}
-	b.WriteString("}\n")
-	return b.String()
-}
-
-// TestSurroundCutFindsTheShortFlag: a request naming a one-letter flag
-// ("-C", no query term: terms of one letter are dropped) cuts a long
-// struct of options around the line that declares it, not around the
-// first lines that say "short", as every field does.
-func TestSurroundCutFindsTheShortFlag(t *testing.T) {
-	ws, root := selOpen(t, flagsApp(), Options{})
-	req := &SelectRequest{Query: "Remove the trailing white space in -C short option", Limit: 8}
-	res := selDo(t, ws, req)
-	selCheckItems(t, root, req, res)
-	if len(res.Items) == 0 || res.Items[0].Symbol != "Flags" {
-		t.Fatalf("first item: want Flags, got %q", selIDs(res))
-	}
-	lead := res.Items[0]
-	if !lead.Truncated || !strings.Contains(lead.Text, "`short:\"C\"`") {
-		t.Errorf("the cut of Flags (%d chars, lines %d-%d) does not hold the -C option:\n%s",
-			len(lead.Text), lead.Span.StartLine, lead.Span.EndLine, lead.Text)
-	}
-}

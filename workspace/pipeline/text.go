@@ -33,15 +33,10 @@ func dot(a, b []float32) float64 {
 // logarithm a little better than no weighting).
 func excerpt(text string, n int, q *query, lang string) heuristics.Excerpt {
 	var hits []float64
-	if len(text) > n && q != nil && (len(q.terms) > 0 || len(q.flags) > 0) {
-		weight := make(map[string]float64, len(q.terms)+len(q.flags))
-		top := 1.0
+	if len(text) > n && q != nil && len(q.terms) > 0 {
+		weight := make(map[string]float64, len(q.terms))
 		for _, t := range q.terms {
 			weight[t.Term] = float64(t.Weight)
-			top = max(top, float64(t.Weight))
-		}
-		for _, f := range q.flags {
-			weight[f] = top // a flag's literal weighs as the query's best term
 		}
 		var lines [][]string // the query's terms each line holds
 		df := map[string]int{}
@@ -56,13 +51,6 @@ func excerpt(text string, n int, q *query, lang string) heuristics.Excerpt {
 					df[term]++
 				}
 			})
-			for _, f := range q.flags {
-				if !seen[f] && strings.Contains(line, f) {
-					seen[f] = true
-					held = append(held, f)
-					df[f]++
-				}
-			}
 			lines = append(lines, held)
 		}
 		for _, held := range lines {

@@ -242,9 +242,6 @@ type query struct {
 	// deictic: the query points at the code under the cursor; its own
 	// words are not searched for (deixis.go).
 	deictic bool
-	// flags: the literals that declare the one-letter flags the request
-	// names (shortFlags); excerpt weighs the lines holding them.
-	flags []string
 }
 
 // mention is an identifier or a path the query or its history names,

@@ -187,8 +187,6 @@ func analyse(p *plan) *query {
 		// "who calls this", "explain this code": the words say what to
 		// do with the code under the cursor, not what to look for.
 		q.raw, q.deictic = nil, true
-	} else {
-		q.flags = shortFlags(p.text)
 	}
 	for _, t := range q.raw {
 		if !q.seen[t] {
@@ -336,32 +334,3 @@ func wordPairs(text string) map[string]bool {
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
-
-// shortFlags are the one-letter command-line flags the text names ("-C",
-// "-e/--extension"), as the quoted literals that declare them in code:
-// 'C', "C", "-C" (clap's `short = 'C'`, a Go alias list's "C", a case
-// of "-C"). Terms of one letter are no query terms, so without these a
-// request about "-C" cannot tell the lines of its option from the others.
-func shortFlags(text string) []string {
-	var out []string
-	for i := 0; i+1 < len(text); i++ {
-		if text[i] != '-' || !isFlagLetter(text[i+1]) {
-			continue
-		}
-		if i > 0 && !strings.ContainsRune(" \t\n`'\"(/,", rune(text[i-1])) {
-			continue // a word's hyphen, or a long flag's second dash
-		}
-		if i+2 < len(text) && !strings.ContainsRune(" \t\n`'\"),./:;", rune(text[i+2])) {
-			continue // a word or a long flag, not one letter
-		}
-		l := string(text[i+1])
-		for _, lit := range []string{"'" + l + "'", "\"" + l + "\"", "\"-" + l + "\""} {
-			if !slices.Contains(out, lit) {
-				out = append(out, lit)
-			}
-		}
-	}
-	return out
-}
-
-func isFlagLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
