@@ -35,8 +35,50 @@ func (t *Tree) Descend(query []float32, maxFiles, k int) ([]string, error) {
 	return paths, err
 }
 
+// DescendIDs chooses the files Descend does and appends their IDs
+// (Update.ID) to dst, in the order the descent reached them: for a caller
+// that wants the files, not their paths or order (symbolindex's slots,
+// without looking each path up).
+func (t *Tree) DescendIDs(query []float32, maxFiles, k int, dst []uint32) ([]uint32, error) {
+	s, _, err := t.descendHits(query, maxFiles, k)
+	if s == nil {
+		return dst, err
+	}
+	defer t.putScratch(s)
+	for i := range s.hits {
+		dst = append(dst, s.hits[i].id)
+	}
+	return dst, nil
+}
+
 // descend is Descend that also reports how many nodes it scored.
 func (t *Tree) descend(query []float32, maxFiles, k int) ([]string, int, error) {
+	s, scored, err := t.descendHits(query, maxFiles, k)
+	if s == nil {
+		return nil, 0, err
+	}
+	defer t.putScratch(s)
+	slices.SortFunc(s.hits, func(a, b hit) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	out := make([]string, len(s.hits))
+	for i := range s.hits {
+		out[i] = s.hits[i].path
+	}
+	return out, scored, nil
+}
+
+// descendHits collects the files of a descent in the hits of a scratch
+// the caller gives back (putScratch); a nil scratch when there is nothing
+// to collect, with the error if any. It also reports how many nodes it
+// scored.
+func (t *Tree) descendHits(query []float32, maxFiles, k int) (*scratch, int, error) {
 	dim := t.Dim()
 	if dim == 0 {
 		return nil, 0, errors.New("merkle: descend: the tree has no vectors (built with dim 0)")
@@ -55,31 +97,17 @@ func (t *Tree) descend(query []float32, maxFiles, k int) ([]string, int, error) 
 	maxFiles = min(maxFiles, root.files)
 
 	s := t.getScratch()
-	defer t.putScratch(s)
 	q := query[:dim:dim]
 	scored := s.expand(root, q, qn, dim, k)
 	for len(s.hits) < maxFiles && len(s.heap) > 0 {
 		c := s.pop()
 		if c.file != nil {
-			s.hits = append(s.hits, hit{score: c.score, path: c.file.path})
+			s.hits = append(s.hits, hit{score: c.score, path: c.file.path, id: c.file.id})
 			continue
 		}
 		scored += s.expand(c.dir, q, qn, dim, k)
 	}
-	slices.SortFunc(s.hits, func(a, b hit) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return strings.Compare(a.path, b.path)
-	})
-	out := make([]string, len(s.hits))
-	for i := range s.hits {
-		out[i] = s.hits[i].path
-	}
-	return out, scored, nil
+	return s, scored, nil
 }
 
 // cand is a node on the search frontier.
@@ -94,6 +122,7 @@ type cand struct {
 type hit struct {
 	score float32
 	path  string
+	id    uint32
 }
 
 // scratch holds one Descend's buffers; Trees pool them.

@@ -181,3 +181,90 @@ func TestDescendBadInput(t *testing.T) {
 		t.Fatalf("empty tree: %v, %v", got, err)
 	}
 }
+
+// DescendIDs returns the IDs of the files Descend chooses, as they were
+// last written: a write that changes only a file's ID replaces it (a
+// caller that renumbers its files, as symbolindex's slots, must not be
+// handed the old number), and a removal drops it.
+func TestDescendIDsFollowWrites(t *testing.T) {
+	id := func(ti, sj, fk int) uint32 { return uint32((ti*cSubs+sj)*cFiles + fk) }
+	var ups []Update
+	for ti := 0; ti < cTopics; ti++ {
+		for sj := 0; sj < cSubs; sj++ {
+			for fk := 0; fk < cFiles; fk++ {
+				p := clusterPath(ti, sj, fk)
+				ups = append(ups, Update{Path: p, Leaves: []Leaf{{"file " + p, uint64(fk)}}, Sum: clusterVec(ti, sj, fk), ID: id(ti, sj, fk)})
+			}
+		}
+	}
+	tr, err := New(cDim).Apply(ups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The IDs of a descent are those of the paths Descend returns.
+	want := func(tr *Tree, q []float32, n int, rename map[string]uint32) []uint32 {
+		t.Helper()
+		paths, err := tr.Descend(q, n, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []uint32
+		for _, p := range paths {
+			var ti, sj, fk int
+			if _, err := fmt.Sscanf(p, "t%d/s%d/f%02d.go", &ti, &sj, &fk); err != nil {
+				t.Fatal(err)
+			}
+			v, ok := rename[p]
+			if !ok {
+				v = id(ti, sj, fk)
+			}
+			ids = append(ids, v)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	q := clusterVec(3, 5, 9)
+	got, err := tr.DescendIDs(q, 20, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	if w := want(tr, q, 20, nil); !slices.Equal(got, w) || len(got) != 20 {
+		t.Fatalf("DescendIDs = %v, want %v", got, w)
+	}
+	// The same content under a new ID, and a removal.
+	p := clusterPath(3, 5, 9)
+	gone := clusterPath(3, 5, 8)
+	nt, err := tr.Apply([]Update{
+		{Path: p, Leaves: []Leaf{{"file " + p, 9}}, Sum: clusterVec(3, 5, 9), ID: 5000},
+		{Path: gone, Remove: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := nt.FileID(p); !ok || v != 5000 {
+		t.Errorf("FileID(%s) = %d, %v after a write with ID 5000", p, v, ok)
+	}
+	if v, ok := tr.FileID(p); !ok || v != id(3, 5, 9) {
+		t.Errorf("the earlier tree's FileID(%s) = %d, %v: it changed", p, v, ok)
+	}
+	if _, ok := nt.FileID(gone); ok {
+		t.Errorf("FileID(%s) found after its removal", gone)
+	}
+	if nt.Root() != tr.WithoutFile(gone).Root() {
+		t.Error("an ID changed the tree's hash")
+	}
+	got, err = nt.DescendIDs(q, 20, 2, got[:0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	w := want(nt, q, 20, map[string]uint32{p: 5000})
+	if !slices.Equal(got, w) || !slices.Contains(got, 5000) || slices.Contains(got, id(3, 5, 9)) || slices.Contains(got, id(3, 5, 8)) {
+		t.Fatalf("after the writes DescendIDs = %v, want %v", got, w)
+	}
+	// Errors are Descend's.
+	if _, err := New(0).DescendIDs(q, 5, 2, nil); err == nil {
+		t.Error("DescendIDs on a tree without vectors: no error")
+	}
+}

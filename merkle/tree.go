@@ -57,6 +57,7 @@ type file struct {
 	path   string
 	leaves []Leaf
 	hash   uint64
+	id     uint32 // Update.ID
 }
 
 // New returns an empty tree whose files carry aggregate vectors of dim
@@ -105,6 +106,16 @@ func (t *Tree) FileHash(path string) (uint64, bool) {
 		return 0, false
 	}
 	return f.hash, true
+}
+
+// FileID is the ID (Update.ID) the file at path was last written with and
+// whether the tree holds that file.
+func (t *Tree) FileID(path string) (uint32, bool) {
+	f := t.lookup(path)
+	if f == nil {
+		return 0, false
+	}
+	return f.id, true
 }
 
 // Leaves returns a copy of the leaves of the file at path, sorted by key, or

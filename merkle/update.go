@@ -46,6 +46,10 @@ type Update struct {
 	// OwnLeaves says Leaves are given to the tree: it sorts and keeps
 	// them instead of a copy, and the caller never touches them again.
 	OwnLeaves bool
+	// ID is the caller's number for the file (symbolindex: its slot),
+	// which DescendIDs returns. It is no part of any hash; a write that
+	// changes only the ID replaces the file's node all the same.
+	ID uint32
 }
 
 // WithFile returns a tree in which the file at path has exactly the given
@@ -100,6 +104,7 @@ func (t *Tree) Apply(updates []Update) (*Tree, error) {
 			if o.file, err = newFile(u.Path, u.Leaves, u.OwnLeaves); err != nil {
 				return nil, err
 			}
+			o.file.id = u.ID
 			o.vec, o.shared = u.Sum, u.SharedSum
 		}
 		ops = append(ops, o)
@@ -339,11 +344,11 @@ func (b *builder) write(d *folder, ops []op, depth int) (*folder, error) {
 	return b.merge(d, edits), nil
 }
 
-// sameFile reports whether entries[i] of d is a file with exactly o's leaves
-// and vector, so that writing o changes nothing.
+// sameFile reports whether entries[i] of d is a file with exactly o's leaves,
+// vector and ID, so that writing o changes nothing.
 func (b *builder) sameFile(d *folder, i int, o *op) bool {
 	f := d.entries[i].file
-	if f.hash != o.file.hash || !slices.Equal(f.leaves, o.file.leaves) {
+	if f.hash != o.file.hash || f.id != o.file.id || !slices.Equal(f.leaves, o.file.leaves) {
 		return false
 	}
 	if b.dim == 0 {

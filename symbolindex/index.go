@@ -625,7 +625,7 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		fromBase: fromBase,
 	}
 	ix.flex.addTokenized(fslot, d.FileTerms)
-	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum, SharedSum: true}) // sum is never modified
+	ix.stage(merkle.Update{Path: d.Path, Leaves: leaves, Sum: sum, SharedSum: true, ID: fslot}) // sum is never modified
 	ix.Reembedded += len(fresh)
 	return fresh
 }
@@ -1122,7 +1122,7 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 	var slots []uint32
 	if ix.nfiles > semanticPruneFiles {
 		maxFiles := max(semanticMinFiles, ix.nfiles/20)
-		paths, err := ix.tree.Descend(qv, maxFiles, 8)
+		fslots, err := ix.descendSlots(qv, maxFiles)
 		if err != nil {
 			return dst[:0]
 		}
@@ -1130,12 +1130,6 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 		// next to each other, and so are their vectors in a loaded
 		// index): the store reads runs of rows at once, and the result
 		// does not depend on the order.
-		fslots := make([]uint32, 0, len(paths))
-		for _, p := range paths {
-			if f, ok := ix.FileSlot(p); ok {
-				fslots = append(fslots, f)
-			}
-		}
 		slices.Sort(fslots)
 		for _, f := range fslots {
 			slots = append(slots, ix.fileTab[f].Slots...)
@@ -1162,6 +1156,29 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 		slots = slots[:n]
 	}
 	return ix.vecs.topK(qv, slots, k, dst, ix.SymbolOrder)
+}
+
+// descendSlots are the slots of the files the Merkle tree's descent
+// chooses for qv. Each file of the tree carries its slot (merkle.Update.ID,
+// set wherever the index stages or loads a file), so no path is looked up;
+// while updates wait for a batch's end, or after the tree refused one, the
+// tree may name files the index has dropped or moved, and the paths are
+// looked up instead.
+func (ix *Index) descendSlots(qv []float32, maxFiles int) ([]uint32, error) {
+	if !ix.batch && len(ix.pending) == 0 && ix.treeErr == nil {
+		return ix.tree.DescendIDs(qv, maxFiles, 8, make([]uint32, 0, maxFiles))
+	}
+	paths, err := ix.tree.Descend(qv, maxFiles, 8)
+	if err != nil {
+		return nil, err
+	}
+	fslots := make([]uint32, 0, len(paths))
+	for _, p := range paths {
+		if f, ok := ix.FileSlot(p); ok {
+			fslots = append(fslots, f)
+		}
+	}
+	return fslots, nil
 }
 
 // Touch records new stat data for a file whose content did not change, so
@@ -1221,6 +1238,7 @@ func (ix *Index) flush() error {
 	clear(ix.pending)
 	t, err := ix.tree.Apply(ups)
 	if err != nil {
+		ix.treeErr = err // the tree misses these updates (descendSlots)
 		return fmt.Errorf("merkle: %w", err)
 	}
 	ix.tree = t

@@ -737,7 +737,9 @@ func (l *Lexical) selectTop(k int, filter func(doc uint32) bool, buf *SearchBuff
 	for _, d := range buf.touched {
 		hit := Hit{Doc: d, Score: buf.score[d], Matched: buf.matched[d]}
 		buf.score[d], buf.matched[d] = 0, 0
-		if filter != nil && !filter(d) {
+		// A full heap keeps a lower score out without the tie order:
+		// worse(h[0], hit) is false (most touched documents end here).
+		if len(h) == k && hit.Score < h[0].Score || filter != nil && !filter(d) {
 			continue
 		}
 		h = topKPush(h, k, hit, worse)

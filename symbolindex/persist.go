@@ -1060,7 +1060,7 @@ func (ix *Index) mapSegment(v *segView, ups *[]merkle.Update) {
 			ix.symNamed[slot] = true
 		}
 		// The tree reads the sum in place and keeps the leaves.
-		*ups = append(*ups, merkle.Update{Path: p, Leaves: leaves, Sum: fe.Sum, SharedSum: true, OwnLeaves: true})
+		*ups = append(*ups, merkle.Update{Path: p, Leaves: leaves, Sum: fe.Sum, SharedSum: true, OwnLeaves: true, ID: fslot})
 	}
 	ix.nsyms += int(e.NSyms)
 	ix.nfiles += int(e.NFiles)

@@ -406,6 +406,9 @@ func (s *VectorStore) topK(q []float32, slots []uint32, k int, dst []ScoredSlot,
 				if s.Has(sl) {
 					o := (int(sl%vecChunk) - first) * s.dim
 					sc := float32(vecDot(rows[o:o+s.dim], qq)) * s.scale(sl) * qs
+					if len(h) == k && sc < h[0].Score {
+						continue // as Lexical.selectTop: out without the tie order
+					}
 					h = topKPush(h, k, ScoredSlot{Slot: sl, Score: sc}, worse)
 				}
 			}
