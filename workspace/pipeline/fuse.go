@@ -308,21 +308,8 @@ func (s *scope) nameStrengths(cs []*cand) {
 	n := s.newNamer(query, ownTerms)
 	written, bonus := n.written, n.bonus
 	full := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical])
-	type stemNaming struct {
-		stem    string
-		bonus   float64 // heuristics.StemShare of the stem's, for code
-		weighed bool    // bonus is known
-		spelt   bool    // the request spells the stem out (query.spells)
-	}
-	stems := map[uint32]stemNaming{}
+	stems := map[uint32]float64{}
 	for _, c := range cs {
-		st, ok := stems[c.fileSlot]
-		if !ok {
-			base := path.Base(c.path)
-			st.stem = strings.TrimSuffix(base, path.Ext(base))
-			st.spelt = s.q.spells(st.stem)
-			stems[c.fileSlot] = st
-		}
 		switch {
 		case c.scores[heuristics.SrcLexical] == 0:
 			// The bonus is scaled by the lexical score: nothing to weigh.
@@ -336,11 +323,12 @@ func (s *scope) nameStrengths(cs []*cand) {
 				c.strong = bonus(c.sym.Name, c.nameSig, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
 			}
 		default:
-			if !st.weighed {
-				st.bonus, st.weighed = bonus(st.stem, 0, false)*heuristics.StemShare, true
+			st, ok := stems[c.fileSlot]
+			if !ok {
+				st = bonus(fileStem(c.path), 0, false) * heuristics.StemShare
 				stems[c.fileSlot] = st
 			}
-			c.strong, c.strongBy = st.bonus, StrongStem
+			c.strong, c.strongBy = st, StrongStem
 			if c.sym.Name != "" {
 				if b := bonus(c.sym.Name, c.nameSig, true); b > c.strong {
 					c.strong, c.strongBy = b, StrongName
@@ -353,7 +341,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 		// its configuration, whose names are most often dotted, take a
 		// full name's bonus whatever their words; a test or a document
 		// keeps only its mention (mentionedFiles), as when named outright.
-		if st.spelt && full > c.strong && (c.cat == 0 || c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test)) {
+		if full > c.strong && (c.cat == 0 || c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test)) && s.q.spells(fileStem(c.path)) {
 			c.strong, c.strongBy = full, StrongStem
 		}
 	}

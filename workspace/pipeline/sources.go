@@ -299,8 +299,7 @@ func (s *scope) speltFiles() []uint32 {
 	var out []uint32
 	for _, src := range []heuristics.Source{heuristics.SrcLexical, heuristics.SrcFile} {
 		for _, f := range s.lists[src] {
-			base := path.Base(s.idx.FilePath(f.slot))
-			if s.q.spells(strings.TrimSuffix(base, path.Ext(base))) && !slices.Contains(out, f.slot) {
+			if s.q.spells(fileStem(s.idx.FilePath(f.slot))) && !slices.Contains(out, f.slot) {
 				out = append(out, f.slot)
 			}
 		}
@@ -422,6 +421,12 @@ func namesStem(p, stem string) bool {
 		return false
 	}
 	return i == 0 || noExt[i-1] == '/'
+}
+
+// fileStem is a path's file name without its extension.
+func fileStem(p string) string {
+	base := path.Base(p)
+	return base[:len(base)-len(path.Ext(base))]
 }
 
 // filesByPath finds the files a mentioned path names: an exact relative

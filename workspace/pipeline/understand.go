@@ -339,24 +339,46 @@ func (q *query) spells(stem string) bool {
 	if q.words == "" || strings.IndexByte(stem, '.') < 0 {
 		return false
 	}
-	needle := make([]byte, 0, len(stem)+2)
-	for part := range strings.SplitSeq(stem, ".") {
-		if len(part) < 2 {
-			return false
-		}
-		needle = append(needle, ' ')
-		for i := 0; i < len(part); i++ {
-			c := part[i]
-			if !isWordByte(c) {
+	part := 0 // the length of the part so far
+	for i := 0; i <= len(stem); i++ {
+		switch {
+		case i == len(stem) || stem[i] == '.':
+			if part < 2 {
 				return false
 			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			needle = append(needle, c)
+			part = 0
+		case !isWordByte(stem[i]):
+			return false
+		default:
+			part++
 		}
 	}
-	return strings.Contains(q.words, string(append(needle, ' ')))
+	// At each word of the request, the stem with its dots read as spaces,
+	// lowercase, followed by the end of a word.
+	for i := 0; i+len(stem)+1 < len(q.words); i++ {
+		if q.words[i] == ' ' && spelledAt(q.words[i+1:], stem) {
+			return true
+		}
+	}
+	return false
+}
+
+// spelledAt reports whether words starts with stem, its dots read as
+// spaces and its letters lowercase, and a space after it.
+func spelledAt(words, stem string) bool {
+	for k := 0; k < len(stem); k++ {
+		c := stem[k]
+		switch {
+		case c == '.':
+			c = ' '
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if words[k] != c {
+			return false
+		}
+	}
+	return words[len(stem)] == ' '
 }
 
 func isWordByte(c byte) bool {
