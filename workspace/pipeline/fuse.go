@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -307,7 +308,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 	}
 	n := s.newNamer(query, ownTerms)
 	written, bonus := n.written, n.bonus
-	full := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical])
+	full, spelt := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical]), s.speltFiles()
 	stems := map[uint32]float64{}
 	for _, c := range cs {
 		switch {
@@ -340,8 +341,9 @@ func (s *scope) nameStrengths(cs []*cand) {
 		// rollup.config.js) names the file as a path would: its code and
 		// its configuration, whose names are most often dotted, take a
 		// full name's bonus whatever their words; a test or a document
-		// keeps only its mention (mentionedFiles), as when named outright.
-		if full > c.strong && (c.cat == 0 || c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test)) && s.q.spells(fileStem(c.path)) {
+		// keeps only its mention, as when named outright. The files are
+		// the mention's (speltFiles): read once, not a path a candidate.
+		if full > c.strong && (c.cat == 0 || c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test)) && slices.Contains(spelt, c.fileSlot) {
 			c.strong, c.strongBy = full, StrongStem
 		}
 	}

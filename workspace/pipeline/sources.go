@@ -77,8 +77,10 @@ type scope struct {
 	mentionedDone         bool
 	// lists are the sources' file lists so far (collect): the mention
 	// source reads the files the request's words found (speltFiles).
-	lists  *[heuristics.NumSources][]scoredFile
-	cursor struct { // see cursorSlot
+	lists     *[heuristics.NumSources][]scoredFile
+	spelt     []uint32 // see speltFiles
+	speltDone bool
+	cursor    struct { // see cursorSlot
 		slot     uint32
 		ok, done bool
 	}
@@ -290,25 +292,28 @@ func (s *scope) mentionedFiles() []weightedSlot {
 // speltFiles are the files, among those the request's words found (the
 // lexical and whole-file sources, which run before the mention source),
 // whose dotted name it spells out as words in a row ("adjust rollup
-// config": rollup.config.js; query.spells), by slot; none when they are
-// more than heuristics.MaxPathMention.
+// config": rollup.config.js; query.spells), by slot, found once a select;
+// none when they are more than heuristics.MaxPathMention.
 func (s *scope) speltFiles() []uint32 {
-	if s.lists == nil || s.q.words == "" {
+	if s.speltDone || s.lists == nil {
+		return s.spelt
+	}
+	s.speltDone = true
+	if s.q.words == "" {
 		return nil
 	}
-	var out []uint32
 	for _, src := range []heuristics.Source{heuristics.SrcLexical, heuristics.SrcFile} {
 		for _, f := range s.lists[src] {
-			if s.q.spells(fileStem(s.idx.FilePath(f.slot))) && !slices.Contains(out, f.slot) {
-				out = append(out, f.slot)
+			if s.q.spells(fileStem(s.idx.FilePath(f.slot))) && !slices.Contains(s.spelt, f.slot) {
+				s.spelt = append(s.spelt, f.slot)
 			}
 		}
 	}
-	if len(out) > heuristics.MaxPathMention {
-		return nil
+	if len(s.spelt) > heuristics.MaxPathMention {
+		s.spelt = nil
 	}
-	slices.Sort(out)
-	return out
+	slices.Sort(s.spelt)
+	return s.spelt
 }
 
 // cursorSource is the innermost symbol under the cursor in the active file.
