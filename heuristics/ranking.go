@@ -159,9 +159,6 @@ const (
 	// MaxPathMention is the most files a path mention may name and still
 	// count: a directory of a large tree says little about any one file.
 	MaxPathMention = 20
-	// MaxWordPairs is how many of a request's adjacent word pairs are
-	// looked up as a file's dotted name ("rollup config").
-	MaxWordPairs = 64
 	// BestMatchK is how many of the query's best lexical hits are looked at
 	// to judge how well it matches on its own (for the history's weight
 	// and lowConfidence): the best term coverage is often not first.

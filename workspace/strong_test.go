@@ -614,9 +614,9 @@ export function headersFromConfig(config) {
 // names rollup.config.js by its rare word and its common one together,
 // and the file's code takes the stem's bonus. (The dot parts the stem's
 // words as two names, so its last word was read as the joined form of
-// the others, and only "config", common, counted.) Two mechanisms carry
-// it: the namer's stem match, and the request's two words in a row
-// spelling the dotted name (dottedStemFiles, TestSelectDottedNameSpeltOut).
+// the others, and only "config", common, counted.) The request's two
+// words in a row spell the stem out, so the namer gives it a full name's
+// bonus (TestSelectDottedNameSpeltOut).
 func TestSelectDottedStemIsNamed(t *testing.T) {
 	ws, _ := selOpen(t, buildJS, Options{})
 	res := selDo(t, ws, &SelectRequest{Query: "adjust rollup config to preserve the license header in minified bundles"})
@@ -780,9 +780,10 @@ export default [buildBundle('index.js', 'dist/axios.js', 'umd', false)];
 
 // A test's dotted name spelt out ("app test": lib/app.test.js) keeps only
 // its mention, as when the test is named outright: beside it, a request
-// most often describes the code it changes. A configuration file's
-// ("rollup config") takes the stem's bonus, and naming it outright as
-// well does not take that away.
+// most often describes the code it changes. Code ("rollup config") and a
+// configuration file ("tsconfig build": tsconfig.build.json) take the
+// stem's bonus, and naming the file outright as well does not take that
+// away.
 func TestSelectDottedNameCategories(t *testing.T) {
 	ws, _ := selOpen(t, `
 -- lib/app.js --
@@ -794,10 +795,16 @@ export function testHandle() { return handle({}) === ""; }
 -- rollup.config.js --
 // buildBundle builds one bundle of the app for a format.
 export function buildBundle(format) { return { format }; }
+-- tsconfig.build.json --
+{"compilerOptions": {"module": "esnext", "outDir": "dist"}}
 `, Options{})
 	res := selDo(t, ws, &SelectRequest{Query: "fix the app test for empty bodies"})
 	if it := selFind(res, "sym:lib/app.test.js::testHandle"); it == nil || it.Strong != nil && it.Strong.By == "stem" {
 		t.Errorf("want the test returned without the stem's bonus, got %+v", it)
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "adjust the tsconfig build output for esm modules"})
+	if i := slices.IndexFunc(res.Items, func(it Selected) bool { return it.Path == "tsconfig.build.json" }); i < 0 || res.Items[i].Strong == nil || res.Items[i].Strong.By != "stem" {
+		t.Errorf("want tsconfig.build.json with the stem's bonus, got %q", selIDs(res))
 	}
 	var bonus []float64
 	for _, q := range []string{"adjust rollup config for esm", "adjust rollup config in rollup.config.js for esm"} {
@@ -810,6 +817,34 @@ export function buildBundle(format) { return { format }; }
 	}
 	if bonus[1] < bonus[0] {
 		t.Errorf("naming rollup.config.js outright as well lowers its bonus: %.4f against %.4f spelt out alone", bonus[1], bonus[0])
+	}
+}
+
+// A test's dotted name spelt out ("app test") mentions the file: the
+// reference graph leads from it to the code it calls, decodeFrame, which
+// then comes before encodeFrame (which only the embedder finds, a little
+// better); "app tests" spells no file, and leaves them the other way.
+func TestSelectDottedNameIsMentioned(t *testing.T) {
+	ws, _ := selOpen(t, `
+-- lib/app.js --
+// handle answers one request of the app with its body.
+export function handle(req) { return req.body || ""; }
+-- lib/app.test.js --
+// testHandle checks the app's answer to an empty body.
+export function testHandle() { return handle(decodeFrame("")) === ""; }
+-- lib/wire.js --
+// decodeFrame reads one frame off the wire.
+export function decodeFrame(raw) { return {raw}; }
+-- lib/other.js --
+// encodeFrame writes one frame onto the wire.
+export function encodeFrame(raw) { return raw; }
+`, Options{})
+	for q, decodeFirst := range map[string]bool{"fix the app test for empty bodies": true, "fix the app tests for empty bodies": false} {
+		ids := selIDs(selDo(t, ws, &SelectRequest{Query: q}))
+		d, e := slices.Index(ids, "sym:lib/wire.js::decodeFrame"), slices.Index(ids, "sym:lib/other.js::encodeFrame")
+		if d < 0 || e < 0 || (d < e) != decodeFirst {
+			t.Errorf("%q: want decodeFrame before encodeFrame %v, got %q", q, decodeFirst, ids)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -70,6 +71,7 @@ func (s *scope) collect() []*cand {
 		candsPool.Put(cands)
 	}()
 	var fileLists [heuristics.NumSources][]scoredFile
+	s.lists = &fileLists
 	for _, src := range sources {
 		s.snap.Yield()
 		r := src.run(s)
@@ -306,14 +308,14 @@ func (s *scope) nameStrengths(cs []*cand) {
 	}
 	n := s.newNamer(query, ownTerms)
 	written, bonus := n.written, n.bonus
+	full, spelt := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical]), s.speltFiles()
 	stems := map[uint32]float64{}
 	for _, c := range cs {
-		if c.scores[heuristics.SrcLexical] == 0 {
+		switch {
+		case c.scores[heuristics.SrcLexical] == 0:
 			// The bonus is scaled by the lexical score: nothing to weigh.
 			c.strong, c.strongBy = 0, StrongName
-			continue
-		}
-		if c.cat != 0 {
+		case c.cat != 0:
 			// A test, doc or configuration file repeats the names of the
 			// code it is about ("TestUploadRetry" for "retry the upload"):
 			// only a name written as it is counts.
@@ -321,21 +323,29 @@ func (s *scope) nameStrengths(cs []*cand) {
 			if c.sym.Name != "" && written[c.sym.Name] {
 				c.strong = bonus(c.sym.Name, c.nameSig, true) * float64(c.scores[heuristics.SrcLexical]) / topLex
 			}
-			continue
-		}
-		st, ok := stems[c.fileSlot]
-		if !ok {
-			base := path.Base(c.path)
-			st = bonus(strings.TrimSuffix(base, path.Ext(base)), 0, false) * heuristics.StemShare
-			stems[c.fileSlot] = st
-		}
-		c.strong, c.strongBy = st, StrongStem
-		if c.sym.Name != "" {
-			if b := bonus(c.sym.Name, c.nameSig, true); b > c.strong {
-				c.strong, c.strongBy = b, StrongName
+		default:
+			st, ok := stems[c.fileSlot]
+			if !ok {
+				st = bonus(fileStem(c.path), 0, false) * heuristics.StemShare
+				stems[c.fileSlot] = st
 			}
+			c.strong, c.strongBy = st, StrongStem
+			if c.sym.Name != "" {
+				if b := bonus(c.sym.Name, c.nameSig, true); b > c.strong {
+					c.strong, c.strongBy = b, StrongName
+				}
+			}
+			c.strong *= float64(c.scores[heuristics.SrcLexical]) / topLex
 		}
-		c.strong *= float64(c.scores[heuristics.SrcLexical]) / topLex
+		// A stem spelt out as words in a row ("adjust rollup config":
+		// rollup.config.js) names the file as a path would: its code and
+		// its configuration, whose names are most often dotted, take a
+		// full name's bonus whatever their words; a test or a document
+		// keeps only its mention, as when named outright. The files are
+		// the mention's (speltFiles): read once, not a path a candidate.
+		if full > c.strong && (c.cat == 0 || c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test)) && slices.Contains(spelt, c.fileSlot) {
+			c.strong, c.strongBy = full, StrongStem
+		}
 	}
 	s.scopedStems(cs)
 }
@@ -623,9 +633,8 @@ func appendJoined(dst []byte, name string) []byte {
 // history; EVAL.md).
 func (s *scope) scopedStems(cs []*cand) {
 	type naming struct {
-		by     string
-		bonus  float64
-		config bool // a configuration file takes it as well as code
+		by    string
+		bonus float64
 	}
 	named := map[uint32]naming{}
 	dirs := map[string]float64{}
@@ -674,24 +683,9 @@ func (s *scope) scopedStems(cs []*cand) {
 			dirs[stem] = max(dirs[stem], b)
 		}
 	}
-	if !s.q.deictic {
-		// A file's dotted name spelt out as words ("adjust rollup config":
-		// rollup.config.js) names it as its stem would. Dotted names are
-		// most often configuration files', so those take it as well as
-		// code; a test or a document keeps only its mention, as when
-		// named outright. It wins a tie with that outright naming, which
-		// would leave a configuration file without it.
-		b := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical])
-		for _, fs := range s.dottedFiles() {
-			if n := named[fs]; b > n.bonus || b == n.bonus && n.by == StrongFile {
-				named[fs] = naming{by: StrongStem, bonus: b, config: true}
-			}
-		}
-	}
 	for _, c := range cs {
 		n := named[c.fileSlot]
-		config := n.config && c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test)
-		if n.bonus > c.strong && (n.by == StrongScope || c.cat == 0 || config) {
+		if n.bonus > c.strong && (n.by == StrongScope || c.cat == 0) {
 			c.strong, c.strongBy = n.bonus, n.by
 		}
 	}

@@ -161,3 +161,31 @@ func TestNamerFewerThanTwoIsNamedEnough(t *testing.T) {
 		}
 	}
 }
+
+// A request spells a file's dotted stem out only with all its parts as
+// its words in a row, parted by spaces alone, whatever their case.
+func TestQuerySpellsDottedStems(t *testing.T) {
+	for _, c := range []struct {
+		text, stem string
+		want       bool
+	}{
+		{"Adjust Rollup  config to keep headers", "rollup.config", true},
+		{"fix the user service", "User.Service", true},
+		{"vite config base: split", "vite.config.base", true},
+		{"rollup, config", "rollup.config", false},          // punctuation parts them
+		{"config rollup", "rollup.config", false},           // out of order
+		{"rollup the config", "rollup.config", false},       // not in a row
+		{"rollups config", "rollup.config", false},          // a word is whole
+		{"index d ts", "index.d", false},                    // a part of one letter
+		{"rollup config", "rollup", false},                  // one part names by the namer's stem rule
+		{"eslint config base", "eslint-config.base", false}, // a part that is no word
+	} {
+		q := &query{words: wordRuns(c.text)}
+		if got := q.spells(c.stem); got != c.want {
+			t.Errorf("%q spells %q: got %v, want %v (words %q)", c.text, c.stem, got, c.want, q.words)
+		}
+	}
+	if (&query{}).spells("rollup.config") {
+		t.Error("a deictic request (no words) spells a stem")
+	}
+}

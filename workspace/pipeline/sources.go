@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"weak"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
@@ -76,9 +75,12 @@ type scope struct {
 	conf                  heuristics.ConfidenceInput
 	mentioned             []weightedSlot // files the query names; see mentionedFiles
 	mentionedDone         bool
-	dotted                []uint32 // files the request's words name by a dotted stem; see dottedFiles
-	dottedDone            bool
-	cursor                struct { // see cursorSlot
+	// lists are the sources' file lists so far (collect): the mention
+	// source reads the files the request's words found (speltFiles).
+	lists     *[heuristics.NumSources][]scoredFile
+	spelt     []uint32 // see speltFiles
+	speltDone bool
+	cursor    struct { // see cursorSlot
 		slot     uint32
 		ok, done bool
 	}
@@ -275,18 +277,43 @@ func (s *scope) mentionedFiles() []weightedSlot {
 				s.mentioned = append(s.mentioned, weightedSlot{fs, m.w})
 			}
 		}
-		if !s.q.deictic {
-			for _, fs := range s.dottedFiles() {
-				// Once, though a path may name it too: the confidence
-				// counts mentions.
-				if !slices.ContainsFunc(s.mentioned, func(m weightedSlot) bool { return m.slot == fs }) {
-					s.mentioned = append(s.mentioned, weightedSlot{fs, 1})
-				}
+		for _, fs := range s.speltFiles() {
+			// Once, though a path may name it too: the confidence
+			// counts mentions.
+			if !slices.ContainsFunc(s.mentioned, func(m weightedSlot) bool { return m.slot == fs }) {
+				s.mentioned = append(s.mentioned, weightedSlot{fs, 1})
 			}
 		}
 		sort.SliceStable(s.mentioned, func(i, j int) bool { return s.mentioned[i].w > s.mentioned[j].w })
 	}
 	return s.mentioned
+}
+
+// speltFiles are the files, among those the request's words found (the
+// lexical and whole-file sources, which run before the mention source),
+// whose dotted name it spells out as words in a row ("adjust rollup
+// config": rollup.config.js; query.spells), by slot, found once a select;
+// none when they are more than heuristics.MaxPathMention.
+func (s *scope) speltFiles() []uint32 {
+	if s.speltDone || s.lists == nil {
+		return s.spelt
+	}
+	s.speltDone = true
+	if s.q.words == "" {
+		return nil
+	}
+	for _, src := range []heuristics.Source{heuristics.SrcLexical, heuristics.SrcFile} {
+		for _, f := range s.lists[src] {
+			if s.q.spells(fileStem(s.idx.FilePath(f.slot))) && !slices.Contains(s.spelt, f.slot) {
+				s.spelt = append(s.spelt, f.slot)
+			}
+		}
+	}
+	if len(s.spelt) > heuristics.MaxPathMention {
+		s.spelt = nil
+	}
+	slices.Sort(s.spelt)
+	return s.spelt
 }
 
 // cursorSource is the innermost symbol under the cursor in the active file.
@@ -401,92 +428,10 @@ func namesStem(p, stem string) bool {
 	return i == 0 || noExt[i-1] == '/'
 }
 
-// dottedFiles is dottedStemFiles over the scope's index and request, found
-// once a select.
-func (s *scope) dottedFiles() []uint32 {
-	if !s.dottedDone {
-		s.dottedDone = true
-		s.dotted = dottedStemFiles(s.idx, s.q.pairs)
-	}
-	return s.dotted
-}
-
-// dottedStemFiles finds the files whose name, without its extension, is
-// two of the request's words in a row joined by a dot: "rollup config"
-// names rollup.config.js, "user service" user.service.ts. pairs are
-// lowercase ("rollup.config"). A name of more words than two, or one
-// the request spells apart from the others, names no file; nor do pairs
-// that name more than heuristics.MaxPathMention files together.
-func dottedStemFiles(idx *symbolindex.Index, pairs map[string]bool) []uint32 {
-	if len(pairs) == 0 {
-		return nil
-	}
-	stems := dottedStemsOf(idx)
-	var out []uint32
-	for pair := range pairs {
-		if out = append(out, stems[pair]...); len(out) > heuristics.MaxPathMention {
-			return nil
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// dottedStems keeps, for the last few index states selects asked about,
-// their files by dotted stem. Walking every path for each request cost
-// 2 ms a select at 10,000 files (the paths' bytes are cold); an index
-// state is its pointer and generation, which every put or removal bumps.
-// The pointer is weak: a closed workspace's index is not kept alive here.
-var dottedStems struct {
-	sync.Mutex
-	tables [4]dottedTable
-	next   int
-}
-
-type dottedTable struct {
-	idx   weak.Pointer[symbolindex.Index]
-	gen   uint64
-	stems map[string][]uint32
-}
-
-// dottedStemsOf maps each dotted stem of idx's files (a name of two parts
-// before its extension, lowercase: "rollup.config") to their slots.
-func dottedStemsOf(idx *symbolindex.Index) map[string][]uint32 {
-	gen := idx.Generation()
-	dottedStems.Lock()
-	defer dottedStems.Unlock()
-	for _, t := range dottedStems.tables {
-		if t.idx.Value() == idx && t.gen == gen {
-			return t.stems
-		}
-	}
-	stems := map[string][]uint32{}
-	var lower []byte
-	idx.EachPath(func(p string, fs uint32) bool {
-		base := path.Base(p)
-		stem := base[:len(base)-len(path.Ext(base))]
-		if i := strings.IndexByte(stem, '.'); i > 0 && i < len(stem)-1 && strings.IndexByte(stem[i+1:], '.') < 0 {
-			lower = appendLower(lower[:0], stem)
-			stems[string(lower)] = append(stems[string(lower)], fs)
-		}
-		return true
-	})
-	dottedStems.tables[dottedStems.next] = dottedTable{weak.Make(idx), gen, stems}
-	dottedStems.next = (dottedStems.next + 1) % len(dottedStems.tables)
-	return stems
-}
-
-// appendLower appends s with its ASCII letters lowered, as the request's
-// words are (wordPairs keeps ASCII letters and digits only).
-func appendLower(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
-	}
-	return dst
+// fileStem is a path's file name without its extension.
+func fileStem(p string) string {
+	base := path.Base(p)
+	return base[:len(base)-len(path.Ext(base))]
 }
 
 // filesByPath finds the files a mentioned path names: an exact relative

@@ -226,10 +226,10 @@ type query struct {
 	// history (each with its recency weight).
 	idents []mention
 	paths  []mention
-	// pairs are the request's adjacent words joined by a dot, lowercase
-	// ("rollup config": "rollup.config"), a file's dotted name spelt
-	// out (dottedStemFiles).
-	pairs map[string]bool
+	// words are the request's own words as wordRuns gives them ("": a
+	// deictic request), where a file's dotted name spelt out is looked
+	// for (spells).
+	words string
 	// ctxWeight is how much the conversation counts in this turn
 	// (heuristics.ContextWeight): a path the history names earns the
 	// strong-match bonus only as far as the request leans on it.

@@ -212,7 +212,9 @@ func analyse(p *plan) *query {
 	for _, pth := range p.query.Paths {
 		q.paths = append(q.paths, mention{name: pth, w: 1})
 	}
-	q.pairs = wordPairs(p.text)
+	if !q.deictic {
+		q.words = wordRuns(p.text)
+	}
 	return q
 }
 
@@ -298,37 +300,85 @@ func (s *snap) ownBestMatch(q *query) float64 {
 	return math.Min(1, float64(best)/float64(len(own)))
 }
 
-// wordPairs are text's adjacent words (runs of letters and digits, two
-// or more characters, not separated by more than spaces) joined by a dot,
-// lowercase, at most heuristics.MaxWordPairs of them.
-func wordPairs(text string) map[string]bool {
-	var out map[string]bool
-	text = string(appendLower(nil, text)) // once, not word by word
-	prev, prevEnd := "", -1
-	for i := 0; i < len(text) && len(out) < heuristics.MaxWordPairs; {
-		if !isWordByte(text[i]) {
-			i++
+// wordRuns is text's words (runs of ASCII letters and digits), lowercase,
+// wrapped in spaces: one space between two words only spaces part, " | "
+// between others ("Adjust rollup config, now": " adjust rollup config |
+// now "). A file's dotted name spelt out is looked for in it (spells).
+func wordRuns(text string) string {
+	out := make([]byte, 0, len(text)+2)
+	gap := byte(' ')
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+		case c == ' ':
+			continue
+		default:
+			gap = '|'
 			continue
 		}
-		j := i
-		for j < len(text) && isWordByte(text[j]) {
-			j++
-		}
-		w := text[i:j]
-		if len(w) < 2 {
-			prev = ""
-		} else {
-			if prev != "" && strings.TrimLeft(text[prevEnd:i], " ") == "" {
-				if out == nil {
-					out = map[string]bool{}
-				}
-				out[prev+"."+w] = true
+		if i == 0 || !isWordByte(text[i-1]) {
+			out = append(out, ' ')
+			if gap == '|' && len(out) > 1 {
+				out = append(out, "| "...)
 			}
-			prev = w
+			gap = ' '
 		}
-		prevEnd, i = j, j
+		out = append(out, c)
 	}
-	return out
+	return string(append(out, ' '))
+}
+
+// spells reports whether the request spells out a file's name without
+// its extension (stem) as its words in a row: the stem's parts split on
+// dots, two or more of them, each of two or more letters and digits
+// ("rollup config" spells rollup.config, "user service" User.Service).
+func (q *query) spells(stem string) bool {
+	if q.words == "" || strings.IndexByte(stem, '.') < 0 {
+		return false
+	}
+	part := 0 // the length of the part so far
+	for i := 0; i <= len(stem); i++ {
+		switch {
+		case i == len(stem) || stem[i] == '.':
+			if part < 2 {
+				return false
+			}
+			part = 0
+		case !isWordByte(stem[i]):
+			return false
+		default:
+			part++
+		}
+	}
+	// At each word of the request, the stem with its dots read as spaces,
+	// lowercase, followed by the end of a word.
+	for i := 0; i+len(stem)+1 < len(q.words); i++ {
+		if q.words[i] == ' ' && spelledAt(q.words[i+1:], stem) {
+			return true
+		}
+	}
+	return false
+}
+
+// spelledAt reports whether words starts with stem, its dots read as
+// spaces and its letters lowercase, and a space after it.
+func spelledAt(words, stem string) bool {
+	for k := 0; k < len(stem); k++ {
+		c := stem[k]
+		switch {
+		case c == '.':
+			c = ' '
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if words[k] != c {
+			return false
+		}
+	}
+	return words[len(stem)] == ' '
 }
 
 func isWordByte(c byte) bool {
