@@ -153,8 +153,13 @@ func Load(ctx context.Context, dir, head string, opts Options) (*History, error)
 	if err != nil {
 		return nil, err
 	}
-	since := time.Unix(headTime, 0).Add(-opts.MaxAge)
-	cs, _, err := readLog(ctx, dir, prefix, "--max-count="+strconv.Itoa(opts.MaxCommits), "--since="+since.UTC().Format("2006-01-02T15:04:05Z"), head)
+	args := []string{"--max-count=" + strconv.Itoa(opts.MaxCommits)}
+	// A window reaching before 1970 bounds nothing, and git's --since
+	// reads such a date as matching no commit at all: leave it out.
+	if since := time.Unix(headTime, 0).Add(-opts.MaxAge); since.Unix() > 0 {
+		args = append(args, "--since="+since.UTC().Format("2006-01-02T15:04:05Z"))
+	}
+	cs, _, err := readLog(ctx, dir, prefix, append(args, head)...)
 	if err != nil {
 		return nil, err
 	}

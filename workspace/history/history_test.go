@@ -77,6 +77,23 @@ func TestLoadFromASubdirectory(t *testing.T) {
 	}
 }
 
+// TestLoadWindowBeforeEpoch: historyDays large enough to reach before
+// 1970 ("read everything") reads every commit, not none (git's --since
+// matches nothing for such a date).
+func TestLoadWindowBeforeEpoch(t *testing.T) {
+	dir := t.TempDir()
+	fastImport(t, dir, 30, 20) // committed in September 2020
+	for _, days := range []int{365, 60 * 365, 36500} {
+		h, err := Load(context.Background(), dir, "main", Options{MaxAge: time.Duration(days) * 24 * time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Len() != 30 {
+			t.Errorf("historyDays %d: %d commits read, want all 30", days, h.Len())
+		}
+	}
+}
+
 func BenchmarkLoad5000(b *testing.B) {
 	dir := b.TempDir()
 	fastImport(b, dir, 5000, 500)
