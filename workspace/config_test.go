@@ -160,6 +160,8 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *Config) { c.Limit = 0 }, "limit: must be between 1 and 100, got 0"},
 		{func(c *Config) { c.Limit = 1000 }, "limit: must be between 1 and 100, got 1000"},
 		{func(c *Config) { c.MaxChars = -5 }, "maxChars: must be positive, got -5"},
+		{func(c *Config) { c.HistoryDays = 0 }, "historyDays: must be between 1 and 100000, got 0"},
+		{func(c *Config) { c.HistoryDays = 200000 }, "historyDays: must be between 1 and 100000, got 200000"},
 		{func(c *Config) { c.MaxCharsPerItem = 0 }, "maxCharsPerItem: must be positive, got 0"},
 		{func(c *Config) { c.Tools = []Tool{{Name: "", Description: "d"}} }, "tools[0].name: must not be empty"},
 		{func(c *Config) { c.Tools = []Tool{{Name: "run sql", Description: "d"}} }, `tools[0].name: must be one word without "@", got "run sql"`},

@@ -26,6 +26,10 @@ const (
 	DefaultMaxCharsPerItem = 1500
 	// MaxMaxTokens bounds maxTokens: far more than any model's window.
 	MaxMaxTokens = 1 << 24
+	// MaxHistoryDays bounds historyDays below time.Duration's range
+	// (about 106,000 days); any window reaching before 1970 already reads
+	// every commit.
+	MaxHistoryDays = 100000
 )
 
 // Configuration defaults. Default is the one place they are applied.
@@ -148,8 +152,8 @@ func (c Config) Validate() error {
 	if c.HistoryCommits < 0 {
 		return fmt.Errorf("historyCommits: must not be negative, got %d", c.HistoryCommits)
 	}
-	if c.HistoryDays <= 0 {
-		return fmt.Errorf("historyDays: must be positive, got %d", c.HistoryDays)
+	if c.HistoryDays <= 0 || c.HistoryDays > MaxHistoryDays {
+		return fmt.Errorf("historyDays: must be between 1 and %d, got %d", MaxHistoryDays, c.HistoryDays)
 	}
 	if c.Limit < 1 || c.Limit > MaxLimit {
 		return fmt.Errorf("limit: must be between 1 and %d, got %d", MaxLimit, c.Limit)
