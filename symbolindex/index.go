@@ -82,7 +82,7 @@ type Index struct {
 	pending map[string]merkle.Update // tree updates staged during a batch
 
 	nsyms   int
-	treeErr error // the last tree update error, if any (see stage)
+	treeErr error // the last tree update error, if any (see flush)
 
 	// Reembedded counts symbols tokenized and embedded since the index was
 	// created: the work an edit really caused.
@@ -1165,7 +1165,9 @@ func (ix *Index) SearchVectors(qv []float32, k int, filter func(uint32) bool, ds
 // tree may name files the index has dropped or moved, and the paths are
 // looked up instead.
 func (ix *Index) descendSlots(qv []float32, maxFiles int) ([]uint32, error) {
-	if !ix.batch && len(ix.pending) == 0 && ix.treeErr == nil {
+	// Only fields a frozen copy holds by value are read here: pending is
+	// shared with the live index, which writes it while readers search.
+	if !ix.batch && ix.treeErr == nil {
 		return ix.tree.DescendIDs(qv, maxFiles, 8, make([]uint32, 0, maxFiles))
 	}
 	paths, err := ix.tree.Descend(qv, maxFiles, 8)
@@ -1218,11 +1220,10 @@ func (ix *Index) stage(u merkle.Update) {
 	}
 	ix.pending[u.Path] = u
 	if !ix.batch {
-		if err := ix.flush(); err != nil {
-			// The tree rejects only malformed paths and vectors, which
-			// the index never produces; keep the index usable anyway.
-			ix.treeErr = err
-		}
+		// The tree rejects only malformed paths and vectors, which the
+		// index never produces; flush records the error in treeErr and
+		// the index stays usable.
+		_ = ix.flush()
 	}
 }
 

@@ -154,3 +154,43 @@ func TestPrunedSemanticSearchFollowsSlots(t *testing.T) {
 	}
 	same(loaded, fresh, "loaded and edited")
 }
+
+// TestFrozenSearchBesideWrites: a request searches its frozen copy while
+// the live index takes edits; the pruned semantic search must read nothing
+// the live index writes (run with -race: the staged updates' map is shared
+// by the copy), and the copy's answers must not change under the writes.
+func TestFrozenSearchBesideWrites(t *testing.T) {
+	p := parse.NewParser()
+	defer p.Close()
+	emb := embed.NewHashEmbedder(embed.DefaultHashDim)
+	src := func(i int) string {
+		return fmt.Sprintf("package p\n\n// F%d handles upload number %d.\nfunc F%d() {}\n", i, i, i)
+	}
+	ix := NewIndex(emb)
+	ix.BeginBatch()
+	for i := 0; i < semanticPruneFiles+50; i++ {
+		ix.Put(ixPrepare(t, p, emb, fmt.Sprintf("d%02d/f%04d.go", i%40, i), src(i)))
+	}
+	if err := ix.EndBatch(); err != nil {
+		t.Fatal(err)
+	}
+	frozen := ix.Freeze()
+	before := ixSemantic(t, frozen, "F17 handles upload")
+	edits := make([]*FileDoc, 200)
+	for i := range edits {
+		edits[i] = ixPrepare(t, p, emb, fmt.Sprintf("new/g%04d.go", i), src(10000+i))
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, e := range edits {
+			ix.Put(e)
+		}
+	}()
+	for i := 0; i < 20; i++ {
+		if got := ixSemantic(t, frozen, "F17 handles upload"); !slices.Equal(got, before) {
+			t.Fatalf("the frozen copy's answer changed under live writes:\n got %q\nwant %q", got, before)
+		}
+	}
+	<-done
+}
