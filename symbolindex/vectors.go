@@ -363,6 +363,9 @@ func (s *VectorStore) topK(q []float32, slots []uint32, k int, dst []ScoredSlot,
 		for slot, ok := range s.live {
 			if ok && s.readable(uint32(slot/vecChunk)) {
 				sc := float32(vecDot(s.row(uint32(slot)), qq)) * s.scale(uint32(slot)) * qs
+				if len(h) == k && sc < h[0].Score {
+					continue // out without the tie order (see below)
+				}
 				h = topKPush(h, k, ScoredSlot{Slot: uint32(slot), Score: sc}, worse)
 			}
 		}
@@ -383,7 +386,9 @@ func (s *VectorStore) topK(q []float32, slots []uint32, k int, dst []ScoredSlot,
 			if off < 0 || !s.Has(slot) {
 				if s.Has(slot) {
 					sc := float32(vecDot(s.row(slot), qq)) * s.scale(slot) * qs
-					h = topKPush(h, k, ScoredSlot{Slot: slot, Score: sc}, worse)
+					if !(len(h) == k && sc < h[0].Score) {
+						h = topKPush(h, k, ScoredSlot{Slot: slot, Score: sc}, worse)
+					}
 				}
 				i++
 				continue
@@ -406,8 +411,10 @@ func (s *VectorStore) topK(q []float32, slots []uint32, k int, dst []ScoredSlot,
 				if s.Has(sl) {
 					o := (int(sl%vecChunk) - first) * s.dim
 					sc := float32(vecDot(rows[o:o+s.dim], qq)) * s.scale(sl) * qs
+					// A full heap keeps a lower score out without the tie
+					// order, as Lexical.selectTop does.
 					if len(h) == k && sc < h[0].Score {
-						continue // as Lexical.selectTop: out without the tie order
+						continue
 					}
 					h = topKPush(h, k, ScoredSlot{Slot: sl, Score: sc}, worse)
 				}
