@@ -292,8 +292,10 @@ func (s *scope) mentionedFiles() []weightedSlot {
 // speltFiles are the files, among those the request's words found (the
 // lexical and whole-file sources, which run before the mention source),
 // whose dotted name it spells out as words in a row ("adjust rollup
-// config": rollup.config.js; query.spells), by slot, found once a select;
-// none when they are more than heuristics.MaxPathMention.
+// config": rollup.config.js; query.spells), by slot, found once per folder
+// scope; none when they are more than heuristics.MaxPathMention. It relies
+// on the sources table's order (TestSelectDottedNameIsMentioned fails if
+// the mention source runs before the two word sources).
 func (s *scope) speltFiles() []uint32 {
 	if s.speltDone || s.lists == nil {
 		return s.spelt
