@@ -76,9 +76,19 @@ func (s *scope) collect() []*cand {
 		s.snap.Yield()
 		r := src.run(s)
 		fileLists[src.src] = r.files
+		// The size of the source's lead (heuristics.LeadOf), with no
+		// active file only.
+		lead := s.p.activeAbs == "" && heuristics.LeadSource(src.src) && len(r.syms) >= heuristics.LeadDepth
+		var top, floor float64
+		if lead {
+			top, floor = float64(r.syms[0].score), float64(r.syms[heuristics.LeadDepth-1].score)
+		}
 		for _, h := range r.syms {
 			if c := s.cand(cands, h.slot); c != nil {
 				c.ranks[src.src], c.scores[src.src] = h.rank, h.score
+				if lead {
+					c.lead += heuristics.LeadBonus(s.fv.Weights.Source[src.src], float64(h.score), top, floor)
+				}
 				if src.src == heuristics.SrcActive {
 					c.reason = ReasonActive
 				}
@@ -203,8 +213,15 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32
 	fileScore := map[uint32]float64{}
 	add := func(src heuristics.Source) {
 		list := lists[src]
+		w := s.fv.Weights.Source[src]
+		// The size of the source's lead (heuristics.LeadOf), with no
+		// active file only.
+		lead := s.p.activeAbs == "" && heuristics.LeadSource(src) && len(list) >= heuristics.LeadDepth
 		for i, r := range heuristics.CompetitionRanks(list, fileScoreOf) {
-			fileScore[list[i].slot] += heuristics.RRF(s.fv.Weights.Source[src], r)
+			fileScore[list[i].slot] += heuristics.RRF(w, r)
+			if lead {
+				fileScore[list[i].slot] += heuristics.LeadBonus(w, list[i].score, list[0].score, list[heuristics.LeadDepth-1].score)
+			}
 		}
 	}
 	for src := heuristics.Source(0); src < heuristics.NumSources; src++ {
@@ -249,7 +266,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 	var here *cand
 	best := 0.0
 	for _, c := range cs {
-		c.fused = s.fv.Weights.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality])) + c.strong
+		c.fused = s.fv.Weights.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality])) + c.strong + c.lead
 		if s.p.activeAbs == "" && c.cat == 0 && heuristics.ContentAgrees(c.ranks[heuristics.SrcLexical], c.ranks[heuristics.SrcSemantic]) {
 			// With no active file in the request: beside one, nearness
 			// and the editor's sources part near-equal code (two
