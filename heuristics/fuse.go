@@ -23,7 +23,7 @@ func RRF(weight float64, rank int) float64 {
 // BM25, history's likeness of past messages) adds, to each item it
 // ranks, LeadWeight of its own first places times the item's lead over
 // the list's LeadDepth-th (LeadOf), at the file level and for lexical's
-// symbols. Only with no active file (as content agreement): beside one,
+// symbols of code (not tests, docs or configuration). Only with no active file (as content agreement): beside one,
 // the editor's sources decide, and the lead cost the active scenario at
 // 150 commits (EVAL.md, "fusek" and "lead (cold only)").
 const (

@@ -77,7 +77,9 @@ func (s *scope) collect() []*cand {
 		r := src.run(s)
 		fileLists[src.src] = r.files
 		// The size of the source's lead (heuristics.LeadOf), with no
-		// active file only.
+		// active file only, and for code only: a test or a declaration
+		// table that repeats the request's words (a test block of email
+		// examples) is far ahead in words, not in what it asks for.
 		lead := s.p.activeAbs == "" && heuristics.LeadSource(src.src) && len(r.syms) >= heuristics.LeadDepth
 		var top, floor float64
 		if lead {
@@ -86,7 +88,7 @@ func (s *scope) collect() []*cand {
 		for _, h := range r.syms {
 			if c := s.cand(cands, h.slot); c != nil {
 				c.ranks[src.src], c.scores[src.src] = h.rank, h.score
-				if lead {
+				if lead && c.cat == 0 {
 					c.lead += heuristics.LeadBonus(s.fv.Weights.Source[src.src], float64(h.score), top, floor)
 				}
 				if src.src == heuristics.SrcActive {
