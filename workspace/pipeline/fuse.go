@@ -76,26 +76,7 @@ func (s *scope) collect() []*cand {
 		s.snap.Yield()
 		r := src.run(s)
 		fileLists[src.src] = r.files
-		// The size of the source's lead (heuristics.LeadOf), with no
-		// active file only, and for code only: a test or a declaration
-		// table that repeats the request's words (a test block of email
-		// examples) is far ahead in words, not in what it asks for.
-		lead := s.p.activeAbs == "" && heuristics.LeadSource(src.src) && len(r.syms) >= heuristics.LeadDepth
-		var top, floor float64
-		if lead {
-			top, floor = float64(r.syms[0].score), float64(r.syms[heuristics.LeadDepth-1].score)
-		}
-		for _, h := range r.syms {
-			if c := s.cand(cands, h.slot); c != nil {
-				c.ranks[src.src], c.scores[src.src] = h.rank, h.score
-				if lead && c.cat == 0 {
-					c.lead += heuristics.LeadBonus(s.fv.Weights.Source[src.src], float64(h.score), top, floor)
-				}
-				if src.src == heuristics.SrcActive {
-					c.reason = ReasonActive
-				}
-			}
-		}
+		s.addSyms(cands, src.src, r.syms)
 	}
 	fileScore := s.fuseFiles(&fileLists)
 	// Each file with its score, so that sorting compares scores without
@@ -184,6 +165,30 @@ func fileOnlyRanks(lists *[heuristics.NumSources][]scoredFile) map[heuristics.So
 		out[src] = ranks
 	}
 	return out
+}
+
+// addSyms puts one source's ranks and scores on its symbols' candidates,
+// and what the size of its lead adds (heuristics.LeadBonus): with no
+// active file only, and for code only (a test or a declaration table that
+// repeats the request's words, a test block of email examples, is far
+// ahead in words, not in what it asks for).
+func (s *scope) addSyms(cands map[uint32]*cand, src heuristics.Source, syms []symRank) {
+	lead := s.p.activeAbs == "" && heuristics.LeadSource(src) && len(syms) >= heuristics.LeadDepth
+	var top, floor float64
+	if lead {
+		top, floor = float64(syms[0].score), float64(syms[heuristics.LeadDepth-1].score)
+	}
+	for _, h := range syms {
+		if c := s.cand(cands, h.slot); c != nil {
+			c.ranks[src], c.scores[src] = h.rank, h.score
+			if lead && c.cat == 0 {
+				c.lead += heuristics.LeadBonus(s.fv.Weights.Source[src], float64(h.score), top, floor)
+			}
+			if src == heuristics.SrcActive {
+				c.reason = ReasonActive
+			}
+		}
+	}
 }
 
 // candsPool holds collect's maps of candidates by slot, empty.
