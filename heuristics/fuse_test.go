@@ -34,3 +34,31 @@ func TestRRF(t *testing.T) {
 		t.Error("agreement at rank 2 in two lists does not beat rank 1 in one")
 	}
 }
+
+// A lead is measured against the list's fifth, as a share of its first:
+// a first far ahead adds most, a list whose top five are level adds
+// nothing, and no item at or below the fifth adds anything.
+func TestLeadBonus(t *testing.T) {
+	if got, want := LeadOf(20, 20, 10), 0.5; got != want {
+		t.Errorf("LeadOf(20, 20, 10) = %v, want %v", got, want)
+	}
+	for _, c := range [][3]float64{{10, 20, 10}, {9, 20, 10}, {15, 15, 15}, {1, 0, 0}, {math.NaN(), 20, 10}} {
+		if got := LeadOf(c[0], c[1], c[2]); got != 0 {
+			t.Errorf("LeadOf(%v, %v, %v) = %v, want 0", c[0], c[1], c[2], got)
+		}
+	}
+	if got, want := LeadBonus(1.5, 20, 20, 10), LeadWeight*RRF(1.5, 1)*0.5; got != want {
+		t.Errorf("LeadBonus(1.5, 20, 20, 10) = %v, want %v", got, want)
+	}
+	if LeadBonus(1, 20, 20, 10) <= LeadBonus(1, 12, 20, 10) {
+		t.Error("a bigger lead does not add more")
+	}
+	if LeadBonus(0, 20, 20, 10) != 0 {
+		t.Error("a source weighing nothing adds a lead")
+	}
+	for _, src := range []Source{SrcSemantic, SrcMention, SrcGraph, SrcActive} {
+		if LeadSource(src) {
+			t.Errorf("%s's scores are no match measure, yet its lead counts", SourceNames[src])
+		}
+	}
+}

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -874,5 +875,72 @@ export default function mergeConfig(config1, config2) { return {...config1, ...c
 	}
 	if files := selFiles(selDo(t, ws, &SelectRequest{Query: q})); slices.Contains(files, "rollup.config.js") {
 		t.Errorf("rollup.config.js after it was closed unsaved: %q", files)
+	}
+}
+
+// With no file open, a symbol far ahead of the rest in the lexical
+// source (Nearest holds "ties", "half", "even" that no other code does)
+// comes before one that several sources rank in the middle: Total's file
+// is history's first (past commits said "invoice total") and whole-file
+// BM25's, and its words are lexical's second. Reciprocal ranks alone
+// keep only the order, not the size of Nearest's lead.
+func TestSelectLexicalLeadBeatsMiddlingConsensus(t *testing.T) {
+	r := newHistRepo(t)
+	files := map[string]string{
+		"invoice/total.go": `package invoice
+
+// Total sums the invoice lines into the invoice total in cents.
+func Total(lines []int64) int64 {
+	var sum int64
+	for _, l := range lines {
+		sum += l
+	}
+	return sum
+}
+
+// Tax adds the tax of an invoice total, in cents.
+func Tax(total int64, rate float64) int64 { return total + int64(float64(total)*rate) }
+
+// Discount takes a discount off an invoice total, in cents.
+func Discount(total, off int64) int64 { return total - off }
+`,
+		"money/round.go": `package money
+
+import "math"
+
+// Nearest turns an amount into whole cents. Ties at half a cent go to the
+// even neighbour (banker's rounding), so that halves do not drift upward.
+func Nearest(amount float64) int64 { return int64(math.RoundToEven(amount * 100)) }
+`,
+		"money/format.go": `package money
+
+// Format prints cents as a decimal amount.
+func Format(cents int64) string { return "" }
+`,
+	}
+	r.commit("initial import", files)
+	for _, msg := range []string{"invoice: totals in cents", "invoice: fix the invoice total", "invoice: total of cents"} {
+		files["invoice/total.go"] += "// " + msg + "\n"
+		r.commit(msg, map[string]string{"invoice/total.go": files["invoice/total.go"]})
+	}
+	ws := histWorkspace(t, r.dir)
+	query := "invoice totals: ties at half a cent must go to the even cent"
+	res := selDo(t, ws, &SelectRequest{Query: query, Limit: 8, IncludeItems: CodeOnly()})
+	if len(res.Items) == 0 || res.Items[0].ID != "sym:money/round.go::Nearest" {
+		t.Fatalf("want Nearest first, got %q", selIDs(res))
+	}
+	if l := res.Items[0].Lead; !(l > 0) {
+		t.Errorf("Nearest's lead bonus is %v, want it above 0", l)
+	}
+	// The consensus is real: Total is history's first and lexical's second.
+	if it := selFind(res, "sym:invoice/total.go::Total"); it == nil || it.Signals["history"].Rank != 1 || it.Signals["lexical"].Rank != 2 {
+		t.Errorf("want Total with history #1 and lexical #2, got %+v", it)
+	}
+	// Beside an open file the editor's sources decide: no lead counts.
+	res = selDo(t, ws, &SelectRequest{Query: query, Active: filepath.Join(r.dir, "money", "format.go"), Limit: 8, IncludeItems: CodeOnly()})
+	for _, it := range res.Items {
+		if it.Lead != 0 {
+			t.Errorf("%s has a lead bonus %v with a file open", it.ID, it.Lead)
+		}
 	}
 }

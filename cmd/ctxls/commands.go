@@ -258,6 +258,9 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 			if it.Strong != nil {
 				fmt.Fprintf(w, "   strong match +%.4f: %s\n", it.Strong.Bonus, strongBy[it.Strong.By])
 			}
+			if it.Lead > 0 {
+				fmt.Fprintf(w, "   lead +%.4f: its lexical score's lead over the fifth's\n", it.Lead)
+			}
 		}
 		for _, l := range strings.Split(strings.TrimRight(it.Text, "\n"), "\n") {
 			fmt.Fprintf(w, "   | %s\n", l)

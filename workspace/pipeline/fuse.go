@@ -76,14 +76,7 @@ func (s *scope) collect() []*cand {
 		s.snap.Yield()
 		r := src.run(s)
 		fileLists[src.src] = r.files
-		for _, h := range r.syms {
-			if c := s.cand(cands, h.slot); c != nil {
-				c.ranks[src.src], c.scores[src.src] = h.rank, h.score
-				if src.src == heuristics.SrcActive {
-					c.reason = ReasonActive
-				}
-			}
-		}
+		s.addSyms(cands, src.src, r.syms)
 	}
 	fileScore := s.fuseFiles(&fileLists)
 	// Each file with its score, so that sorting compares scores without
@@ -174,6 +167,30 @@ func fileOnlyRanks(lists *[heuristics.NumSources][]scoredFile) map[heuristics.So
 	return out
 }
 
+// addSyms puts one source's ranks and scores on its symbols' candidates,
+// and what the size of its lead adds (heuristics.LeadBonus): with no
+// active file only, and for code only (a test or a declaration table that
+// repeats the request's words, a test block of email examples, is far
+// ahead in words, not in what it asks for).
+func (s *scope) addSyms(cands map[uint32]*cand, src heuristics.Source, syms []symRank) {
+	lead := s.p.activeAbs == "" && heuristics.LeadSource(src) && len(syms) >= heuristics.LeadDepth
+	var top, floor float64
+	if lead {
+		top, floor = float64(syms[0].score), float64(syms[heuristics.LeadDepth-1].score)
+	}
+	for _, h := range syms {
+		if c := s.cand(cands, h.slot); c != nil {
+			c.ranks[src], c.scores[src] = h.rank, h.score
+			if lead && c.cat == 0 {
+				c.lead += heuristics.LeadBonus(s.fv.Weights.Source[src], float64(h.score), top, floor)
+			}
+			if src == heuristics.SrcActive {
+				c.reason = ReasonActive
+			}
+		}
+	}
+}
+
 // candsPool holds collect's maps of candidates by slot, empty.
 var candsPool = sync.Pool{New: func() any { return map[uint32]*cand{} }}
 
@@ -203,8 +220,15 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32
 	fileScore := map[uint32]float64{}
 	add := func(src heuristics.Source) {
 		list := lists[src]
+		w := s.fv.Weights.Source[src]
+		// The size of the source's lead (heuristics.LeadOf), with no
+		// active file only.
+		lead := s.p.activeAbs == "" && heuristics.LeadSource(src) && len(list) >= heuristics.LeadDepth
 		for i, r := range heuristics.CompetitionRanks(list, fileScoreOf) {
-			fileScore[list[i].slot] += heuristics.RRF(s.fv.Weights.Source[src], r)
+			fileScore[list[i].slot] += heuristics.RRF(w, r)
+			if lead {
+				fileScore[list[i].slot] += heuristics.LeadBonus(w, list[i].score, list[0].score, list[heuristics.LeadDepth-1].score)
+			}
 		}
 	}
 	for src := heuristics.Source(0); src < heuristics.NumSources; src++ {
@@ -249,7 +273,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 	var here *cand
 	best := 0.0
 	for _, c := range cs {
-		c.fused = s.fv.Weights.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality])) + c.strong
+		c.fused = s.fv.Weights.FuseRanks(&c.ranks, float64(c.scores[heuristics.SrcLocality])) + c.strong + c.lead
 		if s.p.activeAbs == "" && c.cat == 0 && heuristics.ContentAgrees(c.ranks[heuristics.SrcLexical], c.ranks[heuristics.SrcSemantic]) {
 			// With no active file in the request: beside one, nearness
 			// and the editor's sources part near-equal code (two

@@ -182,7 +182,10 @@ type cand struct {
 	// StrongStem, StrongScope, StrongFile, StrongFolder or StrongVersion
 	// (read only when strong > 0).
 	strongBy string
-	reason   string
+	// lead: what the sizes of its sources' leads add to its fused score
+	// (heuristics.LeadBonus; with no active file only).
+	lead   float64
+	reason string
 	// head: a file item of the lines before the file's first symbol
 	// (focus.go), not of the whole file.
 	head bool
