@@ -341,6 +341,20 @@ func (s *VectorStore) TopK(q []float32, slots []uint32, k int, dst []ScoredSlot)
 	return s.topK(q, slots, k, dst, nil)
 }
 
+// topKLive is topK's heap over every live slot of a store held in memory.
+func (s *VectorStore) topKLive(h []ScoredSlot, k int, qq []int8, qs float32, worse func(a, b ScoredSlot) bool) []ScoredSlot {
+	for slot, ok := range s.live {
+		if ok && s.readable(uint32(slot/vecChunk)) {
+			sc := float32(vecDot(s.row(uint32(slot)), qq)) * s.scale(uint32(slot)) * qs
+			if len(h) == k && sc < h[0].Score {
+				continue // out without the tie order (see topK)
+			}
+			h = topKPush(h, k, ScoredSlot{Slot: uint32(slot), Score: sc}, worse)
+		}
+	}
+	return h
+}
+
 // topK is TopK with equal scores in the order order gives (a strict total
 // order on slots; nil: by lower slot), decided as the k are kept, so that
 // the k kept of many equal scores are the first k in order.
@@ -360,15 +374,7 @@ func (s *VectorStore) topK(q []float32, slots []uint32, k int, dst []ScoredSlot,
 		return h
 	}
 	if slots == nil && s.file == nil {
-		for slot, ok := range s.live {
-			if ok && s.readable(uint32(slot/vecChunk)) {
-				sc := float32(vecDot(s.row(uint32(slot)), qq)) * s.scale(uint32(slot)) * qs
-				if len(h) == k && sc < h[0].Score {
-					continue // out without the tie order (see below)
-				}
-				h = topKPush(h, k, ScoredSlot{Slot: uint32(slot), Score: sc}, worse)
-			}
-		}
+		h = s.topKLive(h, k, qq, qs, worse)
 	} else {
 		if slots == nil {
 			slots = make([]uint32, 0, s.n)
