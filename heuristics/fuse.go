@@ -18,22 +18,24 @@ func RRF(weight float64, rank int) float64 {
 }
 
 // The lead term: reciprocal ranks keep a source's order but lose how far
-// its first is ahead of the rest. A source whose scores measure how well
-// an item matches the request (lexical's BM25F over symbols, whole-file
-// BM25, history's likeness of past messages) adds, to each item it
-// ranks, LeadWeight of its own first places times the item's lead over
-// the list's LeadDepth-th (LeadOf), at the file level and for lexical's
-// symbols of code (not tests, docs or configuration). Only with no active file (as content agreement): beside one,
-// the editor's sources decide, and the lead cost the active scenario at
-// 150 commits (EVAL.md, "fusek" and "lead (cold only)").
+// its first is ahead of the rest. A source whose scores grow with how well
+// the request's words match (lexical's BM25F over symbols, whole-file
+// BM25, history's votes of past commits whose messages match, summed per
+// file) adds, to each item it ranks, LeadWeight of its own first places
+// times the item's lead over the list's LeadDepth-th (LeadOf): at the
+// file level, and for lexical's symbols of code (not tests, docs or
+// configuration). A list shorter than LeadDepth gives no lead. Only with
+// no active file (as content agreement): beside one, the editor's sources
+// decide, and the lead cost the active scenario at 150 commits (EVAL.md,
+// "fusek" and "lead (cold only)").
 const (
 	LeadWeight = 1.0
 	LeadDepth  = 5
 )
 
-// LeadSource reports whether src's scores measure a match, so that the
-// size of its lead counts: mention's and the graph's are weights, the
-// embedder's similarities are near-equal at the top.
+// LeadSource reports whether src's scores grow with the request's word
+// matches, so that the size of its lead counts: mention's and the graph's
+// are weights, the embedder's similarities are near-equal at the top.
 func LeadSource(src Source) bool {
 	return src == SrcLexical || src == SrcFile || src == SrcHistory
 }

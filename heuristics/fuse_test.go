@@ -47,7 +47,7 @@ func TestLeadBonus(t *testing.T) {
 			t.Errorf("LeadOf(%v, %v, %v) = %v, want 0", c[0], c[1], c[2], got)
 		}
 	}
-	if got, want := LeadBonus(1.5, 20, 20, 10), LeadWeight*RRF(1.5, 1)*0.5; got != want {
+	if got, want := LeadBonus(1.5, 20, 20, 10), 0.75/61; math.Abs(got-want) > 1e-15 {
 		t.Errorf("LeadBonus(1.5, 20, 20, 10) = %v, want %v", got, want)
 	}
 	if LeadBonus(1, 20, 20, 10) <= LeadBonus(1, 12, 20, 10) {
@@ -55,6 +55,11 @@ func TestLeadBonus(t *testing.T) {
 	}
 	if LeadBonus(0, 20, 20, 10) != 0 {
 		t.Error("a source weighing nothing adds a lead")
+	}
+	for _, src := range []Source{SrcLexical, SrcFile, SrcHistory} {
+		if !LeadSource(src) {
+			t.Errorf("%s's scores measure a word match, yet its lead does not count", SourceNames[src])
+		}
 	}
 	for _, src := range []Source{SrcSemantic, SrcMention, SrcGraph, SrcActive} {
 		if LeadSource(src) {

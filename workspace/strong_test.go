@@ -929,7 +929,7 @@ func Format(cents int64) string { return "" }
 	if len(res.Items) == 0 || res.Items[0].ID != "sym:money/round.go::Nearest" {
 		t.Fatalf("want Nearest first, got %q", selIDs(res))
 	}
-	if l := res.Items[0].Lead; !(l > 0) {
+	if l := res.Items[0].LeadBonus; !(l > 0) {
 		t.Errorf("Nearest's lead bonus is %v, want it above 0", l)
 	}
 	// The consensus is real: Total is history's first and lexical's second.
@@ -939,8 +939,8 @@ func Format(cents int64) string { return "" }
 	// Beside an open file the editor's sources decide: no lead counts.
 	res = selDo(t, ws, &SelectRequest{Query: query, Active: filepath.Join(r.dir, "money", "format.go"), Limit: 8, IncludeItems: CodeOnly()})
 	for _, it := range res.Items {
-		if it.Lead != 0 {
-			t.Errorf("%s has a lead bonus %v with a file open", it.ID, it.Lead)
+		if it.LeadBonus != 0 {
+			t.Errorf("%s has a lead bonus %v with a file open", it.ID, it.LeadBonus)
 		}
 	}
 }

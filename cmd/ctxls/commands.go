@@ -226,8 +226,9 @@ func flagOf(field string) string { return flagFor(selectFlags, field) }
 // its text, indented.
 //
 // With explain, an item the request names outright shows the strong-match
-// bonus on its own line: it is added to the fused score beside the
-// sources' reciprocal ranks, so the ranks alone do not add up to the score.
+// bonus on its own line, and an item far ahead in the word match its lead
+// bonus: both are added to the fused score beside the sources' reciprocal
+// ranks, so the ranks alone do not add up to the score.
 func printResult(w io.Writer, res *wire.Result, explain bool) {
 	switch {
 	case len(res.Items) == 0 && res.Message != "":
@@ -258,8 +259,8 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 			if it.Strong != nil {
 				fmt.Fprintf(w, "   strong match +%.4f: %s\n", it.Strong.Bonus, strongBy[it.Strong.By])
 			}
-			if it.Lead > 0 {
-				fmt.Fprintf(w, "   lead +%.4f: its lexical score's lead over the fifth's\n", it.Lead)
+			if it.LeadBonus > 0 {
+				fmt.Fprintf(w, "   lead +%.4f: the word match puts it well ahead of its fifth\n", it.LeadBonus)
 			}
 		}
 		for _, l := range strings.Split(strings.TrimRight(it.Text, "\n"), "\n") {

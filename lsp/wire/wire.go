@@ -175,10 +175,11 @@ type Item struct {
 	// Strong, when the request names the item, its file or its scope
 	// outright, is what that added to the fused score (extension).
 	Strong *Strong `json:"strong,omitempty"`
-	// Lead, when the request has no active file, is what the sizes of
-	// the item's leads in the sources that measure a match added to the
-	// fused score (extension; absent for nothing).
-	Lead float64 `json:"lead,omitempty"`
+	// LeadBonus, when the request has no active file, is what the size
+	// of the symbol's lead in the word match (its lexical score above
+	// the fifth's) added to the fused score (extension; absent for
+	// nothing).
+	LeadBonus float64 `json:"leadBonus,omitempty"`
 	// Why is the evidence that put the item there, in one short sentence
 	// for a person: "calls `Command.findSuggestions` at args.go:36".
 	Why string `json:"why"`
@@ -339,7 +340,7 @@ func FromSelection(sel *workspace.Selection, utf8 bool) *Result {
 		item := Item{
 			ID: it.ID, URI: uri, Paths: it.Paths, Path: it.Path, Symbol: it.Symbol, Kind: it.Kind, Language: it.Language,
 			Range: rangeOf(it.Span, it.StartLineText, it.EndLineText, utf8),
-			Text:  it.Text, Truncated: it.Truncated, Score: it.Score, Reason: it.Reason, Signals: sig, Why: it.Why, Lead: it.Lead,
+			Text:  it.Text, Truncated: it.Truncated, Score: it.Score, Reason: it.Reason, Signals: sig, Why: it.Why, LeadBonus: it.LeadBonus,
 		}
 		if it.Strong != nil {
 			item.Strong = &Strong{Bonus: it.Strong.Bonus, By: it.Strong.By}

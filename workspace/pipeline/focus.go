@@ -241,6 +241,7 @@ func fileEvidence(c *cand) {
 			c.ranks[src], c.scores[src] = 0, 0
 		}
 	}
+	c.lead = 0 // lexical's, the symbol's own
 	c.site = nil
 }
 

@@ -81,7 +81,7 @@ func buildItem(q *query, e *packEntry, pk heuristics.Packed, srcs map[string][]b
 		Reason:        c.reason,
 		Signals:       signals(c),
 		Strong:        strongOf(c),
-		Lead:          itemScore(c.lead),
+		LeadBonus:     itemScore(c.lead),
 		Why:           e.why,
 	}
 	if b := beyond(e, r, prefix); b != "" {

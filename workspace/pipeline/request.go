@@ -95,9 +95,10 @@ type Selected struct {
 	// Strong is what the request's naming the item, its file or its
 	// scope added to its fused score (nil for nothing).
 	Strong *Strong
-	// Lead is what the sizes of its sources' leads (heuristics.LeadBonus)
-	// added to its fused score: 0 for nothing, always 0 with an active file.
-	Lead float64
+	// LeadBonus is what its lead in the word match (heuristics.LeadBonus)
+	// added to its fused score: 0 for nothing, always 0 with an active
+	// file or for a test, doc or configuration.
+	LeadBonus float64
 	// Why is the evidence that put the item there, in one short sentence
 	// a person reads (why.go): "calls `Run` at main.go:12", "named in
 	// your question: zsh, completion".

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"testing"
+
+	"github.com/ctxls/ctxls/heuristics"
 )
 
 // The names a query writes as code does: capitals or underscores, as
@@ -42,5 +44,21 @@ func TestSiblingNames(t *testing.T) {
 		if got := extends(a, b) || extends(b, a); got != c.want {
 			t.Errorf("%s and %s siblings: %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestFileEvidenceDropsTheLead: an item made from a symbol (its file's
+// head, a window of lines) keeps the file's evidence only; the symbol's
+// lexical lead is its own and must not show on the copy.
+func TestFileEvidenceDropsTheLead(t *testing.T) {
+	c := cand{lead: 0.004}
+	c.ranks[heuristics.SrcLexical], c.scores[heuristics.SrcLexical] = 1, 6.5
+	c.ranks[heuristics.SrcFile], c.scores[heuristics.SrcFile] = 2, 0.05
+	fileEvidence(&c)
+	if c.lead != 0 || c.ranks[heuristics.SrcLexical] != 0 {
+		t.Errorf("after fileEvidence: lead %v, lexical rank %d; want both 0", c.lead, c.ranks[heuristics.SrcLexical])
+	}
+	if c.ranks[heuristics.SrcFile] != 2 {
+		t.Errorf("after fileEvidence the file's rank is %d, want 2 (kept)", c.ranks[heuristics.SrcFile])
 	}
 }

@@ -182,8 +182,9 @@ type cand struct {
 	// StrongStem, StrongScope, StrongFile, StrongFolder or StrongVersion
 	// (read only when strong > 0).
 	strongBy string
-	// lead: what the sizes of its sources' leads add to its fused score
-	// (heuristics.LeadBonus; with no active file only).
+	// lead: what the size of its lexical lead adds to its fused score
+	// (heuristics.LeadBonus; with no active file only, code only). The
+	// whole-file and history leads move its file's rank instead.
 	lead   float64
 	reason string
 	// head: a file item of the lines before the file's first symbol
