@@ -52,21 +52,24 @@ func (t *Tree) DescendIDs(query []float32, maxFiles, k int, dst []uint32) ([]uin
 }
 
 // descend is Descend that also reports how many nodes it scored.
+// hitOrder puts hits best score first, then by path.
+func hitOrder(a, b hit) int {
+	switch {
+	case a.score > b.score:
+		return -1
+	case a.score < b.score:
+		return 1
+	}
+	return strings.Compare(a.path, b.path)
+}
+
 func (t *Tree) descend(query []float32, maxFiles, k int) ([]string, int, error) {
 	s, scored, err := t.descendHits(query, maxFiles, k)
 	if s == nil {
 		return nil, 0, err
 	}
 	defer t.putScratch(s)
-	slices.SortFunc(s.hits, func(a, b hit) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return strings.Compare(a.path, b.path)
-	})
+	slices.SortFunc(s.hits, hitOrder)
 	out := make([]string, len(s.hits))
 	for i := range s.hits {
 		out[i] = s.hits[i].path

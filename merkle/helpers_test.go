@@ -202,15 +202,7 @@ func bruteForce(tr *Tree, q []float32, n int) ([]string, []float32) {
 		}
 	}
 	walk(tr.top())
-	slices.SortFunc(hits, func(a, b hit) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return strings.Compare(a.path, b.path)
-	})
+	slices.SortFunc(hits, hitOrder)
 	hits = hits[:min(n, len(hits))]
 	paths := make([]string, len(hits))
 	scores := make([]float32, len(hits))

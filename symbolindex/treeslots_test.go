@@ -59,14 +59,7 @@ func TestTreeIDsFollowSlots(t *testing.T) {
 	ix.Put(ixPrepare(t, p, emb, "report/totals.go", "package report\n\n// Totals sums a cart.\nfunc Totals(cart []int) int { return len(cart) }\n"))
 	treeSlotsAgree(t, ix, "a new file in a freed slot")
 
-	path := filepath.Join(t.TempDir(), "index.idx")
-	if err := ix.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := LoadIndex(path, emb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := ixSaveLoad(t, ix, emb)
 	treeSlotsAgree(t, loaded, "loaded")
 	loaded.Remove(a)
 	loaded.Put(ixPrepare(t, p, emb, "web/more.ts", "export function more(n: number): number { return n + 1 }\n"))
@@ -140,14 +133,7 @@ func TestPrunedSemanticSearchFollowsSlots(t *testing.T) {
 		t.Errorf("searching %s's own words does not find it", pathOf(a))
 	}
 
-	path := filepath.Join(t.TempDir(), "index.idx")
-	if err := ix.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := LoadIndex(path, emb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := ixSaveLoad(t, ix, emb)
 	for _, x := range []*Index{loaded, fresh} {
 		x.Remove(pathOf(b))
 		x.Put(ixPrepare(t, p, emb, pathOf(n), src(b)))
@@ -193,4 +179,18 @@ func TestFrozenSearchBesideWrites(t *testing.T) {
 		}
 	}
 	<-done
+}
+
+// ixSaveLoad saves ix to a temporary file and loads it back.
+func ixSaveLoad(t *testing.T, ix *Index, emb embed.Embedder) *Index {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "index.idx")
+	if err := ix.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadIndex(path, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loaded
 }
