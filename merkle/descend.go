@@ -51,7 +51,6 @@ func (t *Tree) DescendIDs(query []float32, maxFiles, k int, dst []uint32) ([]uin
 	return dst, nil
 }
 
-// descend is Descend that also reports how many nodes it scored.
 // hitOrder puts hits best score first, then by path.
 func hitOrder(a, b hit) int {
 	switch {
@@ -63,6 +62,7 @@ func hitOrder(a, b hit) int {
 	return strings.Compare(a.path, b.path)
 }
 
+// descend is Descend that also reports how many nodes it scored.
 func (t *Tree) descend(query []float32, maxFiles, k int) ([]string, int, error) {
 	s, scored, err := t.descendHits(query, maxFiles, k)
 	if s == nil {

@@ -173,7 +173,7 @@ func fileOnlyRanks(lists *[heuristics.NumSources][]scoredFile) map[heuristics.So
 // repeats the request's words, a test block of email examples, is far
 // ahead in words, not in what it asks for).
 func (s *scope) addSyms(cands map[uint32]*cand, src heuristics.Source, syms []symRank) {
-	lead := s.p.activeAbs == "" && heuristics.LeadSource(src) && len(syms) >= heuristics.LeadDepth
+	lead := s.leadCounts(src, len(syms))
 	var top, floor float64
 	if lead {
 		top, floor = float64(syms[0].score), float64(syms[heuristics.LeadDepth-1].score)
@@ -189,6 +189,14 @@ func (s *scope) addSyms(cands map[uint32]*cand, src heuristics.Source, syms []sy
 			}
 		}
 	}
+}
+
+// leadCounts reports whether the size of src's lead counts over a list of
+// n (heuristics.LeadBonus): with no active file (as content agreement),
+// for a source whose scores measure a word match, over at least
+// heuristics.LeadDepth entries.
+func (s *scope) leadCounts(src heuristics.Source, n int) bool {
+	return s.p.activeAbs == "" && heuristics.LeadSource(src) && n >= heuristics.LeadDepth
 }
 
 // candsPool holds collect's maps of candidates by slot, empty.
@@ -221,13 +229,15 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32
 	add := func(src heuristics.Source) {
 		list := lists[src]
 		w := s.fv.Weights.Source[src]
-		// The size of the source's lead (heuristics.LeadOf), with no
-		// active file only.
-		lead := s.p.activeAbs == "" && heuristics.LeadSource(src) && len(list) >= heuristics.LeadDepth
+		lead := s.leadCounts(src, len(list))
+		var top, floor float64
+		if lead {
+			top, floor = list[0].score, list[heuristics.LeadDepth-1].score
+		}
 		for i, r := range heuristics.CompetitionRanks(list, fileScoreOf) {
 			fileScore[list[i].slot] += heuristics.RRF(w, r)
-			if lead {
-				fileScore[list[i].slot] += heuristics.LeadBonus(w, list[i].score, list[0].score, list[heuristics.LeadDepth-1].score)
+			if lead { // added apart: the sums stay those the replays measured
+				fileScore[list[i].slot] += heuristics.LeadBonus(w, list[i].score, top, floor)
 			}
 		}
 	}
