@@ -260,7 +260,7 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 				fmt.Fprintf(w, "   strong match +%.4f: %s\n", it.Strong.Bonus, strongBy[it.Strong.By])
 			}
 			if it.LeadBonus > 0 {
-				fmt.Fprintf(w, "   lead +%.4f: the word match puts it well ahead of its fifth\n", it.LeadBonus)
+				fmt.Fprintf(w, "   lead +%.4f: its word match is ahead of the source's fifth place by that much\n", it.LeadBonus)
 			}
 		}
 		for _, l := range strings.Split(strings.TrimRight(it.Text, "\n"), "\n") {

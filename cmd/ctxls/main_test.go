@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -671,4 +672,68 @@ func TestQuietStartGivesTheCollectorBack(t *testing.T) {
 	}
 	p, l := read()
 	t.Fatalf("past the bound: GOGC %d, limit %d; want 77 and %d", p, l, int64(1<<40))
+}
+
+// TestSelectExplainsTheLead: with no file open, a symbol far ahead of the
+// word sources' fifth place shows its lead on a line of its own, larger
+// than any the symbols behind it show.
+func TestSelectExplainsTheLead(t *testing.T) {
+	root := cliTree(t, `
+-- money/round.go --
+package money
+
+// RoundCents rounds an amount of money to whole cents: half a cent goes
+// to the even cent, so that rounding cents never drifts.
+func RoundCents(amount float64) int64 { return int64(amount * 100) }
+-- a/a.go --
+package a
+
+// Parse reads an amount.
+func Parse(s string) float64 { return 0 }
+-- b/b.go --
+package b
+
+// Sum adds amounts.
+func Sum(xs []float64) float64 { return 0 }
+-- c/c.go --
+package c
+
+// Scale multiplies an amount.
+func Scale(x, f float64) float64 { return x * f }
+-- d/d.go --
+package d
+
+// Neg negates an amount.
+func Neg(x float64) float64 { return -x }
+-- e/e.go --
+package e
+
+// Abs is the absolute amount.
+func Abs(x float64) float64 { return x }
+-- f/f.go --
+package f
+
+// Max is the larger amount.
+func Max(x, y float64) float64 { return x }
+`)
+	code, stdout, stderr := cliRun(t, "select", "--root", root, "--cache-dir", "off", "--explain", "--limit", "8", "round an amount to the even cent")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	const line = "\n   lead +"
+	first, rest, _ := strings.Cut(stdout, "\n2. ")
+	if !strings.HasPrefix(first, "1. money/round.go") || !strings.Contains(first, ": its word match is ahead of the source's fifth place by that much\n") {
+		t.Fatalf("want RoundCents first with its lead explained; got:\n%s", stdout)
+	}
+	lead := func(s string) float64 {
+		_, after, _ := strings.Cut(s, line)
+		v, _ := strconv.ParseFloat(strings.TrimSuffix(strings.Fields(after)[0], ":"), 64)
+		return v
+	}
+	top := lead(first)
+	for _, part := range strings.Split(rest, line)[1:] {
+		if v := lead(line + part); !(v < top/10) {
+			t.Errorf("a symbol behind the first shows a lead of %v against the first's %v:\n%s", v, top, stdout)
+		}
+	}
 }
