@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxls/ctxls/heuristics"
 	"golang.org/x/tools/txtar"
 )
 
@@ -942,5 +943,35 @@ func Format(cents int64) string { return "" }
 		if it.LeadBonus != 0 {
 			t.Errorf("%s has a lead bonus %v with a file open", it.ID, it.LeadBonus)
 		}
+	}
+}
+
+// A dotted name spelt out names its files only while they are few: in a
+// monorepo where every package has its rollup.config.js, "rollup config"
+// gives none of them a stem's bonus (heuristics.MaxPathMention).
+func TestSelectDottedNameTooCommonIsNoMention(t *testing.T) {
+	archive := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "-- packages/p%d/rollup.config.js --\n// buildBundle%d builds the bundle of package %d.\nexport function buildBundle%d(format) { return { format }; }\n", i, i, i, i)
+		}
+		return b.String()
+	}
+	const q = "adjust rollup config to preserve the license header"
+	named := func(n int) int {
+		ws, _ := selOpen(t, archive(n), Options{})
+		count := 0
+		for _, it := range selDo(t, ws, &SelectRequest{Query: q, Limit: 30}).Items {
+			if it.Strong != nil && it.Strong.By == "stem" {
+				count++
+			}
+		}
+		return count
+	}
+	if got := named(3); got != 3 {
+		t.Errorf("three packages' rollup.config.js: %d named by their stem, want 3", got)
+	}
+	if got := named(heuristics.MaxPathMention + 1); got != 0 {
+		t.Errorf("%d packages' rollup.config.js: %d named by their stem, want none", heuristics.MaxPathMention+1, got)
 	}
 }
