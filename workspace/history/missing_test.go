@@ -1,11 +1,15 @@
 package history
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -207,5 +211,57 @@ func TestPartialCloneNeverFetches(t *testing.T) {
 	}
 	if n := missingObjects(t, clone); n != missing {
 		t.Errorf("%d objects appeared", missing-n)
+	}
+}
+
+// TestLoadThroughADamagedPack: a packed blob whose bytes are damaged
+// stops git log -p as a missing one does; the history keeps every
+// commit's files and says what it lost.
+func TestLoadThroughADamagedPack(t *testing.T) {
+	r := newGitRepo(t)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for v := range 4 {
+		data := make([]byte, 3000) // random: stored whole, not as a delta
+		for i := range data {
+			data[i] = byte(rnd.UintN(256))
+		}
+		r.write("table.dat", base64.StdEncoding.EncodeToString(data))
+		r.write("table.go", strings.Replace(gamma, `"g"`, `"`+strconv.Itoa(v)+`"`, 1))
+		r.commit("regenerate the table " + strconv.Itoa(v))
+	}
+	r.git("gc", "-q")
+	sha := r.git("rev-parse", "HEAD~2:table.dat")
+	idx, _ := filepath.Glob(filepath.Join(r.dir, ".git", "objects", "pack", "*.idx"))
+	if len(idx) != 1 {
+		t.Fatalf("packs: %v", idx)
+	}
+	off := -1
+	for _, l := range strings.Split(r.git("verify-pack", "-v", idx[0]), "\n") {
+		if f := strings.Fields(l); len(f) >= 5 && f[0] == sha && f[1] == "blob" {
+			off, _ = strconv.Atoi(f[4])
+		}
+	}
+	if off < 0 {
+		t.Fatalf("%s is not in the pack", sha)
+	}
+	pack := strings.TrimSuffix(idx[0], ".idx") + ".pack"
+	os.Chmod(pack, 0o644)
+	f, err := os.OpenFile(pack, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, 16), int64(off+8)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	h, err := Load(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatalf("a damaged pack loses the whole history: %v", err)
+	}
+	if h.Len() != 4 || !strings.Contains(h.Lost, "2 of 4 commits") || !strings.Contains(h.Lost, sha) {
+		t.Errorf("%d commits, lost %q; want all 4, the two commits whose diffs need %s said", h.Len(), h.Lost, sha)
+	}
+	if co := paths(h.CoChanged([]string{"table.go"}, 3)); !slices.Equal(co, []string{"table.dat"}) {
+		t.Errorf("co-changed with table.go: %v, want table.dat", co)
 	}
 }
