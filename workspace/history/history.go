@@ -120,11 +120,12 @@ const noTransport = "ctxls_never_fetches"
 // GitEnv is the environment every git command ctxls runs gets (history
 // and replay): it reads objects only and never fetches. A partial clone
 // reaches for a missing object with a `git fetch` from its promisor
-// remote; GIT_NO_LAZY_FETCH stops that from git 2.44 on (and in the
-// 2.39.4+ security releases), and GIT_ALLOW_PROTOCOL, which git honours
-// since 2.12 above any configuration, allows no transport at all, so on
-// an older git that fetch fails before it connects to anything. Either
-// way the object is missing, and the read says so.
+// remote; GIT_NO_LAZY_FETCH stops that in a git of the May 2024
+// security releases (2.39.4, 2.45.1 and the versions between) or later,
+// or one a distribution patched, and GIT_ALLOW_PROTOCOL, which git
+// honours above any configuration, allows no transport at all, so on an
+// older git that fetch fails before it connects to anything. Either way
+// the object is missing, and the read says so.
 func GitEnv() []string {
 	return append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_ALLOW_PROTOCOL="+noTransport, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1")
 }

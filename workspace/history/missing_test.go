@@ -159,10 +159,10 @@ func missingObjects(t *testing.T, dir string) int {
 
 // TestPartialCloneNeverFetches: a real partial clone (blob:none, over
 // file://) lacks the blobs of the past commits. Reading its history never
-// fetches them, even with a git that ignores GIT_NO_LAZY_FETCH (older than
-// 2.44 and the 2.39.4 security releases: simulated by leaving the variable
-// out), and with the source gone the history still has every commit's
-// files and message, and says what it lost.
+// fetches them, even with a git that ignores GIT_NO_LAZY_FETCH (one before
+// the May 2024 security releases, 2.39.4 and on: simulated by leaving the
+// variable out), and with the source gone the history still has every
+// commit's files and message, and says what it lost.
 func TestPartialCloneNeverFetches(t *testing.T) {
 	r := invoiceRepo(t)
 	// A rename with an edit: finding it needs the blobs the clone lacks.
