@@ -13,8 +13,11 @@ import (
 
 // loadHistory reads each folder's history, or reads it again when its
 // repository's HEAD moved. A folder without usable history (no git, not a
-// repository, a shallow or partial clone, historyCommits 0) gets none, and
-// the reason is logged once and kept for stats.history.
+// repository, a shallow clone, historyCommits 0) gets none, and the reason
+// is logged once and kept for stats.history. A history read in part (git
+// could not read some objects: a partial clone, a damaged pack) is used
+// for what it holds, and what it lost is warned about once and kept for
+// stats.history.partial.
 func (w *Workspace) loadHistory(ctx context.Context) {
 	w.mu.Lock()
 	cfg, folders := w.cfg, append([]*Folder(nil), w.folders...)
@@ -30,6 +33,9 @@ func (w *Workspace) loadHistory(ctx context.Context) {
 		}
 		f.histReason, f.histDone = reason, true
 		f.mu.Unlock()
+		if h != nil && h.Lost != "" {
+			w.warnOnce("history lost "+f.Root, h.Lost, "root", f.Root)
+		}
 		if reason != "" {
 			w.mu.Lock()
 			if !w.warned["history "+f.Root] {
@@ -128,7 +134,7 @@ func historyOf(f *Folder) HistoryStats {
 func folderHistory(h *history.History, reason string, done bool) HistoryStats {
 	st := HistoryStats{Ready: done, Reason: reason}
 	if h != nil {
-		st.Commits, st.Head, st.Reason = h.Len(), h.Head, ""
+		st.Commits, st.Head, st.Reason, st.Partial = h.Len(), h.Head, "", h.Lost
 	}
 	return st
 }

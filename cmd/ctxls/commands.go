@@ -363,6 +363,9 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 			noun = "commit"
 		}
 		fmt.Fprintf(w, "history     %d %s to %.12s (%.1f ms)\n", h.Commits, noun, h.Head, h.ElapsedMs)
+		if h.Partial != "" {
+			fmt.Fprintf(w, "            %s\n", h.Partial)
+		}
 	} else {
 		fmt.Fprintf(w, "history     none (%s)\n", h.Reason)
 	}

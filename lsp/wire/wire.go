@@ -252,7 +252,8 @@ type History struct {
 	Ready   bool   `json:"ready"`
 	Commits int    `json:"commits"`
 	Head    string `json:"head,omitempty"`
-	Reason  string `json:"reason,omitempty"` // why there is none
+	Reason  string `json:"reason,omitempty"`  // why there is none
+	Partial string `json:"partial,omitempty"` // what a read in part lost, and why
 }
 
 // Weights is stats.weights.
@@ -407,7 +408,7 @@ func stats(st workspace.SelectStats) Stats {
 	out := Stats{
 		Ready: st.Ready, Files: st.Files, Symbols: st.Symbols, Candidates: st.Candidates, ElapsedMs: st.ElapsedMs,
 		Embedder: st.Embedder, MerkleRoot: st.MerkleRoot, Refused: st.Refused,
-		History: History{Ready: st.History.Ready, Commits: st.History.Commits, Head: st.History.Head, Reason: st.History.Reason},
+		History: History{Ready: st.History.Ready, Commits: st.History.Commits, Head: st.History.Head, Reason: st.History.Reason, Partial: st.History.Partial},
 		Weights: Weights{Set: st.Weights.Set, Fitted: st.Weights.Fitted},
 	}
 	if st.Weights.Set == "" {

@@ -23,7 +23,10 @@ import (
 // new commits' hunks, as a full read would have followed them. The
 // result is what Load gives at the new head, but for what the bounds
 // count differently at the edges (the age bound is applied to the commits
-// kept rather than by git's walk).
+// kept rather than by git's walk). A history that lost part of its read
+// (History.Lost) is not extended but read again whole: what git could not
+// read then (a partial clone's blobs, a damaged pack) may be there now,
+// and an extension would keep the loss forever.
 
 // raw gives the history's commits back in the form a read gives them.
 func (h *History) raw() []rawCommit {
@@ -47,8 +50,9 @@ func (h *History) raw() []rawCommit {
 
 // Extend returns the history at head (HEAD when ""), read from dir as h
 // was: h itself when it is at head, h extended with the commits since its
-// head when its head is an ancestor of head, else a full Load. h is not
-// changed. The result's Read is how many commits were read from git.
+// head when its head is an ancestor of head and h is whole (Lost ""),
+// else a full Load. h is not changed. The result's Read is how many
+// commits were read from git.
 func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*History, error) {
 	opts = opts.resolved()
 	if head == "" {
@@ -63,6 +67,9 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	if h.Head == head {
 		return h, nil
 	}
+	if h.Lost != "" {
+		return Load(ctx, dir, head, opts)
+	}
 	prefix, _ := git(ctx, dir, "rev-parse", "--show-prefix")
 	if prefix != h.prefix || !isAncestor(ctx, dir, h.Head, head) {
 		return Load(ctx, dir, head, opts)
@@ -71,7 +78,7 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
-	fresh, tr, err := readLog(ctx, dir, prefix, "--max-count="+strconv.Itoa(opts.MaxCommits), h.Head+".."+head)
+	fresh, tr, lost, err := readLog(ctx, dir, prefix, "--max-count="+strconv.Itoa(opts.MaxCommits), h.Head+".."+head)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +102,7 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	for n > 0 && cs[n-1].time < since {
 		n--
 	}
-	out := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, Read: len(fresh)}
+	out := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, Read: len(fresh), Lost: lost.String()}
 	if err := out.build(cs[:n]); err != nil {
 		return nil, err
 	}
@@ -132,6 +139,7 @@ type cacheFile struct {
 	MaxAge     int64
 	Head       string
 	HeadTime   int64
+	Lost       string // History.Lost: a cache of a read in part says so again
 	Paths      []string
 	Commits    []cacheCommit
 }
@@ -146,7 +154,7 @@ type cacheCommit struct {
 
 // Save writes the history, read from dir, to the cache file path.
 func (h *History) Save(path, dir string) error {
-	cf := cacheFile{Dir: dir, Prefix: h.prefix, MaxCommits: h.opts.MaxCommits, MaxAge: int64(h.opts.MaxAge), Head: h.Head, HeadTime: h.headTime, Paths: h.paths}
+	cf := cacheFile{Dir: dir, Prefix: h.prefix, MaxCommits: h.opts.MaxCommits, MaxAge: int64(h.opts.MaxAge), Head: h.Head, HeadTime: h.headTime, Lost: h.Lost, Paths: h.paths}
 	cf.Commits = make([]cacheCommit, len(h.commits))
 	for i := range h.commits {
 		c := &h.commits[i]
@@ -216,7 +224,7 @@ func LoadCache(path, dir string, opts Options) (*History, error) {
 		}
 		cs[i] = rc
 	}
-	h := &History{Head: cf.Head, prefix: cf.Prefix, headTime: cf.HeadTime, opts: opts}
+	h := &History{Head: cf.Head, prefix: cf.Prefix, headTime: cf.HeadTime, opts: opts, Lost: cf.Lost}
 	if err := h.build(cs); err != nil {
 		return nil, err
 	}

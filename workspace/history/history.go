@@ -5,7 +5,9 @@
 // to read; the select pipeline fuses them with the other sources.
 //
 // It reads commits only through `git log`, never a working tree or an
-// index, and never fetches (GIT_NO_LAZY_FETCH).
+// index, and never fetches (GitEnv). Objects a repository lacks (a partial
+// clone's blobs, a damaged pack, a deleted object) cost only what needs
+// them: see readLog and History.Lost.
 package history
 
 import (
@@ -72,6 +74,15 @@ type History struct {
 	// Read is how many commits git gave the load or extension that made
 	// this history (for an extension, only the new ones).
 	Read int
+	// Lost says, in one line, what the read could not give and why, ""
+	// when it is whole: git could not read some objects (a partial
+	// clone's, a damaged pack's), so some commits have their files and
+	// message but not their lines (the symbol-level tables lack them), or
+	// renames were not followed. Such a history is kept in the cache with
+	// this line, so a start at the same HEAD says it again without git;
+	// when HEAD moves it is read again whole rather than extended, so
+	// objects fetched or repaired since are read then (Extend).
+	Lost string
 }
 
 type commit struct {
@@ -101,9 +112,27 @@ func (h *History) Len() int {
 // no usable history: git missing, not a repository, no commits.
 var ErrNoHistory = errors.New("no history")
 
+// noTransport is GIT_ALLOW_PROTOCOL's value in GitEnv: the only protocol
+// git may use, a name no transport of git's and no URL's scheme can have
+// (a scheme holds no "_").
+const noTransport = "ctxls_never_fetches"
+
+// GitEnv is the environment every git command ctxls runs gets (history
+// and replay): it reads objects only and never fetches. A partial clone
+// reaches for a missing object with a `git fetch` from its promisor
+// remote; GIT_NO_LAZY_FETCH stops that in a git of the May 2024
+// security releases (2.39.4, 2.45.1 and the versions between) or later,
+// or one a distribution patched, and GIT_ALLOW_PROTOCOL, which git
+// honours above any configuration, allows no transport at all, so on an
+// older git that fetch fails before it connects to anything. Either way
+// the object is missing, and the read says so.
+func GitEnv() []string {
+	return append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_ALLOW_PROTOCOL="+noTransport, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1")
+}
+
 func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.quotePath=false"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1")
+	cmd.Env = GitEnv()
 	return cmd
 }
 
@@ -159,11 +188,11 @@ func Load(ctx context.Context, dir, head string, opts Options) (*History, error)
 	if since := time.Unix(headTime, 0).Add(-opts.MaxAge); since.Unix() > 0 {
 		args = append(args, "--since="+since.UTC().Format("2006-01-02T15:04:05Z"))
 	}
-	cs, _, err := readLog(ctx, dir, prefix, append(args, head)...)
+	cs, _, lost, err := readLog(ctx, dir, prefix, append(args, head)...)
 	if err != nil {
 		return nil, err
 	}
-	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, Read: len(cs)}
+	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, Read: len(cs), Lost: lost.String()}
 	if err := h.build(cs); err != nil {
 		return nil, err
 	}
@@ -180,8 +209,10 @@ func (o Options) resolved() Options {
 	return o
 }
 
+// commitTime is commit c's time. Not `git show -s`, which still finds the
+// commit's renames, and so needs blobs a partial clone may lack.
 func commitTime(ctx context.Context, dir, c string) (int64, error) {
-	out, err := git(ctx, dir, "show", "-s", "--format=%ct", c)
+	out, err := git(ctx, dir, "log", "-1", "--format=%ct", c)
 	if err != nil {
 		return 0, err
 	}
@@ -422,14 +453,13 @@ func topK(files []File, k int) []File {
 }
 
 // Unusable says why the repository holding dir cannot give a history the
-// sources can trust, or "": a shallow clone holds only its last commits, and
-// a partial clone would reach for missing objects over the network.
+// sources can trust, or "": a shallow clone holds only its last commits. A
+// partial clone is read for what it holds, never fetched from (GitEnv):
+// its commits and their files, without the lines of the commits whose
+// blobs it lacks (History.Lost says so).
 func Unusable(ctx context.Context, dir string) string {
 	if out, _ := git(ctx, dir, "rev-parse", "--is-shallow-repository"); out == "true" {
 		return "a shallow clone (its history is cut short; git fetch --unshallow gives it all)"
-	}
-	if out, _ := git(ctx, dir, "config", "--get", "extensions.partialClone"); out != "" {
-		return "a partial clone (reading its history would fetch from " + out + ")"
 	}
 	return ""
 }

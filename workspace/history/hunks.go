@@ -149,61 +149,212 @@ type fileDiff struct {
 }
 
 // logArgs is how readLog asks git log for commits: their messages and
-// files (--raw, renames found), and with -p their hunks. The prefixes,
-// external diff and text conversion are pinned against the user's
-// configuration.
-var logArgs = []string{"log", "--no-merges", "-M", "--raw", "--no-color", "--no-ext-diff", "--no-textconv",
+// files (--raw; readLog adds -M, renames found, or --no-renames), and with
+// -p their hunks. The prefixes, external diff and text conversion are
+// pinned against the user's configuration.
+var logArgs = []string{"log", "--no-merges", "--raw", "--no-color", "--no-ext-diff", "--no-textconv",
 	"--src-prefix=a/", "--dst-prefix=b/", "--format=%x1e%H%x1f%ct%x1f%s%x1f%b%x1f"}
+
+// A read that meets an object git cannot read (a blob a partial clone
+// lacks, a damaged pack, a file deleted from .git/objects) makes git log
+// stop there, so readLog keeps what needs no such object:
+//   - the commits and their files need only commits and trees; rename
+//     detection (-M) reads the blobs of the files added and deleted, so
+//     when the first pass fails it is read again without it (a rename is
+//     then a deletion and an addition: the same files);
+//   - the hunks are read in runs: when a run stops, the commits it
+//     finished are kept, the commit it stopped at (read once more alone,
+//     to tell it from the one before) keeps its files and message but no
+//     lines, and the next run starts after it. Lines of older commits are
+//     not followed through a file such a commit changed (its hunks would
+//     have moved them): they are left out, not misplaced.
+// What was lost is said in one line (loss.String, History.Lost).
+
+// maxUnread bounds the commits whose hunks are looked for one at a time:
+// each costs up to three runs of git log (and, on a git that ignores
+// GIT_NO_LAZY_FETCH, a refused fetch), and a partial clone lacks the
+// blobs of nearly every past commit. Past it the commits not yet read
+// keep their files and messages only.
+const maxUnread = 8
+
+// loss is what a read could not give.
+type loss struct {
+	noRenames bool   // renames were not followed
+	unread    int    // commits kept without their lines
+	of        int    // commits whose lines were asked for
+	cause     string // git's message for the first failure
+	partial   bool   // the repository is a partial clone
+}
+
+// String is the loss in one line, "" when nothing was lost.
+func (l loss) String() string {
+	if !l.noRenames && l.unread == 0 {
+		return ""
+	}
+	var what []string
+	if l.unread > 0 {
+		what = append(what, fmt.Sprintf("the changed lines of %d of %d commits are left out of the symbol-level sources", l.unread, l.of))
+	}
+	if l.noRenames {
+		what = append(what, "renames are not followed")
+	}
+	why := "git could not read some objects"
+	if l.partial {
+		why = "a partial clone lacks objects, and ctxls never fetches"
+	}
+	return fmt.Sprintf("history read in part: %s (%s); %s; every commit's files and message are kept", why, l.cause, strings.Join(what, " and "))
+}
 
 // readLog reads the commits git log gives for args (a range and bounds),
 // newest first, with their files and the lines they touched followed to
 // the first commit git gives; it returns the tracker, which an extension
-// uses to follow older commits' spans the same way. The hunks are read in
-// a second pass, for the commits the tables keep only: a sweep's (most of
-// the bytes of a history's diffs) would move lines in ways nobody asks
-// about, so lines are followed through its renames but not its hunks.
-func readLog(ctx context.Context, dir, prefix string, args ...string) ([]rawCommit, *tracker, error) {
-	var pcs []parsedCommit
-	err := runLog(ctx, dir, append(append(cloneArgs(logArgs), args...), "--"), "", func(r *bufio.Reader) error {
-		var err error
-		pcs, err = parseLog(r)
-		return err
-	})
+// uses to follow older commits' spans the same way, and what objects
+// git could not read cost. The hunks are read in a second pass, for the
+// commits the tables keep only: a sweep's (most of the bytes of a
+// history's diffs) would move lines in ways nobody asks about, so lines
+// are followed through its renames but not its hunks.
+func readLog(ctx context.Context, dir, prefix string, args ...string) ([]rawCommit, *tracker, loss, error) {
+	var lo loss
+	renames := "-M"
+	pcs, err := readRaw(ctx, dir, renames, args)
 	if err != nil {
-		return nil, nil, err
+		if ctx.Err() != nil {
+			return nil, nil, lo, ctx.Err()
+		}
+		renames = "--no-renames"
+		var again error
+		if pcs, again = readRaw(ctx, dir, renames, args); again != nil {
+			return nil, nil, lo, err
+		}
+		lo.noRenames, lo.cause = true, gitCause(err)
 	}
-	var want strings.Builder
+	var want []string
 	at := map[string]int{}
 	for i, pc := range pcs {
 		if n := pc.filesIn(prefix); n > 0 && n <= MaxFilesPerCommit {
-			want.WriteString(pc.hash + "\n")
+			want = append(want, pc.hash)
 			at[pc.hash] = i
 		}
 	}
-	if want.Len() > 0 {
-		err = runLog(ctx, dir, append(cloneArgs(logArgs), "-p", "--unified=0", "--no-walk=unsorted", "--stdin"), want.String(), func(r *bufio.Reader) error {
-			withHunks, err := parseLog(r)
-			for _, pc := range withHunks {
-				if i, ok := at[pc.hash]; ok && len(pc.diffs) == len(pcs[i].diffs) {
-					pcs[i].diffs = pc.diffs
-				}
-			}
-			return err
-		})
-		if err != nil {
-			return nil, nil, err
-		}
+	unread, err := readHunks(ctx, dir, renames, want, pcs, at, &lo)
+	if err != nil {
+		return nil, nil, lo, err
+	}
+	if lo.cause != "" {
+		lo.partial = partialClone(ctx, dir)
 	}
 	tr := newTracker()
 	out := make([]rawCommit, len(pcs))
 	for i := range pcs {
 		out[i] = pcs[i].rawCommit
-		tr.commit(&out[i], pcs[i].diffs, prefix)
+		tr.commit(&out[i], pcs[i].diffs, prefix, unread[pcs[i].hash])
 	}
-	return out, tr, nil
+	return out, tr, lo, nil
+}
+
+// partialClone reports whether the repository holding dir is a partial
+// clone: a promisor remote (remote.NAME.promisor, what git clone --filter
+// writes) or the older extensions.partialClone.
+func partialClone(ctx context.Context, dir string) bool {
+	if out, _ := git(ctx, dir, "config", "--get", "extensions.partialClone"); out != "" {
+		return true
+	}
+	out, _ := git(ctx, dir, "config", "--type=bool", "--get-regexp", `^remote\..*\.promisor$`)
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(l, " true") {
+			return true
+		}
+	}
+	return false
+}
+
+// readRaw is the first pass: the commits, their messages and files.
+func readRaw(ctx context.Context, dir, renames string, args []string) ([]parsedCommit, error) {
+	var pcs []parsedCommit
+	err := runLog(ctx, dir, append(append(cloneArgs(logArgs), renames), append(args, "--")...), "", func(r *bufio.Reader) error {
+		var err error
+		pcs, err = parseLog(r)
+		return err
+	})
+	return pcs, err
+}
+
+// readHunks is the second pass: it sets the diffs of the commits want
+// names (pcs[at[hash]]) to the same diffs with their hunks, in runs (see
+// above), and returns the commits whose hunks could not be read, noting
+// them in lo.
+func readHunks(ctx context.Context, dir, renames string, want []string, pcs []parsedCommit, at map[string]int, lo *loss) (map[string]bool, error) {
+	args := append(cloneArgs(logArgs), renames, "-p", "--unified=0", "--no-walk=unsorted", "--stdin")
+	run := func(list []string) ([]parsedCommit, error) {
+		var got []parsedCommit
+		err := runLog(ctx, dir, args, strings.Join(list, "\n")+"\n", func(r *bufio.Reader) error {
+			var err error
+			got, err = parseLog(r)
+			return err
+		})
+		return got, err
+	}
+	take := func(got []parsedCommit) {
+		for _, pc := range got {
+			if i, ok := at[pc.hash]; ok && len(pc.diffs) == len(pcs[i].diffs) {
+				pcs[i].diffs = pc.diffs
+			}
+		}
+	}
+	unread := map[string]bool{}
+	lo.of = len(want)
+	for start := 0; start < len(want); {
+		got, err := run(want[start:])
+		if err == nil {
+			take(got)
+			break
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if lo.cause == "" {
+			lo.cause = gitCause(err)
+		}
+		if n := len(got); n > 0 {
+			// git finished the commits before the last it printed; it
+			// stopped in that one, or before printing the next.
+			take(got[:n-1])
+			start += n - 1
+			alone, err := run(want[start : start+1])
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if err == nil {
+				take(alone)
+				start++
+				continue
+			}
+		}
+		unread[want[start]] = true
+		start++
+		if len(unread) >= maxUnread {
+			for _, h := range want[start:] {
+				unread[h] = true
+			}
+			break
+		}
+	}
+	lo.unread = len(unread)
+	return unread, nil
+}
+
+// gitCause is the line of a git failure that names its cause: git's last
+// "fatal:" line, else the whole error.
+func gitCause(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "fatal: "); i >= 0 {
+		msg = msg[i:]
+	}
+	return msg
 }
 
 // runLog runs git with args, stdin as its input, and parse on its output.
+// A failure is one line: git's last line on its standard error.
 func runLog(ctx context.Context, dir string, args []string, stdin string, parse func(*bufio.Reader) error) error {
 	cmd := gitCmd(ctx, dir, args...)
 	if stdin != "" {
@@ -226,9 +377,18 @@ func runLog(ctx context.Context, dir string, args []string, stdin string, parse 
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("git log: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("git log: %v: %s", err, lastLine(stderr.String()))
 	}
 	return perr
+}
+
+// lastLine is the last line of git's standard error that says something.
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
 }
 
 // parsedCommit is a commit as git log gave it: its message and its diffs.
@@ -440,8 +600,10 @@ func startLen(s string) (int32, int32, bool) {
 
 // commit takes in one commit's diffs (the commits come newest first): its
 // files, the lines it touched followed to the head, and then its hunks and
-// renames, for the commits before it.
-func (tr *tracker) commit(c *rawCommit, diffs []fileDiff, prefix string) {
+// renames, for the commits before it. A commit whose hunks could not be
+// read (unread) gives no lines, and the files it changed are not followed
+// further back: their older lines cannot be placed.
+func (tr *tracker) commit(c *rawCommit, diffs []fileDiff, prefix string, unread bool) {
 	rel := func(p string) (string, bool) {
 		if !strings.HasPrefix(p, prefix) {
 			return "", false
@@ -463,6 +625,10 @@ func (tr *tracker) commit(c *rawCommit, diffs []fileDiff, prefix string) {
 		}
 		t := tr.resolve(d.new)
 		tracks[i] = t
+		if unread {
+			t.dead = true
+			continue
+		}
 		if p, ok := rel(t.path); ok && !t.dead {
 			for _, h := range d.hunks {
 				if len(c.spans) >= maxSpansPerCommit {

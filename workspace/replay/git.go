@@ -7,15 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+
+	"github.com/ctxls/ctxls/workspace/history"
 )
 
 // repo runs git on one repository, reading objects only: it never touches
-// a working tree or an index, and never fetches (GIT_NO_LAZY_FETCH keeps a
-// partial clone from reaching for missing objects).
+// a working tree or an index, and never fetches (history.GitEnv keeps a
+// partial clone from reaching for missing objects, on every git version).
 type repo struct {
 	dir string
 
@@ -23,9 +24,7 @@ type repo struct {
 	check *catFile // git cat-file --batch-check, started on first use
 }
 
-func gitEnv() []string {
-	return append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1")
-}
+func gitEnv() []string { return history.GitEnv() }
 
 // git runs a git command and returns its standard output.
 func (r *repo) git(ctx context.Context, args ...string) ([]byte, error) {

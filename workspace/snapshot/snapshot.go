@@ -123,11 +123,15 @@ type EditKey struct {
 
 // HistoryStats says what history the history sources read.
 type HistoryStats struct {
-	Ready     bool    `json:"ready"`            // every folder's history was read, or is known to be unavailable
-	Commits   int     `json:"commits"`          // commits read, over all folders
-	Head      string  `json:"head,omitempty"`   // the head commit of the first folder with history
-	Reason    string  `json:"reason,omitempty"` // why a folder has none ("" when all have one)
-	ElapsedMs float64 `json:"elapsedMs"`        // time spent reading it (ctxls index only)
+	Ready   bool   `json:"ready"`            // every folder's history was read, or is known to be unavailable
+	Commits int    `json:"commits"`          // commits read, over all folders
+	Head    string `json:"head,omitempty"`   // the head commit of the first folder with history
+	Reason  string `json:"reason,omitempty"` // why a folder has none ("" when all have one)
+	// Partial says what a folder's history read lost and why, when git
+	// could not read some objects (history.History.Lost; the first such
+	// folder's); "" when every read was whole.
+	Partial   string  `json:"partial,omitempty"`
+	ElapsedMs float64 `json:"elapsedMs"` // time spent reading it (ctxls index only)
 }
 
 // Weights sums the folders' weight sets: fitted when every folder uses a
@@ -185,6 +189,9 @@ func (s *Snapshot) History() HistoryStats {
 		}
 		if st.Reason == "" {
 			st.Reason = h.Reason
+		}
+		if st.Partial == "" {
+			st.Partial = h.Partial
 		}
 	}
 	return st

@@ -1,0 +1,267 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ctxls/ctxls/symbolindex"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
+)
+
+// invoiceRepo: the invoice renderer and the tax table change together
+// three times; a rounding fix and a note change other files alone.
+func invoiceRepo(t *testing.T) *gitRepo {
+	r := newGitRepo(t)
+	r.git("config", "gc.auto", "0") // every object stays loose, one file each
+	r.write("invoice.go", alphaBeta)
+	r.write("tax.go", gamma)
+	r.write("money.go", lines("money", 5))
+	r.commit("initial import")
+	for _, v := range []string{"21", "19", "22"} {
+		r.write("invoice.go", strings.Replace(alphaBeta, "return 1", "return "+v, 1))
+		r.write("tax.go", strings.Replace(gamma, `"g"`, `"`+v+`"`, 1))
+		r.commit("show the VAT line for the new rate " + v)
+	}
+	r.write("money.go", lines("money", 6))
+	r.commit("fix the rounding of half cents in totals")
+	return r
+}
+
+// looseObject is the file holding object rev in r's loose objects.
+func looseObject(t *testing.T, r *gitRepo, rev string) string {
+	t.Helper()
+	sha := r.git("rev-parse", rev)
+	p := filepath.Join(r.dir, ".git", "objects", sha[:2], sha[2:])
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("%s is not a loose object: %v", rev, err)
+	}
+	return p
+}
+
+func pastOf(h *History, query string) []File {
+	var terms []symbolindex.QueryTerm
+	for _, t := range tokenize.QueryTerms(query) {
+		terms = append(terms, symbolindex.QueryTerm{Term: t, Weight: 1})
+	}
+	return h.PastChanges(terms, false, 5)
+}
+
+func paths(fs []File) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+// TestLoadKeepsWhatAMissingObjectLeaves: with one blob deleted from the
+// repository, git log -p stops at the two commits whose diffs need it.
+// The history keeps every commit's files and message (co-change and past
+// messages answer as before), keeps the lines of the commits git can
+// read, and says in one line what it lost. Kept in the cache, it says so
+// again; once the object is back, the next HEAD reads it whole.
+func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
+	r := invoiceRepo(t)
+	obj := looseObject(t, r, "HEAD~3:tax.go") // tax.go at "21": the "21" and "19" commits' diffs need it
+	saved, err := os.ReadFile(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(obj); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	h, err := Load(ctx, r.dir, "", Options{})
+	if err != nil {
+		t.Fatalf("a missing blob loses the whole history: %v", err)
+	}
+	if h.Len() != 5 {
+		t.Errorf("%d commits in the tables, want all 5", h.Len())
+	}
+	if co := paths(h.CoChanged([]string{"invoice.go"}, 3)); len(co) == 0 || co[0] != "tax.go" {
+		t.Errorf("co-changed with invoice.go: %v, want tax.go first", co)
+	}
+	if past := paths(pastOf(h, "VAT line for the new rate")); len(past) != 2 || !slices.Contains(past, "tax.go") {
+		t.Errorf("past changes like the VAT commits: %v, want invoice.go and tax.go", past)
+	}
+	if ts := touchesOf(h, "rounding of half cents"); len(ts) == 0 || ts[0].Path != "money.go" {
+		t.Errorf("a readable commit lost its lines: %+v", ts)
+	}
+	sha := r.git("rev-parse", "HEAD~3:tax.go")
+	for _, want := range []string{"history read in part", "2 of 5 commits", "fatal: unable to read " + sha} {
+		if !strings.Contains(h.Lost, want) {
+			t.Errorf("Lost %q does not say %q", h.Lost, want)
+		}
+	}
+	if strings.Contains(h.Lost, "\n") {
+		t.Errorf("Lost is more than one line: %q", h.Lost)
+	}
+
+	// The cache keeps the loss; at the same HEAD it is used as it is.
+	cache := filepath.Join(t.TempDir(), "h.hist")
+	if err := h.Save(cache, r.dir); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCache(cache, r.dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Lost != h.Lost {
+		t.Errorf("the cache lost the loss: %q", c.Lost)
+	}
+	if same, err := c.Extend(ctx, r.dir, "", Options{}); err != nil || same != c {
+		t.Errorf("at the same HEAD the cached history is read again (%v)", err)
+	}
+
+	// The object comes back (a fetch, a repaired pack) and HEAD moves: the
+	// history is read whole, not extended with the loss kept.
+	if err := os.WriteFile(obj, saved, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	r.write("money.go", lines("money", 7))
+	r.commit("round to even")
+	h2, err := c.Extend(ctx, r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h2.Read != 6 || h2.Lost != "" {
+		t.Errorf("after the repair and a new commit: read %d commits, lost %q; want all 6 read, nothing lost", h2.Read, h2.Lost)
+	}
+}
+
+// missingObjects counts the objects reachable in dir that it lacks,
+// asking git not to fetch them.
+func missingObjects(t *testing.T, dir string) int {
+	t.Helper()
+	cmd := exec.Command("git", "-C", dir, "rev-list", "--objects", "--missing=print", "--all")
+	cmd.Env = append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git rev-list --missing=print: %v", err)
+	}
+	n := 0
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "?") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPartialCloneNeverFetches: a real partial clone (blob:none, over
+// file://) lacks the blobs of the past commits. Reading its history never
+// fetches them, even with a git that ignores GIT_NO_LAZY_FETCH (one before
+// the May 2024 security releases, 2.39.4 and on: simulated by leaving the
+// variable out), and with the source gone the history still has every
+// commit's files and message, and says what it lost.
+func TestPartialCloneNeverFetches(t *testing.T) {
+	r := invoiceRepo(t)
+	// A rename with an edit: finding it needs the blobs the clone lacks.
+	r.git("mv", "money.go", "amount.go")
+	r.write("amount.go", lines("money", 6)+"// amounts\n")
+	r.commit("move the money helpers")
+	r.git("config", "uploadpack.allowFilter", "true")
+	base := t.TempDir()
+	clone := filepath.Join(base, "clone")
+	r.git("clone", "-q", "--filter=blob:none", "--no-local", "file://"+r.dir, clone)
+	missing := missingObjects(t, clone)
+	if missing == 0 {
+		t.Fatal("the partial clone lacks no object: the test proves nothing")
+	}
+
+	// A git that ignores GIT_NO_LAZY_FETCH, with the source reachable.
+	cmd := gitCmd(context.Background(), clone, "log", "-p", "-M", "--format=%H")
+	cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_NO_LAZY_FETCH=") })
+	cmd.Run() // it fails: the objects are missing
+	if n := missingObjects(t, clone); n != missing {
+		t.Fatalf("git log -p with ctxls's environment fetched %d objects from the promisor remote", missing-n)
+	}
+
+	// The source is gone: nothing could be fetched; the history is read
+	// for what the clone holds.
+	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Load(context.Background(), clone, "", Options{})
+	if err != nil {
+		t.Fatalf("a partial clone gives no history: %v", err)
+	}
+	if h.Len() != 6 {
+		t.Errorf("%d commits in the tables, want all 6", h.Len())
+	}
+	if co := paths(h.CoChanged([]string{"invoice.go"}, 3)); len(co) == 0 || co[0] != "tax.go" {
+		t.Errorf("co-changed with invoice.go: %v, want tax.go first", co)
+	}
+	if past := paths(pastOf(h, "rounding of half cents")); !slices.Equal(past, []string{"money.go"}) {
+		t.Errorf("past changes like the rounding fix: %v, want money.go", past)
+	}
+	for _, want := range []string{"history read in part", "a partial clone", "never fetches", "renames are not followed"} {
+		if !strings.Contains(h.Lost, want) {
+			t.Errorf("Lost %q does not say %q", h.Lost, want)
+		}
+	}
+	if n := missingObjects(t, clone); n != missing {
+		t.Errorf("%d objects appeared", missing-n)
+	}
+}
+
+// TestLoadThroughADamagedPack: a packed blob whose bytes are damaged
+// stops git log -p as a missing one does; the history keeps every
+// commit's files and says what it lost.
+func TestLoadThroughADamagedPack(t *testing.T) {
+	r := newGitRepo(t)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for v := range 4 {
+		data := make([]byte, 3000) // random: stored whole, not as a delta
+		for i := range data {
+			data[i] = byte(rnd.UintN(256))
+		}
+		r.write("table.dat", base64.StdEncoding.EncodeToString(data))
+		r.write("table.go", strings.Replace(gamma, `"g"`, `"`+strconv.Itoa(v)+`"`, 1))
+		r.commit("regenerate the table " + strconv.Itoa(v))
+	}
+	r.git("gc", "-q")
+	sha := r.git("rev-parse", "HEAD~2:table.dat")
+	idx, _ := filepath.Glob(filepath.Join(r.dir, ".git", "objects", "pack", "*.idx"))
+	if len(idx) != 1 {
+		t.Fatalf("packs: %v", idx)
+	}
+	off := -1
+	for _, l := range strings.Split(r.git("verify-pack", "-v", idx[0]), "\n") {
+		if f := strings.Fields(l); len(f) >= 5 && f[0] == sha && f[1] == "blob" {
+			off, _ = strconv.Atoi(f[4])
+		}
+	}
+	if off < 0 {
+		t.Fatalf("%s is not in the pack", sha)
+	}
+	pack := strings.TrimSuffix(idx[0], ".idx") + ".pack"
+	os.Chmod(pack, 0o644)
+	f, err := os.OpenFile(pack, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, 16), int64(off+8)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	h, err := Load(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatalf("a damaged pack loses the whole history: %v", err)
+	}
+	if h.Len() != 4 || !strings.Contains(h.Lost, "2 of 4 commits") || !strings.Contains(h.Lost, sha) {
+		t.Errorf("%d commits, lost %q; want all 4, the two commits whose diffs need %s said", h.Len(), h.Lost, sha)
+	}
+	if co := paths(h.CoChanged([]string{"table.go"}, 3)); !slices.Equal(co, []string{"table.dat"}) {
+		t.Errorf("co-changed with table.go: %v, want table.dat", co)
+	}
+}

@@ -1,0 +1,76 @@
+package workspace
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHistorySurvivesAMissingObject: a blob deleted from the repository
+// (as a damaged pack or a half-copied .git leaves it) makes git log -p
+// stop; the workspace still has the history's co-change, stats.history
+// says what was lost in one line, the log says it once, and a restart
+// takes the history from the cache (no git read) and says it again.
+func TestHistorySurvivesAMissingObject(t *testing.T) {
+	r := billing(t)
+	sha := r.git("rev-parse", "HEAD~4:tax/table.go") // the "21" table: two commits' diffs need it
+	if err := os.Remove(filepath.Join(r.dir, ".git", "objects", sha[:2], sha[2:])); err != nil {
+		t.Fatalf("the blob is not a loose object: %v", err)
+	}
+	cache := t.TempDir()
+	var log bytes.Buffer
+	ws := cachedHistWorkspace(t, r.dir, cache, &log)
+	req := &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(r.dir, "invoice/render.go"), Limit: 4}
+	sel := selDo(t, ws, req)
+	st := sel.Stats.History
+	if st.Commits != 6 || st.Reason != "" {
+		t.Fatalf("stats.history %+v: want all 6 commits", st)
+	}
+	if rank := rankOf(sel, "tax/table.go"); rank == 0 || rank > 2 {
+		t.Errorf("the co-changed tax table is at %d:%s", rank, selString(sel))
+	}
+	for _, want := range []string{"history read in part", "2 of 6 commits", "unable to read " + sha} {
+		if !strings.Contains(st.Partial, want) {
+			t.Errorf("stats.history.partial %q does not say %q", st.Partial, want)
+		}
+	}
+	if n := strings.Count(log.String(), "history read in part"); n != 1 {
+		t.Errorf("the loss is logged %d times, want once:\n%s", n, log.String())
+	}
+
+	log.Reset()
+	ws = cachedHistWorkspace(t, r.dir, cache, &log)
+	if read, n := readOf(t, ws); read != 0 || n != 6 {
+		t.Errorf("a restart at the same HEAD read %d commits from git (%d in the tables), want 0 (the cache)", read, n)
+	}
+	if st := selDo(t, ws, req).Stats.History; st.Partial == "" {
+		t.Errorf("after a restart stats.history does not say what was lost: %+v", st)
+	}
+	if !strings.Contains(log.String(), "history read in part") {
+		t.Errorf("after a restart the log does not say what was lost:\n%s", log.String())
+	}
+}
+
+// TestHistoryOfAPartialClone: a partial clone whose source is gone is
+// read for what it holds: co-change answers, and stats.history says a
+// partial clone lacks objects ctxls never fetches.
+func TestHistoryOfAPartialClone(t *testing.T) {
+	r := billing(t)
+	r.git("config", "uploadpack.allowFilter", "true")
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.git("clone", "-q", "--filter=blob:none", "--no-local", "file://"+r.dir, clone)
+	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	ws := histWorkspace(t, clone)
+	sel := selDo(t, ws, &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(clone, "invoice/render.go"), Limit: 4})
+	st := sel.Stats.History
+	if st.Commits != 6 || !strings.Contains(st.Partial, "a partial clone") || !strings.Contains(st.Partial, "never fetches") {
+		t.Fatalf("stats.history %+v: want 6 commits and the partial clone said", st)
+	}
+	if rank := rankOf(sel, "tax/table.go"); rank == 0 || rank > 2 {
+		t.Errorf("the co-changed tax table is at %d:%s", rank, selString(sel))
+	}
+}
