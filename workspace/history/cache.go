@@ -26,14 +26,16 @@ import (
 // kept rather than by git's walk). A history that lost part of its read
 // (History.Lost) is not extended but read again whole: what git could not
 // read then (a partial clone's blobs, a damaged pack) may be there now,
-// and an extension would keep the loss forever.
+// and an extension would keep the loss forever. Nor is a history read on
+// another shallow boundary (history.go): a deepened clone's old boundary
+// commits are real changes now.
 
 // raw gives the history's commits back in the form a read gives them.
 func (h *History) raw() []rawCommit {
 	out := make([]rawCommit, len(h.commits))
 	for i := range h.commits {
 		c := &h.commits[i]
-		rc := rawCommit{hash: c.hash, time: c.time, subject: c.subject, body: c.body}
+		rc := rawCommit{hash: c.hash, time: c.time, subject: c.subject, body: c.body, boundary: c.boundary}
 		for _, f := range c.files {
 			rc.files = append(rc.files, h.paths[f])
 		}
@@ -50,8 +52,10 @@ func (h *History) raw() []rawCommit {
 
 // Extend returns the history at head (HEAD when ""), read from dir as h
 // was: h itself when it is at head, h extended with the commits since its
-// head when its head is an ancestor of head and h is whole (Lost ""),
-// else a full Load. h is not changed. The result's Read is how many
+// head when its head is an ancestor of head, h is whole (Lost "") and
+// read on the shallow boundary head has now (none, for a whole
+// repository), else a full Load; h at head but on another boundary (the
+// clone was deepened) is read again too. h is not changed. The result's Read is how many
 // commits were read from git.
 func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*History, error) {
 	opts = opts.resolved()
@@ -61,24 +65,25 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 			return nil, err
 		}
 	}
-	if h == nil || h.opts != opts {
-		return Load(ctx, dir, head, opts)
+	bd, err := readBoundary(ctx, dir, head)
+	if err != nil {
+		return nil, err
+	}
+	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost != "" && h.Head != head {
+		return load(ctx, dir, head, opts, bd)
 	}
 	if h.Head == head {
 		return h, nil
 	}
-	if h.Lost != "" {
-		return Load(ctx, dir, head, opts)
-	}
 	prefix, _ := git(ctx, dir, "rev-parse", "--show-prefix")
 	if prefix != h.prefix || !isAncestor(ctx, dir, h.Head, head) {
-		return Load(ctx, dir, head, opts)
+		return load(ctx, dir, head, opts, bd)
 	}
 	headTime, err := commitTime(ctx, dir, head)
 	if err != nil {
 		return nil, err
 	}
-	fresh, tr, lost, err := readLog(ctx, dir, prefix, "--max-count="+strconv.Itoa(opts.MaxCommits), h.Head+".."+head)
+	fresh, tr, lost, err := readLog(ctx, dir, prefix, bd, "--max-count="+strconv.Itoa(opts.MaxCommits), h.Head+".."+head)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +107,7 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	for n > 0 && cs[n-1].time < since {
 		n--
 	}
-	out := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, Read: len(fresh), Lost: lost.String()}
+	out := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, Read: len(fresh), Lost: lost.String()}
 	if err := out.build(cs[:n]); err != nil {
 		return nil, err
 	}
@@ -140,6 +145,7 @@ type cacheFile struct {
 	Head       string
 	HeadTime   int64
 	Lost       string // History.Lost: a cache of a read in part says so again
+	Shallow    string // the shallow boundary's digest (history.go); "" for a whole repository
 	Paths      []string
 	Commits    []cacheCommit
 }
@@ -150,15 +156,16 @@ type cacheCommit struct {
 	Subject, Body string
 	Files         []int32 // nil: left out of the tables
 	Spans         []int32 // file, start, end; ...
+	Boundary      bool    // a shallow clone's boundary commit
 }
 
 // Save writes the history, read from dir, to the cache file path.
 func (h *History) Save(path, dir string) error {
-	cf := cacheFile{Dir: dir, Prefix: h.prefix, MaxCommits: h.opts.MaxCommits, MaxAge: int64(h.opts.MaxAge), Head: h.Head, HeadTime: h.headTime, Lost: h.Lost, Paths: h.paths}
+	cf := cacheFile{Dir: dir, Prefix: h.prefix, MaxCommits: h.opts.MaxCommits, MaxAge: int64(h.opts.MaxAge), Head: h.Head, HeadTime: h.headTime, Lost: h.Lost, Shallow: h.shallow, Paths: h.paths}
 	cf.Commits = make([]cacheCommit, len(h.commits))
 	for i := range h.commits {
 		c := &h.commits[i]
-		cc := cacheCommit{Hash: c.hash, Time: c.time, Subject: c.subject, Body: c.body, Files: c.files}
+		cc := cacheCommit{Hash: c.hash, Time: c.time, Subject: c.subject, Body: c.body, Files: c.files, Boundary: c.boundary}
 		if c.files != nil {
 			cc.Spans = make([]int32, 0, 3*len(c.spans))
 			for _, sp := range c.spans {
@@ -205,7 +212,7 @@ func LoadCache(path, dir string, opts Options) (*History, error) {
 	}
 	cs := make([]rawCommit, len(cf.Commits))
 	for i, cc := range cf.Commits {
-		rc := rawCommit{hash: cc.Hash, time: cc.Time, subject: cc.Subject, body: cc.Body}
+		rc := rawCommit{hash: cc.Hash, time: cc.Time, subject: cc.Subject, body: cc.Body, boundary: cc.Boundary}
 		for _, f := range cc.Files {
 			if f < 0 || int(f) >= len(cf.Paths) {
 				return nil, fmt.Errorf("%s: history cache damaged: path %d of %d", path, f, len(cf.Paths))
@@ -224,7 +231,7 @@ func LoadCache(path, dir string, opts Options) (*History, error) {
 		}
 		cs[i] = rc
 	}
-	h := &History{Head: cf.Head, prefix: cf.Prefix, headTime: cf.HeadTime, opts: opts, Lost: cf.Lost}
+	h := &History{Head: cf.Head, prefix: cf.Prefix, headTime: cf.HeadTime, opts: opts, Lost: cf.Lost, shallow: cf.Shallow}
 	if err := h.build(cs); err != nil {
 		return nil, err
 	}

@@ -7,7 +7,8 @@
 // It reads commits only through `git log`, never a working tree or an
 // index, and never fetches (GitEnv). Objects a repository lacks (a partial
 // clone's blobs, a damaged pack, a deleted object) cost only what needs
-// them: see readLog and History.Lost.
+// them: see readLog and History.Lost. A shallow clone gives the commits it
+// holds, its boundary counting for no change (boundary, History.Shallow).
 package history
 
 import (
@@ -23,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
@@ -71,6 +74,11 @@ type History struct {
 	prefix   string
 	headTime int64
 	opts     Options
+	// shallow is the digest of the shallow clone's boundary the history
+	// was read on (boundary), "" for a whole repository; cut: a commit it
+	// holds is on that boundary (its history is cut there).
+	shallow string
+	cut     bool
 	// Read is how many commits git gave the load or extension that made
 	// this history (for an extension, only the new ones).
 	Read int
@@ -98,6 +106,9 @@ type commit struct {
 	// spans are the lines the commit touched, followed to the head commit
 	// (hunks.go): what the symbol-level tables read.
 	spans []span
+	// boundary: a shallow clone's boundary commit, whose parents the
+	// clone lacks; git diffs it against nothing, so it has no files.
+	boundary bool
 }
 
 // Len is the number of commits in the tables.
@@ -168,7 +179,8 @@ func Head(ctx context.Context, dir string) (string, error) {
 // Load reads the non-merge commits reachable from head (HEAD when ""),
 // newest first, as seen from dir: a directory in the repository (its
 // paths are relative to it) or, for a bare repository, the repository.
-// A shallow clone gives what it holds.
+// A shallow clone gives what it holds: its boundary commits count for no
+// change (boundary), and History.Shallow says the history is cut there.
 func Load(ctx context.Context, dir, head string, opts Options) (*History, error) {
 	opts = opts.resolved()
 	if head == "" {
@@ -177,6 +189,14 @@ func Load(ctx context.Context, dir, head string, opts Options) (*History, error)
 			return nil, err
 		}
 	}
+	bd, err := readBoundary(ctx, dir, head)
+	if err != nil {
+		return nil, err
+	}
+	return load(ctx, dir, head, opts, bd)
+}
+
+func load(ctx context.Context, dir, head string, opts Options, bd boundary) (*History, error) {
 	prefix, _ := git(ctx, dir, "rev-parse", "--show-prefix") // "" at the top and in a bare repository
 	headTime, err := commitTime(ctx, dir, head)
 	if err != nil {
@@ -188,11 +208,11 @@ func Load(ctx context.Context, dir, head string, opts Options) (*History, error)
 	if since := time.Unix(headTime, 0).Add(-opts.MaxAge); since.Unix() > 0 {
 		args = append(args, "--since="+since.UTC().Format("2006-01-02T15:04:05Z"))
 	}
-	cs, _, lost, err := readLog(ctx, dir, prefix, append(args, head)...)
+	cs, _, lost, err := readLog(ctx, dir, prefix, bd, append(args, head)...)
 	if err != nil {
 		return nil, err
 	}
-	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, Read: len(cs), Lost: lost.String()}
+	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, Read: len(cs), Lost: lost.String()}
 	if err := h.build(cs); err != nil {
 		return nil, err
 	}
@@ -226,10 +246,11 @@ func (h *History) build(cs []rawCommit) error {
 	h.byPath, h.paths, h.byFile, h.bySpan = map[string]int32{}, nil, nil, map[int32][]int32{}
 	h.lex = symbolindex.NewLexical(symbolindex.DefaultFileParams())
 	h.commits = make([]commit, len(cs))
-	h.kept, h.newest = 0, 0
+	h.kept, h.newest, h.cut = 0, 0, false
 	for i := range cs {
 		rc := &cs[i]
-		c := commit{hash: rc.hash, time: rc.time, subject: rc.subject, body: rc.body}
+		c := commit{hash: rc.hash, time: rc.time, subject: rc.subject, body: rc.body, boundary: rc.boundary}
+		h.cut = h.cut || rc.boundary
 		if len(rc.files) > 0 && len(rc.files) <= MaxFilesPerCommit {
 			for _, p := range rc.files {
 				c.files = append(c.files, h.pathID(p))
@@ -452,16 +473,125 @@ func topK(files []File, k int) []File {
 	return files[:min(len(files), k)]
 }
 
-// Unusable says why the repository holding dir cannot give a history the
-// sources can trust, or "": a shallow clone holds only its last commits. A
-// partial clone is read for what it holds, never fetched from (GitEnv):
-// its commits and their files, without the lines of the commits whose
-// blobs it lacks (History.Lost says so).
-func Unusable(ctx context.Context, dir string) string {
-	if out, _ := git(ctx, dir, "rev-parse", "--is-shallow-repository"); out == "true" {
-		return "a shallow clone (its history is cut short; git fetch --unshallow gives it all)"
+// A shallow clone (git clone --depth N, most CI checkouts) holds its
+// last commits and, for each line of history it cuts, a boundary commit
+// whose parents it lacks. git log diffs a boundary commit against nothing,
+// as if it added every file the repository then held: that is no change,
+// and counted as one (even under MaxFilesPerCommit, in a small
+// repository) it would make every file co-change with every other. So a
+// boundary commit keeps its place among the commits (bounds count it) but
+// no files, lines or message in the tables; the commits after it are
+// real changes and count as in a whole repository.
+//
+// The boundary moves when the clone is deepened (git fetch --deepen,
+// --unshallow) or a fetch cuts new lines: a commit that was a boundary
+// then has its parents, and its diff is a real change. So a history
+// keeps the digest of the boundary it was read on (the boundary commits
+// reachable from its head), and one read on another boundary is read
+// again whole, not extended, nor taken as current at the same HEAD
+// (Extend, Current); the cache keeps the digest too.
+
+// boundary is a shallow clone's boundary as seen from a head.
+type boundary struct {
+	commits map[string]bool // the boundary commits reachable from the head
+	digest  string          // of their sorted hashes; "" when there are none
+}
+
+// maxBoundary bounds the commits readBoundary inspects.
+const maxBoundary = 1 << 16
+
+// readBoundary finds the boundary of the shallow clone holding dir below
+// head: the commits reachable from head that git shows without parents
+// (a root commit, or a boundary) whose objects name a parent (a
+// boundary). A whole repository has none, found with one git command.
+func readBoundary(ctx context.Context, dir, head string) (boundary, error) {
+	if out, _ := git(ctx, dir, "rev-parse", "--is-shallow-repository"); out != "true" {
+		return boundary{}, nil
 	}
-	return ""
+	roots, err := git(ctx, dir, "rev-list", "--max-parents=0", head)
+	if err != nil || roots == "" {
+		return boundary{}, err
+	}
+	if strings.Count(roots, "\n") >= maxBoundary {
+		return boundary{}, fmt.Errorf("a shallow clone cut in over %d places", maxBoundary)
+	}
+	var stderr bytes.Buffer
+	cmd := gitCmd(ctx, dir, "cat-file", "--batch")
+	cmd.Stdin, cmd.Stderr = strings.NewReader(roots+"\n"), &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return boundary{}, fmt.Errorf("git cat-file: %v: %s", err, lastLine(stderr.String()))
+	}
+	b := boundary{commits: map[string]bool{}}
+	for len(out) > 0 {
+		hdr, rest, _ := bytes.Cut(out, []byte("\n"))
+		f := strings.Fields(string(hdr))
+		if len(f) != 3 { // "<hash> missing": no object, no parent it names
+			out = rest
+			continue
+		}
+		size, err := strconv.Atoi(f[2])
+		if err != nil || size+1 > len(rest) {
+			return boundary{}, fmt.Errorf("git cat-file: unexpected output for %s", f[0])
+		}
+		obj := rest[:size]
+		out = rest[size+1:]
+		head, _, _ := bytes.Cut(obj, []byte("\n\n")) // the commit's headers
+		if f[1] == "commit" && bytes.Contains(head, []byte("\nparent ")) {
+			b.commits[f[0]] = true
+		}
+	}
+	if len(b.commits) == 0 {
+		return boundary{}, nil
+	}
+	hs := make([]string, 0, len(b.commits))
+	for c := range b.commits {
+		hs = append(hs, c)
+	}
+	sort.Strings(hs)
+	b.digest = fmt.Sprintf("%016x", xxhash.Sum64String(strings.Join(hs, "\n")))
+	return b, nil
+}
+
+// Shallow says, in one line, that the history is a shallow clone's and
+// how to have it all; "" when no commit it holds is on a shallow clone's
+// boundary (the repository is whole, or the bounds stop before it).
+func (h *History) Shallow() string {
+	if h == nil || !h.cut {
+		return ""
+	}
+	noun := "commits"
+	if len(h.commits) == 1 {
+		noun = "commit"
+	}
+	return fmt.Sprintf("a shallow clone: the history is its %d %s (its boundary, whose parents it lacks, counts as no change); git fetch --unshallow gives all", len(h.commits), noun)
+}
+
+// Partial is what the history lacks, in one line: that it is a shallow
+// clone's (Shallow) and what its read lost (Lost); "" when it is whole.
+// It is what stats.history.partial and the log say.
+func (h *History) Partial() string {
+	if h == nil {
+		return ""
+	}
+	var parts []string
+	for _, p := range []string{h.Shallow(), h.Lost} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Current reports whether h is the history of dir's repository at head as
+// it is now: read at head, on the same shallow boundary (a deepened clone
+// has more to give).
+func (h *History) Current(ctx context.Context, dir, head string) bool {
+	if h == nil || h.Head != head {
+		return false
+	}
+	bd, err := readBoundary(ctx, dir, head)
+	return err == nil && bd.digest == h.shallow
 }
 
 // Touch is a range of lines of a file at the head (1-based, inclusive)

@@ -54,6 +54,9 @@ type rawCommit struct {
 	body    string
 	files   []string // relative to the directory, as they were then
 	spans   []rawSpan
+	// boundary: a shallow clone's boundary commit (history.go); read
+	// with no files.
+	boundary bool
 }
 
 // hunk is one hunk of a unified diff: the old lines [os, os+ol) became the
@@ -207,13 +210,15 @@ func (l loss) String() string {
 
 // readLog reads the commits git log gives for args (a range and bounds),
 // newest first, with their files and the lines they touched followed to
-// the first commit git gives; it returns the tracker, which an extension
+// the first commit git gives; a commit on the shallow boundary bd is kept
+// with no files (its diff against nothing is no change), so it asks for
+// no hunks and moves no line; it returns the tracker, which an extension
 // uses to follow older commits' spans the same way, and what objects
 // git could not read cost. The hunks are read in a second pass, for the
 // commits the tables keep only: a sweep's (most of the bytes of a
 // history's diffs) would move lines in ways nobody asks about, so lines
 // are followed through its renames but not its hunks.
-func readLog(ctx context.Context, dir, prefix string, args ...string) ([]rawCommit, *tracker, loss, error) {
+func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...string) ([]rawCommit, *tracker, loss, error) {
 	var lo loss
 	renames := "-M"
 	pcs, err := readRaw(ctx, dir, renames, args)
@@ -227,6 +232,11 @@ func readLog(ctx context.Context, dir, prefix string, args ...string) ([]rawComm
 			return nil, nil, lo, err
 		}
 		lo.noRenames, lo.cause = true, gitCause(err)
+	}
+	for i := range pcs {
+		if bd.commits[pcs[i].hash] {
+			pcs[i].boundary, pcs[i].diffs = true, nil
+		}
 	}
 	var want []string
 	at := map[string]int{}

@@ -1,0 +1,193 @@
+package history
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// shopRepo: five files; the cart and the price rules change together
+// three times, the stock count and the mail template alone. Newest first:
+// mail, cart+price (discount), stock, cart+price (rounding), cart+price
+// (rules), the initial import of all five.
+func shopRepo(t *testing.T) *gitRepo {
+	r := newGitRepo(t)
+	for _, f := range []string{"cart", "price", "stock", "mail", "login"} {
+		r.write(f+".go", lines(f, 8))
+	}
+	r.commit("initial import")
+	for i, msg := range []string{"cart: apply the price rules", "cart: round prices to cents"} {
+		r.write("cart.go", lines("cart", 8)+lines("rule", i+1))
+		r.write("price.go", lines("price", 8)+lines("rule", i+1))
+		r.commit(msg)
+	}
+	r.write("stock.go", lines("stock", 9))
+	r.commit("stock: count reserved items")
+	r.write("cart.go", lines("cart", 8)+lines("rule", 2)+lines("discount", 1))
+	r.write("price.go", lines("price", 8)+lines("rule", 2)+lines("discount", 1))
+	r.commit("cart: show the discounted price")
+	r.write("mail.go", lines("mail", 9))
+	r.commit("mail: say the order number")
+	return r
+}
+
+// shallowClone clones r with git clone --depth depth.
+func shallowClone(t *testing.T, r *gitRepo, depth string) *gitRepo {
+	t.Helper()
+	c := &gitRepo{tb: t, dir: filepath.Join(t.TempDir(), "clone"), n: 1000}
+	r.git("clone", "-q", "--depth", depth, "file://"+r.dir, c.dir)
+	if c.git("rev-parse", "--is-shallow-repository") != "true" {
+		t.Fatal("the clone is not shallow")
+	}
+	return c
+}
+
+// TestShallowCloneGivesItsCommits: a clone of the last three commits
+// gives the co-change its two real changes hold (the cart's partner is
+// the price rules), and the boundary commit, which git log shows adding
+// all five files, adds no co-change, no past message and no lines. The
+// history says it is a shallow clone's 3 commits.
+func TestShallowCloneGivesItsCommits(t *testing.T) {
+	c := shallowClone(t, shopRepo(t), "3")
+	h, err := Load(context.Background(), c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(h.CoChanged([]string{"cart.go"}, 5)); !slices.Equal(got, []string{"price.go"}) {
+		t.Errorf("co-changed with cart.go: %v, want only price.go (the boundary commit is no change)", got)
+	}
+	if got := paths(h.CoChanged([]string{"stock.go"}, 5)); len(got) != 0 {
+		t.Errorf("co-changed with stock.go, which only the boundary commit shows: %v", got)
+	}
+	if got := paths(pastOf(h, "count reserved items")); len(got) != 0 {
+		t.Errorf("the boundary commit's message votes for %v", got)
+	}
+	if got := touchesOf(h, "count reserved items"); len(got) != 0 {
+		t.Errorf("the boundary commit has lines: %+v", got)
+	}
+	if got := touchesOf(h, "show the discounted price"); len(got) != 2 || got[0].Start != 11 {
+		t.Errorf("the discount's lines: %+v, want cart.go and price.go at line 11", got)
+	}
+	if h.Len() != 2 || h.Read != 3 {
+		t.Errorf("%d commits in the tables of %d read, want 2 of 3", h.Len(), h.Read)
+	}
+	for _, want := range []string{"a shallow clone", "its 3 commits", "git fetch --unshallow"} {
+		if !strings.Contains(h.Partial(), want) {
+			t.Errorf("the history says %q, not %q", h.Partial(), want)
+		}
+	}
+	if h.Lost != "" {
+		t.Errorf("a shallow clone read whole says it lost something: %q", h.Lost)
+	}
+}
+
+// TestDepthOneCloneHasNoCoChange: a depth-1 clone's only commit is its
+// boundary: in a repository this small every file would co-change with
+// every other; none does.
+func TestDepthOneCloneHasNoCoChange(t *testing.T) {
+	c := shallowClone(t, shopRepo(t), "1")
+	h, err := Load(context.Background(), c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"cart.go", "price.go", "stock.go", "mail.go", "login.go"} {
+		if got := paths(h.CoChanged([]string{f}, 5)); len(got) != 0 {
+			t.Errorf("co-changed with %s: %v, want none", f, got)
+		}
+	}
+	if h.Len() != 0 || !strings.Contains(h.Partial(), "its 1 commit ") {
+		t.Errorf("%d commits in the tables, says %q; want none and a shallow clone's 1 commit", h.Len(), h.Partial())
+	}
+}
+
+// TestDeepenedCloneIsReadAgain: a history (and its cache) read on a
+// depth-2 clone is not current once the clone is deepened, though HEAD
+// did not move: extending it, or its cache, reads the older commits, and
+// the old boundary commit counts as the real change it now is.
+func TestDeepenedCloneIsReadAgain(t *testing.T) {
+	ctx := context.Background()
+	c := shallowClone(t, shopRepo(t), "2")
+	h, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.CoChanged([]string{"cart.go"}, 5); len(got) != 0 || h.Len() != 1 {
+		t.Fatalf("depth 2: %d commits, cart.go co-changes with %v; want 1 and none (the discount is the boundary)", h.Len(), paths(got))
+	}
+	file := filepath.Join(t.TempDir(), "0123456789abcdef.hist")
+	if err := h.Save(file, c.dir); err != nil {
+		t.Fatal(err)
+	}
+
+	c.git("fetch", "-q", "--deepen", "3")
+	head := c.git("rev-parse", "HEAD")
+	if head != h.Head || h.Current(ctx, c.dir, head) {
+		t.Fatalf("after deepening, HEAD moved (%v) or the old history is still current", head != h.Head)
+	}
+	cached, err := LoadCache(file, c.dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, from := range map[string]*History{"history": h, "cache": cached} {
+		d, err := from.Extend(ctx, c.dir, "", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d == from || d.Read != 5 || d.Len() != 4 {
+			t.Errorf("%s extended after deepening: read %d, %d in the tables; want a new read of 5 commits, 4 kept", name, d.Read, d.Len())
+		}
+		got := d.CoChanged([]string{"cart.go"}, 5)
+		if len(got) != 1 || got[0].Path != "price.go" || !strings.Contains(got[0].Why, "2 of its last 2") {
+			t.Errorf("%s: cart.go co-changes with %+v, want price.go in 2 of 2 (the discount and the rounding)", name, got)
+		}
+		if !strings.Contains(d.Partial(), "its 5 commits") || !d.Current(ctx, c.dir, head) {
+			t.Errorf("%s: says %q, current %v", name, d.Partial(), d.Current(ctx, c.dir, head))
+		}
+	}
+
+	c.git("fetch", "-q", "--unshallow")
+	whole, err := LoadCache(file, c.dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole, err = whole.Extend(ctx, c.dir, "", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if whole.Partial() != "" || whole.Read != 6 || whole.Len() != 6 {
+		t.Errorf("unshallowed: read %d, %d kept, says %q; want all 6, nothing said", whole.Read, whole.Len(), whole.Partial())
+	}
+}
+
+// TestShallowCloneExtends: a pull into a shallow clone keeps its boundary;
+// the history is extended with the new commit only, and is what a full
+// read gives.
+func TestShallowCloneExtends(t *testing.T) {
+	ctx := context.Background()
+	r := shopRepo(t)
+	c := shallowClone(t, r, "3")
+	old, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.write("cart.go", lines("cart", 8)+lines("rule", 2)+lines("discount", 2))
+	r.write("price.go", lines("price", 8)+lines("rule", 2)+lines("discount", 2))
+	r.commit("cart: a second discount")
+	c.git("pull", "-q", "--ff-only")
+	ext, err := old.Extend(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ext.Read != 1 || !reflect.DeepEqual(ext.raw(), full.raw()) {
+		t.Errorf("extension read %d commits (want 1) and equals a full read: %v", ext.Read, reflect.DeepEqual(ext.raw(), full.raw()))
+	}
+	if !strings.Contains(ext.Partial(), "its 4 commits") {
+		t.Errorf("the extended history says %q", ext.Partial())
+	}
+}
