@@ -12,11 +12,13 @@ import (
 )
 
 // loadHistory reads each folder's history, or reads it again when its
-// repository's HEAD moved. A folder without usable history (no git, not a
-// repository, a shallow clone, historyCommits 0) gets none, and the reason
-// is logged once and kept for stats.history. A history read in part (git
-// could not read some objects: a partial clone, a damaged pack) is used
-// for what it holds, and what it lost is warned about once and kept for
+// repository's HEAD moved (or its shallow boundary: a deepened clone). A
+// folder without usable history (no git, not a repository, historyCommits
+// 0) gets none, and the reason is logged once and kept for stats.history.
+// A shallow clone's history (its commits up to the boundary) and a history
+// read in part (git could not read some objects: a partial clone, a
+// damaged pack) are used for what they hold, and what they lack
+// (History.Partial) is warned about once and kept for
 // stats.history.partial.
 func (w *Workspace) loadHistory(ctx context.Context) {
 	w.mu.Lock()
@@ -33,6 +35,9 @@ func (w *Workspace) loadHistory(ctx context.Context) {
 		}
 		f.histReason, f.histDone = reason, true
 		f.mu.Unlock()
+		if s := h.Shallow(); s != "" {
+			w.warnOnce("history shallow "+f.Root, s, "root", f.Root)
+		}
 		if h != nil && h.Lost != "" {
 			w.warnOnce("history lost "+f.Root, h.Lost, "root", f.Root)
 		}
@@ -64,11 +69,8 @@ func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*hi
 	f.mu.RLock()
 	cur := f.hist
 	f.mu.RUnlock()
-	if cur != nil && cur.Head == head {
+	if cur.Current(ctx, f.Root, head) {
 		return nil, ""
-	}
-	if why := history.Unusable(ctx, f.Root); why != "" {
-		return nil, why
 	}
 	opts := history.Options{MaxCommits: cfg.HistoryCommits, MaxAge: time.Duration(cfg.HistoryDays) * 24 * time.Hour}
 	dir, persist := cfg.ResolvedCacheDir()
@@ -134,7 +136,7 @@ func historyOf(f *Folder) HistoryStats {
 func folderHistory(h *history.History, reason string, done bool) HistoryStats {
 	st := HistoryStats{Ready: done, Reason: reason}
 	if h != nil {
-		st.Commits, st.Head, st.Reason, st.Partial = h.Len(), h.Head, "", h.Lost
+		st.Commits, st.Head, st.Reason, st.Partial = h.Len(), h.Head, "", h.Partial()
 	}
 	return st
 }

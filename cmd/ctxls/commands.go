@@ -366,6 +366,10 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 		if h.Partial != "" {
 			fmt.Fprintf(w, "            %s\n", h.Partial)
 		}
+	} else if h.Reason == "" && h.Partial != "" {
+		// Read, with no commit in the tables: a depth-1 clone's only
+		// commit is its boundary.
+		fmt.Fprintf(w, "history     none (%s)\n", h.Partial)
 	} else {
 		fmt.Fprintf(w, "history     none (%s)\n", h.Reason)
 	}

@@ -528,7 +528,8 @@ func TestEval(t *testing.T) {
 
 // TestIndexReadsHistory: in a git repository, ctxls index says how many
 // commits the history sources read; outside one, and with
-// --history-commits 0, it says why there is none.
+// --history-commits 0, it says why there is none; in a depth-1 clone, that
+// it is a shallow clone's one commit.
 func TestIndexReadsHistory(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is needed for the history sources' tests")
@@ -555,6 +556,20 @@ func TestIndexReadsHistory(t *testing.T) {
 	_, stdout, _ = cliRun(t, "index", "--root", root, "--cache-dir", "off", "--history-commits", "0")
 	if !strings.Contains(stdout, "history     none (historyCommits is 0)") {
 		t.Errorf("index with --history-commits 0:\n%s", stdout)
+	}
+	// A depth-1 clone: its one commit is its boundary, no change to count.
+	clone := filepath.Join(t.TempDir(), "clone")
+	for _, args := range [][]string{
+		{"-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "second"},
+		{"clone", "-q", "--depth", "1", "file://" + root, clone},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	_, stdout, _ = cliRun(t, "index", "--root", clone, "--cache-dir", "off")
+	if !strings.Contains(stdout, "history     none (a shallow clone: the history is its 1 commit ") || !strings.Contains(stdout, "git fetch --unshallow") {
+		t.Errorf("index of a depth-1 clone:\n%s", stdout)
 	}
 }
 
