@@ -52,12 +52,14 @@ func (w *Workspace) loadHistory(ctx context.Context) {
 	}
 }
 
-// readHistory reads f's history, unless it has the current one (nil, "").
-// It starts from the history it has, else from the history cache beside
-// the index cache: one at HEAD is used as it is, one at an ancestor of
-// HEAD is extended with the commits since (history.Extend), so that no
-// start or HEAD move reads the whole history again. A cache that cannot
-// be used is said once in the log and replaced.
+// readHistory reads f's history, unless it has the current one (nil, "":
+// at HEAD, on the same shallow boundary, history.Current). It starts from
+// the history it has, else from the history cache beside the index cache:
+// one at HEAD is used as it is, one at an ancestor of HEAD is extended
+// with the commits since (history.Extend), so that no start or HEAD move
+// reads the whole history again; one read on another shallow boundary (a
+// deepened clone) is read again whole. A cache that cannot be used is
+// said once in the log and replaced.
 func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*history.History, string) {
 	if cfg.HistoryCommits == 0 {
 		return nil, "historyCommits is 0"
