@@ -412,3 +412,18 @@ func TestContextItems(t *testing.T) {
 		}
 	}
 }
+
+// index_status says why a folder has no history, and what a history read
+// in part lost, where the commit count alone would say nothing.
+func TestStatusTextSaysWhyHistoryIsShort(t *testing.T) {
+	st := &StatusOutput{Ready: true, Embedder: "hash-384", Watching: true, Folders: []workspace.IndexStats{
+		{Root: "/a", History: workspace.HistoryStats{Reason: "not in a git repository"}},
+		{Root: "/b", History: workspace.HistoryStats{Commits: 3, Partial: "a shallow clone: the history is its 3 commits"}},
+	}}
+	text := statusText(st)
+	for _, want := range []string{"/a: 0 files, 0 symbols, 0 skipped (0 refused), history 0 commits (not in a git repository)", "history 3 commits (a shallow clone: the history is its 3 commits)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("index_status text lacks %q:\n%s", want, text)
+		}
+	}
+}
