@@ -33,11 +33,12 @@ const (
 	SrcCoHistory                    // files that changed with the active file in past commits described in words like the query's
 	SrcNeighbour                    // callers and callees, in other files, of the symbol under the cursor or the active file's symbols the query matches
 	SrcSibling                      // files beside the active file named as its parts or variants (static.go: static_windows.go)
+	SrcLiteral                      // files holding a literal of code the request removes or replaces ("Replace interface{} with any")
 	NumSources
 )
 
 // SourceNames are the sources' names in Item.Signals.
-var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history", "item", "pastsymbol", "cochangesymbol", "cohistory", "neighbour", "sibling"}
+var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history", "item", "pastsymbol", "cochangesymbol", "cohistory", "neighbour", "sibling", "literal"}
 
 // Weights are the per-source weights of reciprocal-rank fusion.
 var Weights = [NumSources]float64{
@@ -60,6 +61,7 @@ var Weights = [NumSources]float64{
 	SrcCoHistory:      CoHistoryWeight,
 	SrcNeighbour:      NeighbourWeight,
 	SrcSibling:        SiblingWeight,
+	SrcLiteral:        LiteralWeight,
 }
 
 // FocusSymbols and FocusSymbolRatio choose, with no cursor, the active
@@ -97,6 +99,17 @@ const (
 // See EVAL.md, "## active".
 const SiblingWeight = 3
 
+// LiteralWeight is the weight of the literal source: the files, among
+// those the other sources found (at most LiteralScanFiles of them), that
+// hold a literal of code the request removes or replaces
+// (RemovedLiterals), when no more than MaxLiteralFiles code files do. See
+// EVAL.md, "## literal".
+const (
+	LiteralWeight    = 2.0
+	LiteralScanFiles = 200
+	MaxLiteralFiles  = 10
+)
+
 // PastSymbolWeight and CoChangeSymbolWeight are the symbol-level history
 // sources' weights; 0 leaves a source out (it is not run). pastsymbol is
 // off: at .5 (its best on the last 30 commits of the development set:
@@ -119,7 +132,7 @@ var SymbolHistoryWeights = [2]float64{0.5, 1.0}
 // FileOnlySymbolShare of its weight, once more in the symbol's own fused
 // score. Its per-symbol rank is kept for Item.Signals.
 func FileOnly(src Source) bool {
-	return src == SrcCoChange || src == SrcHistory || src == SrcCoHistory || src == SrcSibling
+	return src == SrcCoChange || src == SrcHistory || src == SrcCoHistory || src == SrcSibling || src == SrcLiteral
 }
 
 // FileOnlySymbolShare is the share of a file-only source's weight its
