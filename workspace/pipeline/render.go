@@ -306,6 +306,9 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if (c.ranks[heuristics.SrcCoChange] > 0 || c.ranks[heuristics.SrcCoHistory] > 0) && c.coChanged != "" {
 		add(c.coChanged)
 	}
+	if c.ranks[heuristics.SrcLiteral] > 0 && c.literal != "" {
+		add("its file holds `" + c.literal + "`, which your request removes or replaces")
+	}
 	if c.ranks[heuristics.SrcHistory] > 0 && c.pastChange != "" {
 		add("touched by past commits like your question (" + strings.TrimPrefix(c.pastChange, "like ") + ")")
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"path"
@@ -42,6 +43,7 @@ var sources = []struct {
 	{heuristics.SrcCoHistory, coHistorySource},
 	{heuristics.SrcNeighbour, neighboursSource}, // graph.go
 	{heuristics.SrcSibling, siblingSource},      // graph.go
+	{heuristics.SrcLiteral, literalSource},      // after the sources whose files it scans
 }
 
 // ranked is one source's list: symbols it ranks itself and files it ranks
@@ -94,6 +96,7 @@ type scope struct {
 	cands          []cand              // the slab cand takes candidates from
 	pathFiles      map[string][]uint32 // the files each path mention names (filesByPath)
 	coWhy, pastWhy map[uint32]string
+	litWhy         map[uint32]string // the removed literal each file of the literal source holds
 }
 
 // searchBufs are the buffers of every lexical search of a request (the
@@ -480,6 +483,99 @@ func (s *scope) filesByPath(mention string) []uint32 {
 	fs := filesByPath(s.idx, mention)
 	s.pathFiles[mention] = fs
 	return fs
+}
+
+// literalSource ranks the symbols, and their files, that hold a literal of
+// code the request removes or replaces ("Replace interface{} with any":
+// the functions and files where `interface{}` is written; q.removed),
+// which no index holds (the tokenizer drops punctuation). It scans the
+// texts of the files the sources before it found, in their order, at most
+// heuristics.LiteralScanFiles, through the gate (fileText, which the read
+// stage reuses); code files only. A symbol is the innermost around a place
+// a literal is written, ranked by how many places; a file by how many of
+// the literals it holds. Nothing when more than heuristics.MaxLiteralFiles
+// code files hold one: not specific enough.
+func literalSource(s *scope) ranked {
+	if len(s.q.removed) == 0 || s.lists == nil || s.fv.Weights.Source[heuristics.SrcLiteral] == 0 {
+		return ranked{}
+	}
+	seen := map[uint32]bool{}
+	var out ranked
+	var holders []weightedSlot
+	for src := range heuristics.SrcLiteral {
+		for _, f := range s.lists[src] {
+			if seen[f.slot] || len(seen) == heuristics.LiteralScanFiles {
+				continue
+			}
+			seen[f.slot] = true
+			if s.idx.FileCategory(f.slot) != 0 {
+				continue
+			}
+			text := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(f.slot))
+			n, first := 0, ""
+			for _, lit := range s.q.removed {
+				if bytes.Contains(text, []byte(lit)) {
+					if n == 0 {
+						first = lit
+					}
+					n++
+					holders = s.literalHolders(holders, f.slot, text, lit)
+				}
+			}
+			if n > 0 {
+				out.files = append(out.files, scoredFile{f.slot, float64(n)})
+				if s.litWhy == nil {
+					s.litWhy = map[uint32]string{}
+				}
+				s.litWhy[f.slot] = first
+			}
+		}
+	}
+	if len(out.files) > heuristics.MaxLiteralFiles {
+		s.litWhy = nil
+		return ranked{}
+	}
+	sort.SliceStable(out.files, func(i, j int) bool { return out.files[i].score > out.files[j].score })
+	if len(holders) > 0 {
+		sort.SliceStable(holders, func(i, j int) bool { return holders[i].w > holders[j].w })
+		for i, r := range heuristics.CompetitionRanks(holders, weightOf) {
+			out.syms = append(out.syms, symRank{holders[i].slot, int32(r), float32(holders[i].w)})
+		}
+	}
+	return out
+}
+
+// literalHolders adds to out, once each, the innermost symbols of the file
+// fs (whose text is text) around each place lit is written, by the times
+// it is written in them.
+func (s *scope) literalHolders(out []weightedSlot, fs uint32, text []byte, lit string) []weightedSlot {
+	syms := s.idx.FileSymbols(fs)
+	for at := 0; ; {
+		i := bytes.Index(text[at:], []byte(lit))
+		if i < 0 {
+			return out
+		}
+		at += i
+		best, width := uint32(0), uint32(0)
+		found := false
+		for _, slot := range syms {
+			ref, ok := s.idx.Symbol(slot)
+			if !ok || ref.Symbol.StartByte > uint32(at) || ref.Symbol.EndByte < uint32(at+len(lit)) {
+				continue
+			}
+			if w := ref.Symbol.EndByte - ref.Symbol.StartByte; !found || w < width {
+				best, width, found = slot, w, true
+			}
+		}
+		if found && s.accepts(best) {
+			if k := slices.IndexFunc(out, func(w weightedSlot) bool { return w.slot == best }); k >= 0 {
+				out[k].w++
+			} else {
+				out = append(out, weightedSlot{best, 1})
+			}
+		}
+		at += len(lit)
+	}
 }
 
 // coChangeSource ranks the files that changed in the same commits as the

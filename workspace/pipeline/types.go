@@ -201,6 +201,9 @@ type cand struct {
 	// coChanged and pastChange are the history's words for why it ranks
 	// the file (sources.go): "changed together with …", "like commit …".
 	coChanged, pastChange string
+	// literal: the literal of code the request removes that its file
+	// holds (literalSource).
+	literal string
 	// around: a window of the lines around the lead (surround.go) names
 	// the lead's symbol, and above says on which side of it the window is.
 	around string
@@ -243,6 +246,9 @@ type query struct {
 	// release: the request (or the history it continues) names a version
 	// number, as a release commit does (history.NamesVersion).
 	release bool
+	// removed are the literals of code the request removes or replaces
+	// (heuristics.RemovedLiterals), for the literal source.
+	removed []string
 	// deictic: the query points at the code under the cursor; its own
 	// words are not searched for (deixis.go).
 	deictic bool

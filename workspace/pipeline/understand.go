@@ -214,6 +214,7 @@ func analyse(p *plan) *query {
 	}
 	if !q.deictic {
 		q.words = wordRuns(p.text)
+		q.removed = heuristics.RemovedLiterals(p.text)
 	}
 	return q
 }

@@ -1,0 +1,197 @@
+package heuristics
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Literals of code in a request: "Replace interface{} with any", "Remove
+// unused type: ignore", "replace deprecated trimRight() with trimEnd()".
+// The tokenizer splits punctuation away, so no index holds `interface{}`;
+// and a literal the request removes or replaces is, by what the request
+// says, in the files the change touches, while one it introduces ("Use
+// slices.Contains") is not there yet (EVAL.md, "## literal").
+
+// MaxLiterals is the most removed literals a request keeps: each is a
+// substring search over the scanned files' texts.
+const MaxLiterals = 8
+
+// removalWords begin a stretch of a clause whose literals go away;
+// introductionWords begin one whose literals come in. The last of either
+// before a literal, in its clause, decides.
+var (
+	removalWords = map[string]bool{
+		"replace": true, "replaces": true, "replaced": true, "replacing": true,
+		"remove": true, "removes": true, "removed": true, "removing": true,
+		"drop": true, "drops": true, "dropped": true, "dropping": true,
+		"delete": true, "deletes": true, "deleted": true, "deleting": true,
+		"deprecate": true, "deprecates": true, "deprecated": true, "deprecating": true,
+		"unused": true, "obsolete": true, "avoid": true, "avoids": true,
+		"instead": true, // "use Y instead of X": of is no marker
+		"rid":     true, // "get rid of X"
+	}
+	introductionWords = map[string]bool{
+		"with": true, "by": true, "to": true, "for": true, "into": true, "via": true,
+		"use": true, "uses": true, "used": true, "using": true,
+		"add": true, "adds": true, "added": true, "adding": true,
+		"introduce": true, "introduces": true, "introduced": true,
+		"favor": true, "favour": true, "new": true,
+	}
+)
+
+// RemovedLiterals are the literals of code the request text says are
+// removed or replaced: words holding punctuation the tokenizer drops
+// (`interface{}`, `trimRight()`, `sort.Sort(`, `a.b`), backticked spans
+// with such punctuation, and a `word: word` pair (a pragma such as
+// "type: ignore"), each whose clause puts a removal word after the last
+// introduction word before it. Paths and file names are the mention
+// source's, and a placeholder "..." ends a literal. Each once, at most
+// MaxLiterals.
+func RemovedLiterals(text string) []string {
+	var out []string
+	for _, clause := range clauses(text) {
+		removing := false
+		fields := literalFields(clause)
+		for i, f := range fields {
+			word := strings.ToLower(strings.Trim(f.text, "`\"'()[]{},.;:!?"))
+			switch {
+			case removalWords[word]:
+				removing = true
+				continue
+			case introductionWords[word]:
+				removing = false
+				continue
+			}
+			if !removing {
+				continue
+			}
+			lit := f.literal()
+			if lit == "" && i > 0 && i+1 < len(fields) && strings.HasSuffix(f.text, ":") && !f.quoted {
+				// "type: ignore": a pragma's name and value.
+				if name, val := strings.TrimSuffix(f.text, ":"), fields[i+1].text; identifier(name) && identifier(strings.TrimRight(val, ".,;")) {
+					lit = name + ": " + strings.TrimRight(val, ".,;")
+				}
+			}
+			if lit != "" && !contains(out, lit) {
+				out = append(out, lit)
+				if len(out) == MaxLiterals {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}
+
+// clauses cuts text at line ends, sentence ends and semicolons.
+func clauses(text string) []string {
+	return strings.FieldsFunc(strings.ReplaceAll(text, ". ", "\n"), func(r rune) bool { return r == '\n' || r == ';' })
+}
+
+// litField is one whitespace-separated word of a clause, or one backticked
+// span (which may hold spaces).
+type litField struct {
+	text   string
+	quoted bool
+}
+
+func literalFields(clause string) []litField {
+	var out []litField
+	for len(clause) > 0 {
+		clause = strings.TrimLeft(clause, " \t")
+		if clause == "" {
+			break
+		}
+		if clause[0] == '`' {
+			if end := strings.IndexByte(clause[1:], '`'); end >= 0 {
+				out = append(out, litField{clause[1 : 1+end], true})
+				clause = clause[2+end:]
+				continue
+			}
+		}
+		end := strings.IndexAny(clause, " \t")
+		if end < 0 {
+			end = len(clause)
+		}
+		out = append(out, litField{clause[:end], false})
+		clause = clause[end:]
+	}
+	return out
+}
+
+// literal is the field as a literal of code, or "": it holds two letters
+// and punctuation of code the tokenizer drops (not only a hyphen or an
+// apostrophe), it is not a path or a file's
+// name, and what a "..." placeholder follows is cut.
+func (f litField) literal() string {
+	s := f.text
+	if i := strings.Index(s, "..."); i >= 0 {
+		s = s[:i]
+	}
+	if !f.quoted {
+		s = strings.TrimLeft(s, "\"'([")
+		for s != "" && (strings.ContainsRune("\"',;:!?.", rune(s[len(s)-1])) || s[len(s)-1] == ')' && strings.Count(s, ")") > strings.Count(s, "(")) {
+			s = s[:len(s)-1]
+		}
+	}
+	if len(s) < 4 || strings.ContainsAny(s, "/\\") {
+		return ""
+	}
+	letters, punct := 0, false
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case r == '_' || r == '-' || r == '\'' || unicode.IsDigit(r):
+			// a hyphen or an apostrophe is prose's ("per-entry", "proxy's")
+		default:
+			punct = true
+		}
+	}
+	if letters < 2 || !punct || fileName(s) {
+		return ""
+	}
+	return s
+}
+
+// fileName reports whether s reads as a file's name (foo.go, setup.py):
+// a dotted word whose last part is a short lowercase extension, with no
+// other punctuation.
+func fileName(s string) bool {
+	i := strings.LastIndexByte(s, '.')
+	if i <= 0 || len(s)-i-1 > 4 || len(s)-i-1 == 0 {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '.' || r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	for _, r := range s[i+1:] {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func identifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

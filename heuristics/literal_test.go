@@ -1,0 +1,35 @@
+package heuristics
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestRemovedLiterals(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"Replace interface{} with any", []string{"interface{}"}},
+		{"Remove unused type: ignore", []string{"type: ignore"}},
+		{"fix: replace deprecated trimRight() with trimEnd()", []string{"trimRight()"}},
+		{"Replace sort.Sort(ByOrder(...)) with slices.SortFunc", []string{"sort.Sort(ByOrder("}},
+		{"lib: use req.socket over deprecated req.connection", []string{"req.connection"}},
+		{"Deprecate `app=...` in favor of explicit `WSGITransport`", []string{"app="}},
+		// Introduced, not removed.
+		{"Use slices.Contains", nil},
+		{"Use strings.Builder instead of concatenation", nil},
+		{"Replace the loop with slices.Contains", nil},
+		// A conventional prefix, prose punctuation and file names are no
+		// literals of code.
+		{"fix(uri): query binding bug", nil},
+		{"refactor: drop per-entry lookups and the proxy's retries", nil},
+		{"Remove setup.py and old/config.go", nil},
+		// A clause ends the removal.
+		{"Remove the old flag. Add cmd.Flags() to the help", nil},
+	} {
+		if got := RemovedLiterals(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("RemovedLiterals(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package workspace
+
+import (
+	"strings"
+	"testing"
+)
+
+// kvstore is a small Go package whose words point at its alias,
+// replacement and interface code, while `interface{}`, which no index holds (the
+// tokenizer drops punctuation), is written in two other files only.
+const kvstore = `
+-- go.mod --
+module example.com/kvstore
+
+go 1.22
+-- alias.go --
+package kvstore
+
+// Alias maps an alias key to the key it stands for; replace an alias
+// with its key before every lookup, so the alias reads as the key.
+type Alias struct {
+	keys map[string]string
+}
+
+// Replace replaces the alias with the key it stands for, or keeps it.
+func (a *Alias) Replace(alias string) string {
+	if k, ok := a.keys[alias]; ok {
+		return k
+	}
+	return alias
+}
+
+// ReplaceAll replaces every alias in keys, reading each alias once.
+func (a *Alias) ReplaceAll(keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = a.Replace(k)
+	}
+	return out
+}
+-- store.go --
+package kvstore
+
+// Store holds the values by key.
+type Store struct {
+	values map[string]interface{}
+}
+
+// Get returns the value stored under key.
+func (s *Store) Get(key string) interface{} { return s.values[key] }
+-- codec.go --
+package kvstore
+
+import "encoding/json"
+
+// Decode turns bytes into a value.
+func Decode(b []byte) (interface{}, error) {
+	var v interface{}
+	err := json.Unmarshal(b, &v)
+	return v, err
+}
+-- iface.go --
+package kvstore
+
+// Interface is the interface of any store: any value with Get and Put,
+// replaced with another Interface in tests.
+type Interface interface {
+	Get(key string) any
+	Put(key string, v any)
+}
+
+// WithInterface returns any Interface wrapped with an alias, the
+// interface every replacement store implements.
+func WithInterface(i Interface, a *Alias) Interface { return i }
+-- limits.go --
+package kvstore
+
+// MaxKeys is the most keys a store holds.
+const MaxKeys = 1 << 20
+`
+
+// A literal of code the request removes ("Replace interface{} with any")
+// brings the files holding it, which its words do not find, ahead of the
+// files its words match; one the request introduces brings nothing.
+func TestSelectRemovedLiteralFindsItsFiles(t *testing.T) {
+	ws, _ := selOpen(t, kvstore, Options{})
+	rank := func(res *Selection, path string) int {
+		for i, it := range res.Items {
+			if strings.HasPrefix(it.ID, "sym:"+path+"::") {
+				return i + 1
+			}
+		}
+		return len(res.Items) + 1
+	}
+	res := selDo(t, ws, &SelectRequest{Query: "Replace interface{} with any\nThe alias any reads better.", Limit: 10})
+	for _, p := range []string{"store.go", "codec.go"} {
+		if r := rank(res, p); r > 3 {
+			t.Errorf("%s, which holds interface{}, ranks %d: %q", p, r, selIDs(res))
+		}
+	}
+	if it := selFind(res, "sym:codec.go::Decode"); it == nil || !strings.Contains(it.Why, "`interface{}`") {
+		t.Errorf("Decode's why does not name the literal: %+v", it)
+	}
+	// Introduced, not removed: the files that hold it are not the change's.
+	res = selDo(t, ws, &SelectRequest{Query: "Replace the alias with interface{}\nThe alias any reads better.", Limit: 10})
+	for _, it := range res.Items {
+		if it.Signals["literal"].Rank > 0 {
+			t.Errorf("%s ranked by a literal the request introduces", it.ID)
+		}
+	}
+}
