@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -88,9 +89,13 @@ type History struct {
 	// message but not their lines (the symbol-level tables lack them), or
 	// renames were not followed. Such a history is kept in the cache with
 	// this line, so a start at the same HEAD says it again without git;
-	// when HEAD moves it is read again whole rather than extended, so
+	// when HEAD moves it is extended if the first object it missed is
+	// still missing (one git cat-file -e), else read again whole, so
 	// objects fetched or repaired since are read then (Extend).
 	Lost string
+	// lo is the loss Lost says: an extension adds its own to it, and
+	// Extend asks git whether its missing object is there now.
+	lo loss
 }
 
 type commit struct {
@@ -141,7 +146,11 @@ func GitEnv() []string {
 	return append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_ALLOW_PROTOCOL="+noTransport, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1")
 }
 
+// gitRuns counts the git commands started: tests bound them.
+var gitRuns atomic.Int64
+
 func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	gitRuns.Add(1)
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.quotePath=false"}, args...)...)
 	cmd.Env = GitEnv()
 	return cmd
@@ -212,7 +221,7 @@ func load(ctx context.Context, dir, head string, opts Options, bd boundary) (*Hi
 	if err != nil {
 		return nil, err
 	}
-	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, Read: len(cs), Lost: lost.String()}
+	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, Read: len(cs), Lost: lost.String(), lo: lost}
 	if err := h.build(cs); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -186,7 +187,29 @@ type loss struct {
 	unread    int    // commits kept without their lines
 	of        int    // commits whose lines were asked for
 	cause     string // git's message for the first failure
+	missing   string // the first object git named missing in cause, if it named one
 	partial   bool   // the repository is a partial clone
+}
+
+// note keeps git's failure err as the loss's cause, if it has none yet.
+func (l *loss) note(err error) {
+	if l.cause == "" {
+		l.cause = gitCause(err)
+		l.missing = objectID.FindString(l.cause)
+	}
+}
+
+// objectID finds an object id (SHA-1 or SHA-256) in git's message.
+var objectID = regexp.MustCompile(`\b[0-9a-f]{40}([0-9a-f]{24})?\b`)
+
+// merge is the loss of a history extended: the older history's loss l
+// and the new commits' n, counted over both.
+func (l loss) merge(n loss) loss {
+	out := loss{noRenames: l.noRenames || n.noRenames, unread: l.unread + n.unread, of: l.of + n.of, cause: l.cause, missing: l.missing, partial: l.partial || n.partial}
+	if out.cause == "" {
+		out.cause, out.missing = n.cause, n.missing
+	}
+	return out
 }
 
 // String is the loss in one line, "" when nothing was lost.
@@ -231,7 +254,8 @@ func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...strin
 		if pcs, again = readRaw(ctx, dir, renames, args); again != nil {
 			return nil, nil, lo, err
 		}
-		lo.noRenames, lo.cause = true, gitCause(err)
+		lo.noRenames = true
+		lo.note(err)
 	}
 	for i := range pcs {
 		if bd.commits[pcs[i].hash] {
@@ -322,9 +346,7 @@ func readHunks(ctx context.Context, dir, renames string, want []string, pcs []pa
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if lo.cause == "" {
-			lo.cause = gitCause(err)
-		}
+		lo.note(err)
 		if n := len(got); n > 0 {
 			// git finished the commits before the last it printed; it
 			// stopped in that one, or before printing the next.

@@ -265,3 +265,64 @@ func TestLoadThroughADamagedPack(t *testing.T) {
 		t.Errorf("co-changed with table.go: %v, want table.dat", co)
 	}
 }
+
+// partialClone clones r with --filter=blob:none and takes r away, so
+// that nothing could be fetched.
+func partialCloneOf(t *testing.T, r *gitRepo) *gitRepo {
+	t.Helper()
+	r.git("config", "uploadpack.allowFilter", "true")
+	c := &gitRepo{tb: t, dir: filepath.Join(t.TempDir(), "clone"), n: 1000}
+	r.git("clone", "-q", "--filter=blob:none", "--no-local", "file://"+r.dir, c.dir)
+	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestPartialCloneIsExtended: a partial clone's history lost the lines of
+// the commits whose blobs it lacks. When HEAD moves and the first missing
+// object is still missing, the history is extended with the new commit
+// (one git cat-file -e asks), not read again whole at every HEAD move,
+// and it still says its loss, counted over all its commits.
+func TestPartialCloneIsExtended(t *testing.T) {
+	c := partialCloneOf(t, invoiceRepo(t))
+	ctx := context.Background()
+	h, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Lost == "" || h.Read != 5 {
+		t.Fatalf("the partial clone's history: read %d, lost %q; want 5 read and a loss", h.Read, h.Lost)
+	}
+	cache := filepath.Join(t.TempDir(), "h.hist")
+	if err := h.Save(cache, c.dir); err != nil {
+		t.Fatal(err)
+	}
+	cached, err := LoadCache(cache, c.dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.write("tax.go", gamma+"// rates\n")
+	c.commit("note where the rates come from")
+	for _, from := range []*History{h, cached} {
+		runs := gitRuns.Load()
+		h2, err := from.Extend(ctx, c.dir, "", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h2.Read != 1 || h2.Len() != 6 {
+			t.Errorf("after a new commit: read %d commits, %d in the tables; want the new one read, 6 in all", h2.Read, h2.Len())
+		}
+		for _, want := range []string{"a partial clone", "never fetches", " of 6 commits"} {
+			if !strings.Contains(h2.Lost, want) {
+				t.Errorf("the extension's loss %q does not say %q", h2.Lost, want)
+			}
+		}
+		if n := gitRuns.Load() - runs; n > 12 {
+			t.Errorf("the extension ran git %d times", n)
+		}
+		if ts := touchesOf(h2, "where the rates come from"); len(ts) == 0 || ts[0].Path != "tax.go" {
+			t.Errorf("the new commit's lines: %+v, want tax.go", ts)
+		}
+	}
+}
