@@ -64,14 +64,14 @@ func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*hi
 	if cfg.HistoryCommits == 0 {
 		return nil, "historyCommits is 0"
 	}
-	head, err := history.Head(ctx, f.Root)
+	repo, err := history.Open(ctx, f.Root)
 	if err != nil {
 		return nil, strings.TrimPrefix(err.Error(), history.ErrNoHistory.Error()+": ")
 	}
 	f.mu.RLock()
 	cur := f.hist
 	f.mu.RUnlock()
-	if cur.Current(ctx, f.Root, head) {
+	if cur.Current(ctx, f.Root, repo) {
 		return nil, ""
 	}
 	opts := history.Options{MaxCommits: cfg.HistoryCommits, MaxAge: time.Duration(cfg.HistoryDays) * 24 * time.Hour}
@@ -83,7 +83,7 @@ func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*hi
 	if cur == nil && cfile != "" {
 		cur = w.cachedHistory(cfile, f.Root, opts)
 	}
-	h, err := cur.Extend(ctx, f.Root, head, opts)
+	h, err := cur.Extend(ctx, f.Root, repo.Head, opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, ""

@@ -124,7 +124,11 @@ func TestDeepenedCloneIsReadAgain(t *testing.T) {
 
 	c.git("fetch", "-q", "--deepen", "3")
 	head := c.git("rev-parse", "HEAD")
-	if head != h.Head || h.Current(ctx, c.dir, head) {
+	repo, err := Open(ctx, c.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head != h.Head || h.Current(ctx, c.dir, repo) {
 		t.Fatalf("after deepening, HEAD moved (%v) or the old history is still current", head != h.Head)
 	}
 	cached, err := LoadCache(file, c.dir, Options{})
@@ -143,8 +147,8 @@ func TestDeepenedCloneIsReadAgain(t *testing.T) {
 		if len(got) != 1 || got[0].Path != "price.go" || !strings.Contains(got[0].Why, "2 of its last 2") {
 			t.Errorf("%s: cart.go co-changes with %+v, want price.go in 2 of 2 (the discount and the rounding)", name, got)
 		}
-		if !strings.Contains(d.Partial(), "its 5 commits") || !d.Current(ctx, c.dir, head) {
-			t.Errorf("%s: says %q, current %v", name, d.Partial(), d.Current(ctx, c.dir, head))
+		if !strings.Contains(d.Partial(), "its 5 commits") || !d.Current(ctx, c.dir, repo) {
+			t.Errorf("%s: says %q, current %v", name, d.Partial(), d.Current(ctx, c.dir, repo))
 		}
 	}
 
@@ -189,5 +193,48 @@ func TestShallowCloneExtends(t *testing.T) {
 	}
 	if !strings.Contains(ext.Partial(), "its 4 commits") {
 		t.Errorf("the extended history says %q", ext.Partial())
+	}
+}
+
+// TestCurrentCostsOneGitRun: telling that a history is current at an
+// unchanged HEAD (what every file-change batch asks of every folder) runs
+// git once, for a whole repository and for a shallow clone whose shallow
+// file did not change (no walk of its commits), its cache too; after a
+// deepening the shallow clone's history is no longer current.
+func TestCurrentCostsOneGitRun(t *testing.T) {
+	ctx := context.Background()
+	r := shopRepo(t)
+	c := shallowClone(t, r, "2")
+	for _, dir := range []string{r.dir, c.dir} {
+		h, err := Load(ctx, dir, "", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(t.TempDir(), "h.hist")
+		if err := h.Save(file, dir); err != nil {
+			t.Fatal(err)
+		}
+		cached, err := LoadCache(file, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, from := range []*History{h, cached} {
+			runs := gitRuns.Load()
+			repo, err := Open(ctx, dir)
+			if err != nil || !from.Current(ctx, dir, repo) {
+				t.Errorf("%s: not current at its own HEAD (%v)", dir, err)
+			}
+			if n := gitRuns.Load() - runs; n != 1 {
+				t.Errorf("%s: telling the history is current ran git %d times, want 1", dir, n)
+			}
+		}
+	}
+	h, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.git("fetch", "-q", "--deepen", "1")
+	if repo, err := Open(ctx, c.dir); err != nil || h.Current(ctx, c.dir, repo) {
+		t.Errorf("after deepening the clone its history is still current (%v)", err)
 	}
 }
