@@ -252,6 +252,10 @@ func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...strin
 		renames = "--no-renames"
 		var again error
 		if pcs, again = readRaw(ctx, dir, renames, args); again != nil {
+			if ctx.Err() == nil && partialClone(ctx, dir) {
+				// Only a clone without its trees fails to list the files.
+				return nil, nil, lo, errTreeless
+			}
 			return nil, nil, lo, err
 		}
 		lo.noRenames = true
@@ -285,6 +289,11 @@ func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...strin
 	}
 	return out, tr, lo, nil
 }
+
+// errTreeless is why a partial clone gives no history: git log cannot
+// list its commits' files (git's own message, "could not fetch ... from
+// promisor remote", would read as if ctxls had tried).
+var errTreeless = errors.New("a treeless partial clone: git cannot list its commits' files without fetching, and ctxls never fetches")
 
 // partialClone reports whether the repository holding dir is a partial
 // clone: a promisor remote (remote.NAME.promisor, what git clone --filter

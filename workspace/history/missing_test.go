@@ -326,3 +326,29 @@ func TestPartialCloneIsExtended(t *testing.T) {
 		}
 	}
 }
+
+// TestTreelessCloneSaysWhy: a treeless partial clone (--filter=tree:0)
+// lacks the trees git needs to list any past commit's files; its history
+// cannot be read without fetching, and the error says that in one line,
+// not git's "could not fetch", which reads as if ctxls tried to.
+func TestTreelessCloneSaysWhy(t *testing.T) {
+	r := invoiceRepo(t)
+	r.git("config", "uploadpack.allowFilter", "true")
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.git("clone", "-q", "--filter=tree:0", "--no-local", "file://"+r.dir, clone)
+	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(context.Background(), clone, "", Options{})
+	if err == nil {
+		t.Fatal("a treeless clone's history was read: the test proves nothing")
+	}
+	for _, want := range []string{"treeless partial clone", "without fetching", "never fetches"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "could not fetch") {
+		t.Errorf("the error is not one clear line: %q", err)
+	}
+}
