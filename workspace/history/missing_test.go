@@ -96,6 +96,17 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 	if ts := touchesOf(h, "rounding of half cents"); len(ts) == 0 || ts[0].Path != "money.go" {
 		t.Errorf("a readable commit lost its lines: %+v", ts)
 	}
+	// The initial import's lines of invoice.go and tax.go would have to be
+	// followed through the unread commits' hunks: they are left out, not
+	// misplaced; its lines of money.go, which no unread commit changed,
+	// are kept.
+	var kept []string
+	for _, ts := range touchesOf(h, "initial import") {
+		kept = append(kept, ts.Path)
+	}
+	if slices.Contains(kept, "tax.go") || slices.Contains(kept, "invoice.go") || !slices.Contains(kept, "money.go") {
+		t.Errorf("the initial import's lines are in %v, want money.go only (the unread commits changed the others)", kept)
+	}
 	sha := r.git("rev-parse", "HEAD~3:tax.go")
 	for _, want := range []string{"history read in part", "2 of 5 commits", "fatal: unable to read " + sha} {
 		if !strings.Contains(h.Lost, want) {
