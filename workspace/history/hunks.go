@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -261,6 +262,9 @@ func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...strin
 		lo.noRenames = true
 		lo.note(err)
 	}
+	if betweenPasses != nil {
+		betweenPasses()
+	}
 	for i := range pcs {
 		if bd.commits[pcs[i].hash] {
 			pcs[i].boundary, pcs[i].diffs = true, nil
@@ -294,6 +298,11 @@ func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...strin
 // list its commits' files (git's own message, "could not fetch ... from
 // promisor remote", would read as if ctxls had tried).
 var errTreeless = errors.New("a treeless partial clone: git cannot list its commits' files without fetching, and ctxls never fetches")
+
+// betweenPasses, when set (by tests), runs between readLog's two passes:
+// an object can go missing there (a gc, a repack), after the first pass
+// found renames with it.
+var betweenPasses func()
 
 // partialClone reports whether the repository holding dir is a partial
 // clone: a promisor remote (remote.NAME.promisor, what git clone --filter
@@ -356,11 +365,12 @@ func readHunks(ctx context.Context, dir, renames string, want []string, pcs []pa
 			return nil, ctx.Err()
 		}
 		lo.note(err)
-		if n := len(got); n > 0 {
+		if n := len(got); n > 0 && slices.Contains(want[start:], got[n-1].hash) {
 			// git finished the commits before the last it printed; it
-			// stopped in that one, or before printing the next.
+			// stopped in that one, or before printing the next (finding
+			// its renames needs the object).
 			take(got[:n-1])
-			start += n - 1
+			start += slices.Index(want[start:], got[n-1].hash)
 			alone, err := run(want[start : start+1])
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -363,3 +363,61 @@ func TestTreelessCloneSaysWhy(t *testing.T) {
 		t.Errorf("the error is not one clear line: %q", err)
 	}
 }
+
+// TestUnreadRenameKeepsTheCommitBefore: an object that goes missing after
+// the first pass found a rename with it (a gc between the passes) stops
+// the hunk pass while git finds that commit's renames, before it prints
+// it: the commit git printed last is whole, read again alone, and keeps
+// its lines; only the commits that need the object lose theirs.
+func TestUnreadRenameKeepsTheCommitBefore(t *testing.T) {
+	r := newGitRepo(t)
+	r.git("config", "gc.auto", "0")
+	r.write("money.go", lines("money", 20))
+	r.write("other.go", lines("other", 3))
+	r.commit("add the money helpers")
+	r.git("mv", "money.go", "amount.go")
+	r.write("amount.go", lines("money", 20)+"// amounts\n")
+	r.commit("move the money helpers")
+	r.write("other.go", lines("other", 4))
+	r.commit("count one more other thing")
+	obj := looseObject(t, r, "HEAD~2:money.go")
+	betweenPasses = func() { os.Remove(obj) }
+	defer func() { betweenPasses = nil }()
+	h, err := Load(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts := touchesOf(h, "count one more other thing"); len(ts) != 1 || ts[0].Path != "other.go" {
+		t.Errorf("the commit git printed before it stopped lost its lines: %+v", ts)
+	}
+	if !strings.Contains(h.Lost, "2 of 3 commits") || strings.Contains(h.Lost, "renames are not followed") {
+		t.Errorf("Lost %q, want the move and the addition (2 of 3) unread, renames followed", h.Lost)
+	}
+	if co := paths(h.CoChanged([]string{"amount.go"}, 3)); len(co) != 1 || co[0] != "money.go" {
+		t.Errorf("co-changed with amount.go: %v, want money.go (the rename's old name)", co)
+	}
+}
+
+// TestUnreadCommitsAreBounded: a partial clone lacks the blobs of every
+// past commit; past maxUnread commits looked for one at a time, the rest
+// keep their files and messages without more git runs, and the loss says
+// all of them.
+func TestUnreadCommitsAreBounded(t *testing.T) {
+	r := newGitRepo(t)
+	for i := range 30 {
+		r.write("rates.go", lines("rate", i+2))
+		r.commit("add rate " + strconv.Itoa(i))
+	}
+	c := partialCloneOf(t, r)
+	runs := gitRuns.Load()
+	h, err := Load(context.Background(), c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := gitRuns.Load() - runs; n > 2*maxUnread+10 {
+		t.Errorf("reading 30 commits whose blobs are missing ran git %d times", n)
+	}
+	if h.Len() != 30 || !strings.Contains(h.Lost, "30 of 30 commits") {
+		t.Errorf("%d commits in the tables, lost %q; want 30, the lines of 30 of 30 left out", h.Len(), h.Lost)
+	}
+}
