@@ -631,7 +631,9 @@ func (h *History) Shallow() string {
 	if len(h.commits) == 1 {
 		noun = "commit"
 	}
-	return fmt.Sprintf("a shallow clone: the history is its %d %s (its boundary, whose parents it lacks, counts as no change); git fetch --unshallow gives all", len(h.commits), noun)
+	// The commits read and those kept (h.Len, the count beside it in
+	// stats.history and ctxls index): a boundary, a sweep are read, not kept.
+	return fmt.Sprintf("a shallow clone: the history is its %d %s read, %d kept (its boundary, whose parents it lacks, counts as no change); git fetch --unshallow gives all", len(h.commits), noun, h.kept)
 }
 
 // Partial is what the history lacks, in one line: that it is a shallow

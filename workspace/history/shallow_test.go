@@ -74,7 +74,7 @@ func TestShallowCloneGivesItsCommits(t *testing.T) {
 	if h.Len() != 2 || h.Read != 3 {
 		t.Errorf("%d commits in the tables of %d read, want 2 of 3", h.Len(), h.Read)
 	}
-	for _, want := range []string{"a shallow clone", "its 3 commits", "git fetch --unshallow"} {
+	for _, want := range []string{"a shallow clone", "its 3 commits read, 2 kept", "git fetch --unshallow"} {
 		if !strings.Contains(h.Partial(), want) {
 			t.Errorf("the history says %q, not %q", h.Partial(), want)
 		}
