@@ -168,7 +168,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 		return "", fmt.Errorf("%w: git is not installed", ErrNoHistory)
 	}
 	if err != nil {
-		return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("git %s: %v: %s", args[0], err, lastLine(stderr.String()))
 	}
 	return strings.TrimSpace(string(out)), nil
 }
