@@ -1,7 +1,10 @@
 package history
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -236,5 +239,48 @@ func TestCurrentCostsOneGitRun(t *testing.T) {
 	c.git("fetch", "-q", "--deepen", "1")
 	if repo, err := Open(ctx, c.dir); err != nil || h.Current(ctx, c.dir, repo) {
 		t.Errorf("after deepening the clone its history is still current (%v)", err)
+	}
+}
+
+// TestCurrentWhenTheBoundaryCannotBeRead: a shallow clone whose shallow
+// file changed but whose commits git can no longer walk (a commit object
+// lost) keeps its history as current at the same HEAD: reading it again
+// would fail the same way at every refresh.
+func TestCurrentWhenTheBoundaryCannotBeRead(t *testing.T) {
+	ctx := context.Background()
+	c := shallowClone(t, shopRepo(t), "3")
+	h, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.git("fetch", "-q", "--deepen", "1") // the shallow file changes
+	// Every object loose, then HEAD~1's commit removed.
+	packs, _ := filepath.Glob(filepath.Join(c.dir, ".git", "objects", "pack", "*.pack"))
+	for _, p := range packs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Rename(p, p+".old")
+		os.Rename(strings.TrimSuffix(p, ".pack")+".idx", p+".idx.old")
+		cmd := exec.Command("git", "-C", c.dir, "unpack-objects", "-q")
+		cmd.Stdin = bytes.NewReader(data)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("unpack-objects: %v: %s", err, out)
+		}
+	}
+	sha := c.git("rev-parse", "HEAD~1")
+	if err := os.Remove(filepath.Join(c.dir, ".git", "objects", sha[:2], sha[2:])); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(ctx, c.dir, "", Options{}); err == nil {
+		t.Fatal("the history can still be read: the test proves nothing")
+	}
+	repo, err := Open(ctx, c.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Current(ctx, c.dir, repo) {
+		t.Error("a boundary git cannot read makes the history not current: every refresh would read it again and fail")
 	}
 }
