@@ -74,6 +74,11 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost != "" && h.Head != head && h.mayBeWhole(ctx, dir) {
 		return load(ctx, dir, head, opts, bd)
 	}
+	if h.Head == head && h.stamp != bd.stamp {
+		c := *h // the same boundary, its shallow file changed: a new stamp
+		c.stamp = bd.stamp
+		return &c, nil
+	}
 	if h.Head == head {
 		return h, nil
 	}

@@ -655,9 +655,10 @@ func (h *History) Partial() string {
 // Current reports whether h is the history of the repository r (read
 // from dir) as it is now: read at its HEAD, on the same shallow boundary
 // (a deepened clone has more to give). It runs git only for a shallow
-// clone whose shallow file changed since h was read; a boundary git
-// cannot read then counts as unchanged (the read would fail the same way
-// at every call).
+// clone whose shallow file changed since h was read, which is then not
+// current (Extend reads its boundary again) unless git cannot read that
+// boundary: that counts as unchanged (a read would fail the same way at
+// every call).
 func (h *History) Current(ctx context.Context, dir string, r Repo) bool {
 	if h == nil || h.Head != r.Head {
 		return false
@@ -668,8 +669,12 @@ func (h *History) Current(ctx context.Context, dir string, r Repo) bool {
 	if h.stamp != "" && shallowStamp(r.shallowFile) == h.stamp {
 		return true
 	}
-	bd, err := readBoundaryCommits(ctx, dir, r.Head)
-	return err != nil || bd.digest == h.shallow
+	// The shallow file changed (another branch fetched, the clone
+	// deepened): not current, so Extend reads the boundary again and
+	// gives h with the new stamp (or a new read, if it moved), unless git
+	// cannot walk it.
+	_, err := readBoundaryCommits(ctx, dir, r.Head)
+	return err != nil
 }
 
 // Touch is a range of lines of a file at the head (1-based, inclusive)

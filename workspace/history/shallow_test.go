@@ -284,3 +284,41 @@ func TestCurrentWhenTheBoundaryCannotBeRead(t *testing.T) {
 		t.Error("a boundary git cannot read makes the history not current: every refresh would read it again and fail")
 	}
 }
+
+// TestShallowFileChangeIsReadOnce: a fetch of another branch rewrites a
+// shallow clone's shallow file but not its boundary below HEAD: the
+// history is read again not at all, and once extended (with the file's
+// new stamp) it is current at one git run again.
+func TestShallowFileChangeIsReadOnce(t *testing.T) {
+	ctx := context.Background()
+	r := shopRepo(t)
+	c := shallowClone(t, r, "3")
+	h, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.git("checkout", "-q", "-b", "side", "HEAD~4")
+	r.write("login.go", lines("login", 9))
+	r.commit("login: remember the user")
+	before, _ := os.ReadFile(filepath.Join(c.dir, ".git", "shallow"))
+	c.git("fetch", "-q", "--depth", "1", "origin", "side")
+	after, _ := os.ReadFile(filepath.Join(c.dir, ".git", "shallow"))
+	if string(before) == string(after) {
+		t.Fatal("the fetch left the shallow file as it was: the test proves nothing")
+	}
+	repo, err := Open(ctx, c.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := h.Extend(ctx, c.dir, repo.Head, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ext.Read != h.Read || ext.Len() != h.Len() || ext.Partial() != h.Partial() {
+		t.Errorf("the same boundary was read again: read %d, %d kept, says %q", ext.Read, ext.Len(), ext.Partial())
+	}
+	runs := gitRuns.Load()
+	if !ext.Current(ctx, c.dir, repo) || gitRuns.Load() != runs {
+		t.Errorf("after the extension the history is not current without git (%d runs)", gitRuns.Load()-runs)
+	}
+}
