@@ -53,11 +53,13 @@ func (h *History) raw() []rawCommit {
 }
 
 // Extend returns the history at head (HEAD when ""), read from dir as h
-// was: h itself when it is at head, h extended with the commits since its
-// head when its head is an ancestor of head, h is whole (Lost "") and
-// read on the shallow boundary head has now (none, for a whole
-// repository), else a full Load; h at head but on another boundary (the
-// clone was deepened) is read again too. h is not changed. The result's Read is how many
+// was: h itself when it is at head (with its shallow file's new stamp,
+// if only that changed), h extended with the commits since its head when
+// its head is an ancestor of head, h is whole (Lost "") or the object its
+// read first missed is still missing, and h was read on the shallow
+// boundary head has now (none, for a whole repository), else a full
+// Load; h at head but on another boundary (the clone was deepened) is
+// read again too. h is not changed. The result's Read is how many
 // commits were read from git.
 func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*History, error) {
 	opts = opts.resolved()
