@@ -666,15 +666,17 @@ func (h *History) Current(ctx context.Context, dir string, r Repo) bool {
 	if !r.shallow {
 		return h.shallow == ""
 	}
-	if h.stamp != "" && shallowStamp(r.shallowFile) == h.stamp {
+	now := shallowStamp(r.shallowFile)
+	if now != "" && now == h.stamp {
 		return true
 	}
 	// The shallow file changed (another branch fetched, the clone
 	// deepened): not current, so Extend reads the boundary again and
 	// gives h with the new stamp (or a new read, if it moved), unless git
-	// cannot walk it.
-	_, err := readBoundaryCommits(ctx, dir, r.Head)
-	return err != nil
+	// cannot walk it. A file that cannot be read has no stamp to take:
+	// the boundary itself is compared.
+	bd, err := readBoundaryCommits(ctx, dir, r.Head)
+	return err != nil || now == "" && bd.digest == h.shallow
 }
 
 // Touch is a range of lines of a file at the head (1-based, inclusive)
