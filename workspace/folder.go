@@ -50,6 +50,9 @@ type Folder struct {
 	// histReason says why hist is nil; histDone: history was looked for.
 	histReason string
 	histDone   bool
+	// histFailed is the HEAD a history read failed at (a treeless
+	// clone, a boundary git cannot read): not read again until HEAD moves.
+	histFailed string
 	// noCache: a directory stands at the folder's cache path, so no cache
 	// can be written there; the folder runs without one.
 	noCache atomic.Bool

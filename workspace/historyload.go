@@ -59,20 +59,24 @@ func (w *Workspace) loadHistory(ctx context.Context) {
 // with the commits since (history.Extend), so that no start or HEAD move
 // reads the whole history again; one read on another shallow boundary (a
 // deepened clone) is read again whole. A cache that cannot be used is
-// said once in the log and replaced.
+// said once in the log and replaced. A read that failed is not tried
+// again at the same HEAD: it keeps its reason.
 func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*history.History, string) {
 	if cfg.HistoryCommits == 0 {
 		return nil, "historyCommits is 0"
 	}
-	head, err := history.Head(ctx, f.Root)
+	repo, err := history.Open(ctx, f.Root)
 	if err != nil {
 		return nil, strings.TrimPrefix(err.Error(), history.ErrNoHistory.Error()+": ")
 	}
 	f.mu.RLock()
-	cur := f.hist
+	cur, failed, was := f.hist, f.histFailed, f.histReason
 	f.mu.RUnlock()
-	if cur.Current(ctx, f.Root, head) {
+	if cur.Current(ctx, f.Root, repo) {
 		return nil, ""
+	}
+	if cur == nil && failed == repo.Head {
+		return nil, was // it would fail the same way again
 	}
 	opts := history.Options{MaxCommits: cfg.HistoryCommits, MaxAge: time.Duration(cfg.HistoryDays) * 24 * time.Hour}
 	dir, persist := cfg.ResolvedCacheDir()
@@ -83,11 +87,14 @@ func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*hi
 	if cur == nil && cfile != "" {
 		cur = w.cachedHistory(cfile, f.Root, opts)
 	}
-	h, err := cur.Extend(ctx, f.Root, head, opts)
+	h, err := cur.Extend(ctx, f.Root, repo.Head, opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, ""
 		}
+		f.mu.Lock()
+		f.histFailed = repo.Head
+		f.mu.Unlock()
 		return nil, err.Error()
 	}
 	if cfile != "" && h != cur {

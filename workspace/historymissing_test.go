@@ -2,7 +2,9 @@ package workspace
 
 import (
 	"bytes"
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,5 +74,44 @@ func TestHistoryOfAPartialClone(t *testing.T) {
 	}
 	if rank := rankOf(sel, "tax/table.go"); rank == 0 || rank > 2 {
 		t.Errorf("the co-changed tax table is at %d:%s", rank, selString(sel))
+	}
+}
+
+// TestFailedHistoryIsNotReadAgain: a treeless partial clone has no
+// history, and stats.history says why in one line; the next refresh at
+// the same HEAD (every file-change batch makes one) runs git once, to
+// find HEAD unchanged, rather than failing the whole read again.
+func TestFailedHistoryIsNotReadAgain(t *testing.T) {
+	r := billing(t)
+	r.git("config", "uploadpack.allowFilter", "true")
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.git("clone", "-q", "--filter=tree:0", "--no-local", "file://"+r.dir, clone)
+	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	ws := histWorkspace(t, clone)
+	req := &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(clone, "invoice/render.go"), Limit: 4}
+	if st := selDo(t, ws, req).Stats.History; st.Commits != 0 || !strings.Contains(st.Reason, "a treeless partial clone") || !strings.Contains(st.Reason, "never fetches") {
+		t.Fatalf("stats.history %+v: want no commits and the treeless clone said", st)
+	}
+
+	// Every git command from here is logged by a wrapper first on PATH.
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, calls := t.TempDir(), filepath.Join(t.TempDir(), "calls")
+	script := "#!/bin/sh\necho \"$*\" >> '" + calls + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	ws.loadHistory(context.Background())
+	log, _ := os.ReadFile(calls)
+	if n := strings.Count(string(log), "\n"); n != 1 {
+		t.Errorf("a refresh at the same HEAD ran git %d times, want 1:\n%s", n, log)
+	}
+	if st := selDo(t, ws, req).Stats.History; !strings.Contains(st.Reason, "a treeless partial clone") {
+		t.Errorf("after the refresh stats.history %+v lost the reason", st)
 	}
 }

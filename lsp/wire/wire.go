@@ -253,7 +253,7 @@ type History struct {
 	Commits int    `json:"commits"`
 	Head    string `json:"head,omitempty"`
 	Reason  string `json:"reason,omitempty"`  // why there is none
-	Partial string `json:"partial,omitempty"` // what a read in part lost, and why
+	Partial string `json:"partial,omitempty"` // what a history lacks (a shallow clone's, a read in part), and why
 }
 
 // Weights is stats.weights.

@@ -24,11 +24,13 @@ import (
 // result is what Load gives at the new head, but for what the bounds
 // count differently at the edges (the age bound is applied to the commits
 // kept rather than by git's walk). A history that lost part of its read
-// (History.Lost) is not extended but read again whole: what git could not
-// read then (a partial clone's blobs, a damaged pack) may be there now,
-// and an extension would keep the loss forever. Nor is a history read on
-// another shallow boundary (history.go): a deepened clone's old boundary
-// commits are real changes now.
+// (History.Lost) is read again whole when the first object it missed is
+// there now (a fetch, a repaired pack: an extension would keep the loss
+// forever), and extended, its loss counted with the new commits', while
+// that object is still missing (a partial clone stays one: reading it
+// whole at every HEAD move would cost the whole read each time). Nor is
+// a history read on another shallow boundary (history.go): a deepened
+// clone's old boundary commits are real changes now.
 
 // raw gives the history's commits back in the form a read gives them.
 func (h *History) raw() []rawCommit {
@@ -51,11 +53,13 @@ func (h *History) raw() []rawCommit {
 }
 
 // Extend returns the history at head (HEAD when ""), read from dir as h
-// was: h itself when it is at head, h extended with the commits since its
-// head when its head is an ancestor of head, h is whole (Lost "") and
-// read on the shallow boundary head has now (none, for a whole
-// repository), else a full Load; h at head but on another boundary (the
-// clone was deepened) is read again too. h is not changed. The result's Read is how many
+// was: h itself when it is at head (with its shallow file's new stamp,
+// if only that changed), h extended with the commits since its head when
+// its head is an ancestor of head, h is whole (Lost "") or the object its
+// read first missed is still missing, and h was read on the shallow
+// boundary head has now (none, for a whole repository), else a full
+// Load; h at head but on another boundary (the clone was deepened) is
+// read again too. h is not changed. The result's Read is how many
 // commits were read from git.
 func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*History, error) {
 	opts = opts.resolved()
@@ -69,8 +73,13 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
-	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost != "" && h.Head != head {
+	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost != "" && h.Head != head && h.mayBeWhole(ctx, dir) {
 		return load(ctx, dir, head, opts, bd)
+	}
+	if h.Head == head && h.stamp != bd.stamp {
+		c := *h // the same boundary, its shallow file changed: a new stamp
+		c.stamp = bd.stamp
+		return &c, nil
 	}
 	if h.Head == head {
 		return h, nil
@@ -107,11 +116,26 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	for n > 0 && cs[n-1].time < since {
 		n--
 	}
-	out := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, Read: len(fresh), Lost: lost.String()}
+	out := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, stamp: bd.stamp, Read: len(fresh)}
+	out.lo = h.lo.merge(lost)
+	out.Lost = out.lo.String()
 	if err := out.build(cs[:n]); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// mayBeWhole reports whether a history read in part (Lost) may be read
+// whole now: the object its read first missed is there again (a fetch, a
+// repaired pack), or the loss named none. One git command; a partial
+// clone that still lacks it is extended, not read again whole at every
+// HEAD move.
+func (h *History) mayBeWhole(ctx context.Context, dir string) bool {
+	if h.lo.missing == "" {
+		return true
+	}
+	err := gitCmd(ctx, dir, "cat-file", "-e", h.lo.missing).Run()
+	return err == nil
 }
 
 // isAncestor reports whether commit a is an ancestor of (or is) b.
@@ -145,9 +169,18 @@ type cacheFile struct {
 	Head       string
 	HeadTime   int64
 	Lost       string // History.Lost: a cache of a read in part says so again
+	Loss       cacheLoss
 	Shallow    string // the shallow boundary's digest (history.go); "" for a whole repository
+	Stamp      string // its shallow file's digest (boundary.stamp)
 	Paths      []string
 	Commits    []cacheCommit
+}
+
+// cacheLoss is History's loss, which Lost says.
+type cacheLoss struct {
+	NoRenames, Partial bool
+	Unread, Of         int
+	Cause, Missing     string
 }
 
 type cacheCommit struct {
@@ -161,7 +194,8 @@ type cacheCommit struct {
 
 // Save writes the history, read from dir, to the cache file path.
 func (h *History) Save(path, dir string) error {
-	cf := cacheFile{Dir: dir, Prefix: h.prefix, MaxCommits: h.opts.MaxCommits, MaxAge: int64(h.opts.MaxAge), Head: h.Head, HeadTime: h.headTime, Lost: h.Lost, Shallow: h.shallow, Paths: h.paths}
+	cf := cacheFile{Dir: dir, Prefix: h.prefix, MaxCommits: h.opts.MaxCommits, MaxAge: int64(h.opts.MaxAge), Head: h.Head, HeadTime: h.headTime, Lost: h.Lost, Shallow: h.shallow, Stamp: h.stamp, Paths: h.paths,
+		Loss: cacheLoss{NoRenames: h.lo.noRenames, Partial: h.lo.partial, Unread: h.lo.unread, Of: h.lo.of, Cause: h.lo.cause, Missing: h.lo.missing}}
 	cf.Commits = make([]cacheCommit, len(h.commits))
 	for i := range h.commits {
 		c := &h.commits[i]
@@ -231,7 +265,8 @@ func LoadCache(path, dir string, opts Options) (*History, error) {
 		}
 		cs[i] = rc
 	}
-	h := &History{Head: cf.Head, prefix: cf.Prefix, headTime: cf.HeadTime, opts: opts, Lost: cf.Lost, shallow: cf.Shallow}
+	h := &History{Head: cf.Head, prefix: cf.Prefix, headTime: cf.HeadTime, opts: opts, Lost: cf.Lost, shallow: cf.Shallow, stamp: cf.Stamp,
+		lo: loss{noRenames: cf.Loss.NoRenames, partial: cf.Loss.Partial, unread: cf.Loss.Unread, of: cf.Loss.Of, cause: cf.Loss.Cause, missing: cf.Loss.Missing}}
 	if err := h.build(cs); err != nil {
 		return nil, err
 	}

@@ -16,13 +16,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -79,6 +82,7 @@ type History struct {
 	// holds is on that boundary (its history is cut there).
 	shallow string
 	cut     bool
+	stamp   string // the boundary's stamp: its shallow file's digest
 	// Read is how many commits git gave the load or extension that made
 	// this history (for an extension, only the new ones).
 	Read int
@@ -88,9 +92,13 @@ type History struct {
 	// message but not their lines (the symbol-level tables lack them), or
 	// renames were not followed. Such a history is kept in the cache with
 	// this line, so a start at the same HEAD says it again without git;
-	// when HEAD moves it is read again whole rather than extended, so
+	// when HEAD moves it is extended if the first object it missed is
+	// still missing (one git cat-file -e), else read again whole, so
 	// objects fetched or repaired since are read then (Extend).
 	Lost string
+	// lo is the loss Lost says: an extension adds its own to it, and
+	// Extend asks git whether its missing object is there now.
+	lo loss
 }
 
 type commit struct {
@@ -141,7 +149,11 @@ func GitEnv() []string {
 	return append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_ALLOW_PROTOCOL="+noTransport, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1")
 }
 
+// gitRuns counts the git commands started: tests bound them.
+var gitRuns atomic.Int64
+
 func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	gitRuns.Add(1)
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.quotePath=false"}, args...)...)
 	cmd.Env = GitEnv()
 	return cmd
@@ -156,24 +168,46 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 		return "", fmt.Errorf("%w: git is not installed", ErrNoHistory)
 	}
 	if err != nil {
-		return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("git %s: %v: %s", args[0], err, lastLine(stderr.String()))
 	}
 	return strings.TrimSpace(string(out)), nil
 }
 
+// Repo is what one git rev-parse says of the repository holding a
+// directory: the commit HEAD names and whether it is a shallow clone
+// (and where git keeps its boundary, the file shallow in its git
+// directory). Current reads it to tell whether a history is current.
+type Repo struct {
+	Head        string
+	shallow     bool
+	shallowFile string
+}
+
+// Open reads the repository holding dir: one git command.
+func Open(ctx context.Context, dir string) (Repo, error) {
+	cmd := gitCmd(ctx, dir, "rev-parse", "--git-dir", "--is-shallow-repository", "--git-path", "shallow", "--verify", "--quiet", "HEAD^{commit}")
+	out, err := cmd.Output()
+	if errors.Is(err, exec.ErrNotFound) {
+		return Repo{}, fmt.Errorf("%w: git is not installed", ErrNoHistory)
+	}
+	f := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(f) < 3 {
+		return Repo{}, fmt.Errorf("%w: %s is not in a git repository", ErrNoHistory, dir)
+	}
+	if err != nil || len(f) < 4 || f[3] == "" {
+		return Repo{}, fmt.Errorf("%w: the repository has no commits", ErrNoHistory)
+	}
+	r := Repo{Head: f[3], shallow: f[1] == "true", shallowFile: f[2]}
+	if !filepath.IsAbs(r.shallowFile) {
+		r.shallowFile = filepath.Join(dir, r.shallowFile)
+	}
+	return r, nil
+}
+
 // Head resolves the commit HEAD names in the repository holding dir.
 func Head(ctx context.Context, dir string) (string, error) {
-	if _, err := git(ctx, dir, "rev-parse", "--git-dir"); err != nil {
-		if errors.Is(err, ErrNoHistory) {
-			return "", err
-		}
-		return "", fmt.Errorf("%w: %s is not in a git repository", ErrNoHistory, dir)
-	}
-	head, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
-	if err != nil || head == "" {
-		return "", fmt.Errorf("%w: the repository has no commits", ErrNoHistory)
-	}
-	return head, nil
+	r, err := Open(ctx, dir)
+	return r.Head, err
 }
 
 // Load reads the non-merge commits reachable from head (HEAD when ""),
@@ -212,7 +246,7 @@ func load(ctx context.Context, dir, head string, opts Options, bd boundary) (*Hi
 	if err != nil {
 		return nil, err
 	}
-	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, Read: len(cs), Lost: lost.String()}
+	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, stamp: bd.stamp, Read: len(cs), Lost: lost.String(), lo: lost}
 	if err := h.build(cs); err != nil {
 		return nil, err
 	}
@@ -495,6 +529,27 @@ func topK(files []File, k int) []File {
 type boundary struct {
 	commits map[string]bool // the boundary commits reachable from the head
 	digest  string          // of their sorted hashes; "" when there are none
+	// stamp is the digest of the shallow file the boundary was read
+	// with: while it and HEAD are the same, so is the boundary (Current).
+	stamp string
+}
+
+// maxShallowFile bounds the shallow file read: 41 bytes a boundary commit.
+const maxShallowFile = 64 * maxBoundary
+
+// shallowStamp is the digest of a shallow clone's shallow file, "" when
+// it cannot be read. It is in the repository's git directory.
+func shallowStamp(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	d := xxhash.New()
+	if _, err := io.Copy(d, io.LimitReader(f, maxShallowFile)); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%016x", d.Sum64())
 }
 
 // maxBoundary bounds the commits readBoundary inspects.
@@ -505,9 +560,21 @@ const maxBoundary = 1 << 16
 // (a root commit, or a boundary) whose objects name a parent (a
 // boundary). A whole repository has none, found with one git command.
 func readBoundary(ctx context.Context, dir, head string) (boundary, error) {
-	if out, _ := git(ctx, dir, "rev-parse", "--is-shallow-repository"); out != "true" {
+	out, _ := git(ctx, dir, "rev-parse", "--is-shallow-repository", "--git-path", "shallow")
+	is, file, _ := strings.Cut(out, "\n")
+	if is != "true" {
 		return boundary{}, nil
 	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(dir, file)
+	}
+	bd, err := readBoundaryCommits(ctx, dir, head)
+	bd.stamp = shallowStamp(file)
+	return bd, err
+}
+
+// readBoundaryCommits is readBoundary's walk of a shallow clone.
+func readBoundaryCommits(ctx context.Context, dir, head string) (boundary, error) {
 	roots, err := git(ctx, dir, "rev-list", "--max-parents=0", head)
 	if err != nil || roots == "" {
 		return boundary{}, err
@@ -564,7 +631,9 @@ func (h *History) Shallow() string {
 	if len(h.commits) == 1 {
 		noun = "commit"
 	}
-	return fmt.Sprintf("a shallow clone: the history is its %d %s (its boundary, whose parents it lacks, counts as no change); git fetch --unshallow gives all", len(h.commits), noun)
+	// The commits read and those kept (h.Len, the count beside it in
+	// stats.history and ctxls index): a boundary, a sweep are read, not kept.
+	return fmt.Sprintf("a shallow clone: the history is its %d %s read, %d kept (its boundary, whose parents it lacks, counts as no change); git fetch --unshallow gives all", len(h.commits), noun, h.kept)
 }
 
 // Partial is what the history lacks, in one line: that it is a shallow
@@ -583,15 +652,31 @@ func (h *History) Partial() string {
 	return strings.Join(parts, "; ")
 }
 
-// Current reports whether h is the history of dir's repository at head as
-// it is now: read at head, on the same shallow boundary (a deepened clone
-// has more to give).
-func (h *History) Current(ctx context.Context, dir, head string) bool {
-	if h == nil || h.Head != head {
+// Current reports whether h is the history of the repository r (read
+// from dir) as it is now: read at its HEAD, on the same shallow boundary
+// (a deepened clone has more to give). It runs git only for a shallow
+// clone whose shallow file changed since h was read, which is then not
+// current (Extend reads its boundary again) unless git cannot read that
+// boundary: that counts as unchanged (a read would fail the same way at
+// every call).
+func (h *History) Current(ctx context.Context, dir string, r Repo) bool {
+	if h == nil || h.Head != r.Head {
 		return false
 	}
-	bd, err := readBoundary(ctx, dir, head)
-	return err == nil && bd.digest == h.shallow
+	if !r.shallow {
+		return h.shallow == ""
+	}
+	now := shallowStamp(r.shallowFile)
+	if now != "" && now == h.stamp {
+		return true
+	}
+	// The shallow file changed (another branch fetched, the clone
+	// deepened): not current, so Extend reads the boundary again and
+	// gives h with the new stamp (or a new read, if it moved), unless git
+	// cannot walk it. A file that cannot be read has no stamp to take:
+	// the boundary itself is compared.
+	bd, err := readBoundaryCommits(ctx, dir, r.Head)
+	return err != nil || now == "" && bd.digest == h.shallow
 }
 
 // Touch is a range of lines of a file at the head (1-based, inclusive)

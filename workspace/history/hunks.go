@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -186,7 +188,29 @@ type loss struct {
 	unread    int    // commits kept without their lines
 	of        int    // commits whose lines were asked for
 	cause     string // git's message for the first failure
+	missing   string // the first object git named missing in cause, if it named one
 	partial   bool   // the repository is a partial clone
+}
+
+// note keeps git's failure err as the loss's cause, if it has none yet.
+func (l *loss) note(err error) {
+	if l.cause == "" {
+		l.cause = gitCause(err)
+		l.missing = objectID.FindString(l.cause)
+	}
+}
+
+// objectID finds an object id (SHA-1 or SHA-256) in git's message.
+var objectID = regexp.MustCompile(`\b[0-9a-f]{40}([0-9a-f]{24})?\b`)
+
+// merge is the loss of a history extended: the older history's loss l
+// and the new commits' n, counted over both.
+func (l loss) merge(n loss) loss {
+	out := loss{noRenames: l.noRenames || n.noRenames, unread: l.unread + n.unread, of: l.of + n.of, cause: l.cause, missing: l.missing, partial: l.partial || n.partial}
+	if out.cause == "" {
+		out.cause, out.missing = n.cause, n.missing
+	}
+	return out
 }
 
 // String is the loss in one line, "" when nothing was lost.
@@ -229,9 +253,17 @@ func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...strin
 		renames = "--no-renames"
 		var again error
 		if pcs, again = readRaw(ctx, dir, renames, args); again != nil {
+			if ctx.Err() == nil && partialClone(ctx, dir) {
+				// Only a clone without its trees fails to list the files.
+				return nil, nil, lo, errTreeless
+			}
 			return nil, nil, lo, err
 		}
-		lo.noRenames, lo.cause = true, gitCause(err)
+		lo.noRenames = true
+		lo.note(err)
+	}
+	if betweenPasses != nil {
+		betweenPasses()
 	}
 	for i := range pcs {
 		if bd.commits[pcs[i].hash] {
@@ -261,6 +293,16 @@ func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...strin
 	}
 	return out, tr, lo, nil
 }
+
+// errTreeless is why a partial clone gives no history: git log cannot
+// list its commits' files (git's own message, "could not fetch ... from
+// promisor remote", would read as if ctxls had tried).
+var errTreeless = errors.New("a treeless partial clone: git cannot list its commits' files without fetching, and ctxls never fetches")
+
+// betweenPasses, when set (by tests), runs between readLog's two passes:
+// an object can go missing there (a gc, a repack), after the first pass
+// found renames with it.
+var betweenPasses func()
 
 // partialClone reports whether the repository holding dir is a partial
 // clone: a promisor remote (remote.NAME.promisor, what git clone --filter
@@ -322,14 +364,13 @@ func readHunks(ctx context.Context, dir, renames string, want []string, pcs []pa
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if lo.cause == "" {
-			lo.cause = gitCause(err)
-		}
-		if n := len(got); n > 0 {
+		lo.note(err)
+		if n := len(got); n > 0 && slices.Contains(want[start:], got[n-1].hash) {
 			// git finished the commits before the last it printed; it
-			// stopped in that one, or before printing the next.
+			// stopped in that one, or before printing the next (finding
+			// its renames needs the object).
 			take(got[:n-1])
-			start += n - 1
+			start += slices.Index(want[start:], got[n-1].hash)
 			alone, err := run(want[start : start+1])
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

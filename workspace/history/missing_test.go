@@ -96,6 +96,17 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 	if ts := touchesOf(h, "rounding of half cents"); len(ts) == 0 || ts[0].Path != "money.go" {
 		t.Errorf("a readable commit lost its lines: %+v", ts)
 	}
+	// The initial import's lines of invoice.go and tax.go would have to be
+	// followed through the unread commits' hunks: they are left out, not
+	// misplaced; its lines of money.go, which no unread commit changed,
+	// are kept.
+	var kept []string
+	for _, ts := range touchesOf(h, "initial import") {
+		kept = append(kept, ts.Path)
+	}
+	if slices.Contains(kept, "tax.go") || slices.Contains(kept, "invoice.go") || !slices.Contains(kept, "money.go") {
+		t.Errorf("the initial import's lines are in %v, want money.go only (the unread commits changed the others)", kept)
+	}
 	sha := r.git("rev-parse", "HEAD~3:tax.go")
 	for _, want := range []string{"history read in part", "2 of 5 commits", "fatal: unable to read " + sha} {
 		if !strings.Contains(h.Lost, want) {
@@ -263,5 +274,150 @@ func TestLoadThroughADamagedPack(t *testing.T) {
 	}
 	if co := paths(h.CoChanged([]string{"table.go"}, 3)); !slices.Equal(co, []string{"table.dat"}) {
 		t.Errorf("co-changed with table.go: %v, want table.dat", co)
+	}
+}
+
+// partialClone clones r with --filter=blob:none and takes r away, so
+// that nothing could be fetched.
+func partialCloneOf(t *testing.T, r *gitRepo) *gitRepo {
+	t.Helper()
+	r.git("config", "uploadpack.allowFilter", "true")
+	c := &gitRepo{tb: t, dir: filepath.Join(t.TempDir(), "clone"), n: 1000}
+	r.git("clone", "-q", "--filter=blob:none", "--no-local", "file://"+r.dir, c.dir)
+	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestPartialCloneIsExtended: a partial clone's history lost the lines of
+// the commits whose blobs it lacks. When HEAD moves and the first missing
+// object is still missing, the history is extended with the new commit
+// (one git cat-file -e asks), not read again whole at every HEAD move,
+// and it still says its loss, counted over all its commits.
+func TestPartialCloneIsExtended(t *testing.T) {
+	c := partialCloneOf(t, invoiceRepo(t))
+	ctx := context.Background()
+	h, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Lost == "" || h.Read != 5 {
+		t.Fatalf("the partial clone's history: read %d, lost %q; want 5 read and a loss", h.Read, h.Lost)
+	}
+	cache := filepath.Join(t.TempDir(), "h.hist")
+	if err := h.Save(cache, c.dir); err != nil {
+		t.Fatal(err)
+	}
+	cached, err := LoadCache(cache, c.dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.write("tax.go", gamma+"// rates\n")
+	c.commit("note where the rates come from")
+	for _, from := range []*History{h, cached} {
+		runs := gitRuns.Load()
+		h2, err := from.Extend(ctx, c.dir, "", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h2.Read != 1 || h2.Len() != 6 {
+			t.Errorf("after a new commit: read %d commits, %d in the tables; want the new one read, 6 in all", h2.Read, h2.Len())
+		}
+		for _, want := range []string{"a partial clone", "never fetches", " of 6 commits"} {
+			if !strings.Contains(h2.Lost, want) {
+				t.Errorf("the extension's loss %q does not say %q", h2.Lost, want)
+			}
+		}
+		if n := gitRuns.Load() - runs; n > 12 {
+			t.Errorf("the extension ran git %d times", n)
+		}
+		if ts := touchesOf(h2, "where the rates come from"); len(ts) == 0 || ts[0].Path != "tax.go" {
+			t.Errorf("the new commit's lines: %+v, want tax.go", ts)
+		}
+	}
+}
+
+// TestTreelessCloneSaysWhy: a treeless partial clone (--filter=tree:0)
+// lacks the trees git needs to list any past commit's files; its history
+// cannot be read without fetching, and the error says that in one line,
+// not git's "could not fetch", which reads as if ctxls tried to.
+func TestTreelessCloneSaysWhy(t *testing.T) {
+	r := invoiceRepo(t)
+	r.git("config", "uploadpack.allowFilter", "true")
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.git("clone", "-q", "--filter=tree:0", "--no-local", "file://"+r.dir, clone)
+	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(context.Background(), clone, "", Options{})
+	if err == nil {
+		t.Fatal("a treeless clone's history was read: the test proves nothing")
+	}
+	for _, want := range []string{"treeless partial clone", "without fetching", "never fetches"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "could not fetch") {
+		t.Errorf("the error is not one clear line: %q", err)
+	}
+}
+
+// TestUnreadRenameKeepsTheCommitBefore: an object that goes missing after
+// the first pass found a rename with it (a gc between the passes) stops
+// the hunk pass while git finds that commit's renames, before it prints
+// it: the commit git printed last is whole, read again alone, and keeps
+// its lines; only the commits that need the object lose theirs.
+func TestUnreadRenameKeepsTheCommitBefore(t *testing.T) {
+	r := newGitRepo(t)
+	r.git("config", "gc.auto", "0")
+	r.write("money.go", lines("money", 20))
+	r.write("other.go", lines("other", 3))
+	r.commit("add the money helpers")
+	r.git("mv", "money.go", "amount.go")
+	r.write("amount.go", lines("money", 20)+"// amounts\n")
+	r.commit("move the money helpers")
+	r.write("other.go", lines("other", 4))
+	r.commit("count one more other thing")
+	obj := looseObject(t, r, "HEAD~2:money.go")
+	betweenPasses = func() { os.Remove(obj) }
+	defer func() { betweenPasses = nil }()
+	h, err := Load(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts := touchesOf(h, "count one more other thing"); len(ts) != 1 || ts[0].Path != "other.go" {
+		t.Errorf("the commit git printed before it stopped lost its lines: %+v", ts)
+	}
+	if !strings.Contains(h.Lost, "2 of 3 commits") || strings.Contains(h.Lost, "renames are not followed") {
+		t.Errorf("Lost %q, want the move and the addition (2 of 3) unread, renames followed", h.Lost)
+	}
+	if co := paths(h.CoChanged([]string{"amount.go"}, 3)); len(co) != 1 || co[0] != "money.go" {
+		t.Errorf("co-changed with amount.go: %v, want money.go (the rename's old name)", co)
+	}
+}
+
+// TestUnreadCommitsAreBounded: a partial clone lacks the blobs of every
+// past commit; past maxUnread commits looked for one at a time, the rest
+// keep their files and messages without more git runs, and the loss says
+// all of them.
+func TestUnreadCommitsAreBounded(t *testing.T) {
+	r := newGitRepo(t)
+	for i := range 30 {
+		r.write("rates.go", lines("rate", i+2))
+		r.commit("add rate " + strconv.Itoa(i))
+	}
+	c := partialCloneOf(t, r)
+	runs := gitRuns.Load()
+	h, err := Load(context.Background(), c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := gitRuns.Load() - runs; n > 2*maxUnread+10 {
+		t.Errorf("reading 30 commits whose blobs are missing ran git %d times", n)
+	}
+	if h.Len() != 30 || !strings.Contains(h.Lost, "30 of 30 commits") {
+		t.Errorf("%d commits in the tables, lost %q; want 30, the lines of 30 of 30 left out", h.Len(), h.Lost)
 	}
 }

@@ -1,7 +1,10 @@
 package history
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -74,7 +77,7 @@ func TestShallowCloneGivesItsCommits(t *testing.T) {
 	if h.Len() != 2 || h.Read != 3 {
 		t.Errorf("%d commits in the tables of %d read, want 2 of 3", h.Len(), h.Read)
 	}
-	for _, want := range []string{"a shallow clone", "its 3 commits", "git fetch --unshallow"} {
+	for _, want := range []string{"a shallow clone", "its 3 commits read, 2 kept", "git fetch --unshallow"} {
 		if !strings.Contains(h.Partial(), want) {
 			t.Errorf("the history says %q, not %q", h.Partial(), want)
 		}
@@ -124,7 +127,11 @@ func TestDeepenedCloneIsReadAgain(t *testing.T) {
 
 	c.git("fetch", "-q", "--deepen", "3")
 	head := c.git("rev-parse", "HEAD")
-	if head != h.Head || h.Current(ctx, c.dir, head) {
+	repo, err := Open(ctx, c.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head != h.Head || h.Current(ctx, c.dir, repo) {
 		t.Fatalf("after deepening, HEAD moved (%v) or the old history is still current", head != h.Head)
 	}
 	cached, err := LoadCache(file, c.dir, Options{})
@@ -143,8 +150,8 @@ func TestDeepenedCloneIsReadAgain(t *testing.T) {
 		if len(got) != 1 || got[0].Path != "price.go" || !strings.Contains(got[0].Why, "2 of its last 2") {
 			t.Errorf("%s: cart.go co-changes with %+v, want price.go in 2 of 2 (the discount and the rounding)", name, got)
 		}
-		if !strings.Contains(d.Partial(), "its 5 commits") || !d.Current(ctx, c.dir, head) {
-			t.Errorf("%s: says %q, current %v", name, d.Partial(), d.Current(ctx, c.dir, head))
+		if !strings.Contains(d.Partial(), "its 5 commits") || !d.Current(ctx, c.dir, repo) {
+			t.Errorf("%s: says %q, current %v", name, d.Partial(), d.Current(ctx, c.dir, repo))
 		}
 	}
 
@@ -189,5 +196,129 @@ func TestShallowCloneExtends(t *testing.T) {
 	}
 	if !strings.Contains(ext.Partial(), "its 4 commits") {
 		t.Errorf("the extended history says %q", ext.Partial())
+	}
+}
+
+// TestCurrentCostsOneGitRun: telling that a history is current at an
+// unchanged HEAD (what every file-change batch asks of every folder) runs
+// git once, for a whole repository and for a shallow clone whose shallow
+// file did not change (no walk of its commits), its cache too; after a
+// deepening the shallow clone's history is no longer current.
+func TestCurrentCostsOneGitRun(t *testing.T) {
+	ctx := context.Background()
+	r := shopRepo(t)
+	c := shallowClone(t, r, "2")
+	for _, dir := range []string{r.dir, c.dir} {
+		h, err := Load(ctx, dir, "", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(t.TempDir(), "h.hist")
+		if err := h.Save(file, dir); err != nil {
+			t.Fatal(err)
+		}
+		cached, err := LoadCache(file, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, from := range []*History{h, cached} {
+			runs := gitRuns.Load()
+			repo, err := Open(ctx, dir)
+			if err != nil || !from.Current(ctx, dir, repo) {
+				t.Errorf("%s: not current at its own HEAD (%v)", dir, err)
+			}
+			if n := gitRuns.Load() - runs; n != 1 {
+				t.Errorf("%s: telling the history is current ran git %d times, want 1", dir, n)
+			}
+		}
+	}
+	h, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.git("fetch", "-q", "--deepen", "1")
+	if repo, err := Open(ctx, c.dir); err != nil || h.Current(ctx, c.dir, repo) {
+		t.Errorf("after deepening the clone its history is still current (%v)", err)
+	}
+}
+
+// TestCurrentWhenTheBoundaryCannotBeRead: a shallow clone whose shallow
+// file changed but whose commits git can no longer walk (a commit object
+// lost) keeps its history as current at the same HEAD: reading it again
+// would fail the same way at every refresh.
+func TestCurrentWhenTheBoundaryCannotBeRead(t *testing.T) {
+	ctx := context.Background()
+	c := shallowClone(t, shopRepo(t), "3")
+	h, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.git("fetch", "-q", "--deepen", "1") // the shallow file changes
+	// Every object loose, then HEAD~1's commit removed.
+	packs, _ := filepath.Glob(filepath.Join(c.dir, ".git", "objects", "pack", "*.pack"))
+	for _, p := range packs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Rename(p, p+".old")
+		os.Rename(strings.TrimSuffix(p, ".pack")+".idx", p+".idx.old")
+		cmd := exec.Command("git", "-C", c.dir, "unpack-objects", "-q")
+		cmd.Stdin = bytes.NewReader(data)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("unpack-objects: %v: %s", err, out)
+		}
+	}
+	sha := c.git("rev-parse", "HEAD~1")
+	if err := os.Remove(filepath.Join(c.dir, ".git", "objects", sha[:2], sha[2:])); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(ctx, c.dir, "", Options{}); err == nil {
+		t.Fatal("the history can still be read: the test proves nothing")
+	}
+	repo, err := Open(ctx, c.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Current(ctx, c.dir, repo) {
+		t.Error("a boundary git cannot read makes the history not current: every refresh would read it again and fail")
+	}
+}
+
+// TestShallowFileChangeIsReadOnce: a fetch of another branch rewrites a
+// shallow clone's shallow file but not its boundary below HEAD: the
+// history is read again not at all, and once extended (with the file's
+// new stamp) it is current at one git run again.
+func TestShallowFileChangeIsReadOnce(t *testing.T) {
+	ctx := context.Background()
+	r := shopRepo(t)
+	c := shallowClone(t, r, "3")
+	h, err := Load(ctx, c.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.git("checkout", "-q", "-b", "side", "HEAD~4")
+	r.write("login.go", lines("login", 9))
+	r.commit("login: remember the user")
+	before, _ := os.ReadFile(filepath.Join(c.dir, ".git", "shallow"))
+	c.git("fetch", "-q", "--depth", "1", "origin", "side")
+	after, _ := os.ReadFile(filepath.Join(c.dir, ".git", "shallow"))
+	if string(before) == string(after) {
+		t.Fatal("the fetch left the shallow file as it was: the test proves nothing")
+	}
+	repo, err := Open(ctx, c.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := h.Extend(ctx, c.dir, repo.Head, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ext.Read != h.Read || ext.Len() != h.Len() || ext.Partial() != h.Partial() {
+		t.Errorf("the same boundary was read again: read %d, %d kept, says %q", ext.Read, ext.Len(), ext.Partial())
+	}
+	runs := gitRuns.Load()
+	if !ext.Current(ctx, c.dir, repo) || gitRuns.Load() != runs {
+		t.Errorf("after the extension the history is not current without git (%d runs)", gitRuns.Load()-runs)
 	}
 }

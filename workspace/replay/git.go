@@ -24,12 +24,10 @@ type repo struct {
 	check *catFile // git cat-file --batch-check, started on first use
 }
 
-func gitEnv() []string { return history.GitEnv() }
-
 // git runs a git command and returns its standard output.
 func (r *repo) git(ctx context.Context, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", r.dir, "-c", "core.quotePath=false"}, args...)...)
-	cmd.Env = gitEnv()
+	cmd.Env = history.GitEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -164,7 +162,7 @@ type catFile struct {
 // startCatFile starts `git cat-file mode` on dir.
 func startCatFile(dir, mode string) (*catFile, error) {
 	cmd := exec.Command("git", "-C", dir, "cat-file", mode)
-	cmd.Env = gitEnv()
+	cmd.Env = history.GitEnv()
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

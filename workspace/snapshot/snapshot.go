@@ -127,9 +127,10 @@ type HistoryStats struct {
 	Commits int    `json:"commits"`          // commits read, over all folders
 	Head    string `json:"head,omitempty"`   // the head commit of the first folder with history
 	Reason  string `json:"reason,omitempty"` // why a folder has none ("" when all have one)
-	// Partial says what a folder's history read lost and why, when git
-	// could not read some objects (history.History.Lost; the first such
-	// folder's); "" when every read was whole.
+	// Partial says, in one line, what a folder's history lacks
+	// (history.History.Partial: a shallow clone's boundary, objects git
+	// could not read, and why), the first such folder's, named by its
+	// root when there are several; "" when every history is whole.
 	Partial   string  `json:"partial,omitempty"`
 	ElapsedMs float64 `json:"elapsedMs"` // time spent reading it (ctxls index only)
 }
@@ -190,8 +191,11 @@ func (s *Snapshot) History() HistoryStats {
 		if st.Reason == "" {
 			st.Reason = h.Reason
 		}
-		if st.Partial == "" {
+		if st.Partial == "" && h.Partial != "" {
 			st.Partial = h.Partial
+			if len(s.Folders) > 1 {
+				st.Partial = fv.Root + ": " + h.Partial
+			}
 		}
 	}
 	return st
