@@ -100,13 +100,29 @@ func rankOf(sel *Selection, path string) int {
 	return 0
 }
 
+// regulation is billing's request with the invoice renderer under dir
+// open: nothing in it names the tax table, which history says changes
+// with the renderer.
+func regulation(dir string, limit int) *SelectRequest {
+	return &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(dir, "invoice/render.go"), Limit: limit}
+}
+
+// taxTableNear fails the test (prefixing what) unless the co-changed tax
+// table is among sel's first two items.
+func taxTableNear(t *testing.T, what string, sel *Selection) {
+	t.Helper()
+	if rank := rankOf(sel, "tax/table.go"); rank == 0 || rank > 2 {
+		t.Errorf("%sthe co-changed tax table is at %d:%s", what, rank, selString(sel))
+	}
+}
+
 // TestHistoryCoChange: with the invoice renderer open, the tax table it
 // always changes with is selected, though nothing in either file names
 // the other; without history it is not.
 func TestHistoryCoChange(t *testing.T) {
 	r := billing(t)
 	ws := histWorkspace(t, r.dir)
-	req := &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(r.dir, "invoice/render.go"), Limit: 4}
+	req := regulation(r.dir, 4)
 	sel := selDo(t, ws, req)
 	if st := sel.Stats.History; !st.Ready || st.Commits != 6 || st.Head != r.git("rev-parse", "HEAD") {
 		t.Errorf("stats.history %+v, want ready with 6 commits at HEAD", st)

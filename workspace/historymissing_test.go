@@ -24,15 +24,13 @@ func TestHistorySurvivesAMissingObject(t *testing.T) {
 	cache := t.TempDir()
 	var log bytes.Buffer
 	ws := cachedHistWorkspace(t, r.dir, cache, &log)
-	req := &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(r.dir, "invoice/render.go"), Limit: 4}
+	req := regulation(r.dir, 4)
 	sel := selDo(t, ws, req)
 	st := sel.Stats.History
 	if st.Commits != 6 || st.Reason != "" {
 		t.Fatalf("stats.history %+v: want all 6 commits", st)
 	}
-	if rank := rankOf(sel, "tax/table.go"); rank == 0 || rank > 2 {
-		t.Errorf("the co-changed tax table is at %d:%s", rank, selString(sel))
-	}
+	taxTableNear(t, "", sel)
 	for _, want := range []string{"history read in part", "2 of 6 commits", "unable to read " + sha} {
 		if !strings.Contains(st.Partial, want) {
 			t.Errorf("stats.history.partial %q does not say %q", st.Partial, want)
@@ -59,22 +57,14 @@ func TestHistorySurvivesAMissingObject(t *testing.T) {
 // read for what it holds: co-change answers, and stats.history says a
 // partial clone lacks objects ctxls never fetches.
 func TestHistoryOfAPartialClone(t *testing.T) {
-	r := billing(t)
-	r.git("config", "uploadpack.allowFilter", "true")
-	clone := filepath.Join(t.TempDir(), "clone")
-	r.git("clone", "-q", "--filter=blob:none", "--no-local", "file://"+r.dir, clone)
-	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
-		t.Fatal(err)
-	}
+	clone := partialCloneOf(t, billing(t), "blob:none")
 	ws := histWorkspace(t, clone)
-	sel := selDo(t, ws, &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(clone, "invoice/render.go"), Limit: 4})
+	sel := selDo(t, ws, regulation(clone, 4))
 	st := sel.Stats.History
 	if st.Commits != 6 || !strings.Contains(st.Partial, "a partial clone") || !strings.Contains(st.Partial, "never fetches") {
 		t.Fatalf("stats.history %+v: want 6 commits and the partial clone said", st)
 	}
-	if rank := rankOf(sel, "tax/table.go"); rank == 0 || rank > 2 {
-		t.Errorf("the co-changed tax table is at %d:%s", rank, selString(sel))
-	}
+	taxTableNear(t, "", sel)
 }
 
 // TestFailedHistoryIsNotReadAgain: a treeless partial clone has no
@@ -82,15 +72,9 @@ func TestHistoryOfAPartialClone(t *testing.T) {
 // the same HEAD (every file-change batch makes one) runs git once, to
 // find HEAD unchanged, rather than failing the whole read again.
 func TestFailedHistoryIsNotReadAgain(t *testing.T) {
-	r := billing(t)
-	r.git("config", "uploadpack.allowFilter", "true")
-	clone := filepath.Join(t.TempDir(), "clone")
-	r.git("clone", "-q", "--filter=tree:0", "--no-local", "file://"+r.dir, clone)
-	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
-		t.Fatal(err)
-	}
+	clone := partialCloneOf(t, billing(t), "tree:0")
 	ws := histWorkspace(t, clone)
-	req := &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(clone, "invoice/render.go"), Limit: 4}
+	req := regulation(clone, 4)
 	if st := selDo(t, ws, req).Stats.History; st.Commits != 0 || !strings.Contains(st.Reason, "a treeless partial clone") || !strings.Contains(st.Reason, "never fetches") {
 		t.Fatalf("stats.history %+v: want no commits and the treeless clone said", st)
 	}
@@ -114,4 +98,17 @@ func TestFailedHistoryIsNotReadAgain(t *testing.T) {
 	if st := selDo(t, ws, req).Stats.History; !strings.Contains(st.Reason, "a treeless partial clone") {
 		t.Errorf("after the refresh stats.history %+v lost the reason", st)
 	}
+}
+
+// partialCloneOf clones r with git clone --filter=filter and moves r
+// away, so that any fetch the clone tried would fail.
+func partialCloneOf(t *testing.T, r *histRepo, filter string) string {
+	t.Helper()
+	r.git("config", "uploadpack.allowFilter", "true")
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.git("clone", "-q", "--filter="+filter, "--no-local", "file://"+r.dir, clone)
+	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	return clone
 }

@@ -31,15 +31,13 @@ func TestHistoryOfAShallowClone(t *testing.T) {
 	cache := t.TempDir()
 	var log bytes.Buffer
 	ws := cachedHistWorkspace(t, c.dir, cache, &log)
-	req := &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(c.dir, "invoice/render.go"), Limit: 4}
+	req := regulation(c.dir, 4)
 	sel := selDo(t, ws, req)
 	st := sel.Stats.History
 	if st.Commits != 4 || st.Reason != "" {
 		t.Fatalf("stats.history %+v: want the 4 commits after the boundary", st)
 	}
-	if rank := rankOf(sel, "tax/table.go"); rank == 0 || rank > 2 {
-		t.Errorf("the co-changed tax table is at %d:%s", rank, selString(sel))
-	}
+	taxTableNear(t, "", sel)
 	for _, want := range []string{"a shallow clone", "its 5 commits", "git fetch --unshallow"} {
 		if !strings.Contains(st.Partial, want) {
 			t.Errorf("stats.history.partial %q does not say %q", st.Partial, want)
@@ -66,7 +64,7 @@ func TestHistoryOfAShallowClone(t *testing.T) {
 func TestHistoryOfADepthOneClone(t *testing.T) {
 	c := shallowOf(t, billing(t), "1")
 	ws := histWorkspace(t, c.dir)
-	sel := selDo(t, ws, &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(c.dir, "invoice/render.go"), Limit: 8})
+	sel := selDo(t, ws, regulation(c.dir, 8))
 	for _, it := range sel.Items {
 		for src := range it.Signals {
 			if strings.HasPrefix(src, "cochange") {
@@ -89,7 +87,7 @@ func TestHistoryOfADeepenedClone(t *testing.T) {
 	cache := t.TempDir()
 	var log bytes.Buffer
 	ws := cachedHistWorkspace(t, c.dir, cache, &log)
-	req := &SelectRequest{Query: "update this for the new regulation", Active: filepath.Join(c.dir, "invoice/render.go"), Limit: 4}
+	req := regulation(c.dir, 4)
 	if st := selDo(t, ws, req).Stats.History; st.Commits != 1 || !strings.Contains(st.Partial, "its 2 commits") {
 		t.Fatalf("depth 2: stats.history %+v", st)
 	}
@@ -101,8 +99,6 @@ func TestHistoryOfADeepenedClone(t *testing.T) {
 		if st := sel.Stats.History; st.Commits != 4 || !strings.Contains(st.Partial, "its 5 commits") {
 			t.Errorf("%s, deepened: stats.history %+v, want 4 commits counted of 5", name, st)
 		}
-		if rank := rankOf(sel, "tax/table.go"); rank == 0 || rank > 2 {
-			t.Errorf("%s, deepened: the co-changed tax table is at %d:%s", name, rank, selString(sel))
-		}
+		taxTableNear(t, name+", deepened: ", sel)
 	}
 }
