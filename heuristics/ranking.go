@@ -281,6 +281,47 @@ func CompetitionRanks[E any, K comparable](list []E, key func(E) K) iter.Seq2[in
 	}
 }
 
+// SharedRanks is CompetitionRanks for the symbol searches (lexical,
+// sentence, semantic), except that the members of a tie of more than
+// TieKeep entries share its credit: each takes the rank whose
+// reciprocal-rank credit is the tie's first rank's divided by the tie's
+// size (TieRank). Generated handlers, migrations or fixtures that a
+// query's words match alike then do not each take a first place's credit
+// and bury the symbol under the cursor. See EVAL.md, "## ties".
+func SharedRanks[E any, K comparable](list []E, key func(E) K) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		first, end := 0, 0
+		for i := range list {
+			if i >= end {
+				first, end = i, i+1
+				for end < len(list) && key(list[end]) == key(list[first]) {
+					end++
+				}
+			}
+			if !yield(i, TieRank(first+1, end-first)) {
+				return
+			}
+		}
+	}
+}
+
+// TieKeep is the largest tie whose members keep the tie's first rank
+// whole: near-equal scores among two or three entries are common and say
+// they are equally good; a larger block of equal scores says the source
+// cannot tell its members apart. Every tie sharing its credit (and
+// average ranks) cost the development set; see EVAL.md, "## ties".
+const TieKeep = 3
+
+// TieRank is the rank each of a tie of n entries from rank first takes:
+// first for a tie of at most TieKeep, else the rank at which RRF gives the
+// first rank's credit divided by n (weight/(n·(RRFK+first))).
+func TieRank(first, n int) int {
+	if n <= TieKeep {
+		return first
+	}
+	return n*(RRFK+first) - RRFK
+}
+
 // LocalityPrior is what nearness in [0,1] to the active file adds to a
 // fused score: as much as a first rank of the locality source would, in
 // proportion to nearness. Locality is a prior, not a ranking.

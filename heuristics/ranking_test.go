@@ -22,6 +22,25 @@ func TestCompetitionRanks(t *testing.T) {
 	}
 }
 
+// A tie of more than TieKeep shares its first rank's credit; smaller ties
+// keep it whole.
+func TestSharedRanks(t *testing.T) {
+	scores := []float64{9, 7, 7, 5, 5, 5, 5, 5, 1}
+	var got []int
+	for _, r := range SharedRanks(scores, func(x float64) float64 { return x }) {
+		got = append(got, r)
+	}
+	if want := []int{1, 2, 2, TieRank(4, 5), TieRank(4, 5), TieRank(4, 5), TieRank(4, 5), TieRank(4, 5), 9}; !slices.Equal(got, want) {
+		t.Errorf("ranks %v, want %v", got, want)
+	}
+	if d := 5*RRF(1, got[3]) - RRF(1, 4); d > 1e-12 || d < -1e-12 {
+		t.Errorf("the tie of five takes %v in all, want the credit of rank 4, %v", 5*RRF(1, got[3]), RRF(1, 4))
+	}
+	for range SharedRanks(scores, func(x float64) float64 { return x }) {
+		break // stopping early must not panic
+	}
+}
+
 func TestFuseRanks(t *testing.T) {
 	var ranks [NumSources]int32
 	ranks[SrcLexical], ranks[SrcMention] = 1, 3

@@ -133,10 +133,11 @@ func (s *scope) accepts(slot uint32) bool {
 	return ok && s.p.accepts(ref.Path, ref.Kind)
 }
 
-// ranksOf gives the hits of a search their competition ranks.
+// ranksOf gives the hits of a search their ranks, large ties sharing
+// their credit (heuristics.SharedRanks).
 func ranksOf[T any](hits []T, slot func(T) uint32, score func(T) float32) []symRank {
 	out := make([]symRank, len(hits))
-	for i, r := range heuristics.CompetitionRanks(hits, score) {
+	for i, r := range heuristics.SharedRanks(hits, score) {
 		out[i] = symRank{slot(hits[i]), int32(r), score(hits[i])}
 	}
 	return out

@@ -1,0 +1,35 @@
+package workspace
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// generatedBeside is a folder of 60 generated handlers, each described in
+// the same words, beside the file the user is in: a lexical search cannot
+// tell the handlers apart, so all of them tie at its first rank.
+func generatedBeside() string {
+	var b strings.Builder
+	b.WriteString("-- go.mod --\nmodule example.com/ws\n\ngo 1.22\n")
+	b.WriteString("-- target.go --\npackage ws\n\n// Bag keeps values for the request handlers.\ntype Bag struct {\n\tvals map[string]interface{}\n}\n\n// Get returns v.\nfunc (b *Bag) Get(k string) interface{} { return b.vals[k] }\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "-- handler%03d.go --\npackage ws\n\n// HandleRequestInterface%d handles the request interface of handlers.\nfunc HandleRequestInterface%d(err error) int {\n\treturn 0\n}\n", i, i, i)
+	}
+	return b.String()
+}
+
+// Generated files that a query's words match alike share one first place
+// of the lexical source instead of each taking it whole, so that the symbol
+// under the cursor is not buried beneath them.
+func TestSelectCursorAboveManyTiedGeneratedFiles(t *testing.T) {
+	ws, dir := selOpen(t, generatedBeside(), Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "handle request errors", Active: filepath.Join(dir, "target.go"), Cursor: &Cursor{Line: 4}, Limit: 20, IncludeItems: CodeOnly()})
+	for _, it := range res.Items[:min(3, len(res.Items))] {
+		if it.ID == "sym:target.go::Bag" {
+			return
+		}
+	}
+	t.Errorf("the symbol under the cursor, Bag, is not among the first 3 items: %q", selIDs(res))
+}
