@@ -282,37 +282,49 @@ func CompetitionRanks[E any, K comparable](list []E, key func(E) K) iter.Seq2[in
 }
 
 // SharedRanks is CompetitionRanks for the symbol searches (lexical,
-// sentence, semantic), except that the members of a tie of more than
-// TieKeep entries share its credit: each takes the rank whose
-// reciprocal-rank credit is the tie's first rank's divided by the tie's
-// size (TieRank). Generated handlers, migrations or fixtures that a
-// query's words match alike then do not each take a first place's credit
-// and bury the symbol under the cursor. See EVAL.md, "## ties".
-func SharedRanks[E any, K comparable](list []E, key func(E) K) iter.Seq2[int, int] {
+// sentence, semantic), except that a tie spread over more than TieKeep
+// groups (files: group gives an entry's) shares its credit: each member
+// takes the rank whose reciprocal-rank credit is the tie's first rank's
+// divided by the number of groups (TieRank). Generated handlers,
+// migrations or fixtures that a query's words match alike then do not each
+// take a first place's credit and bury the symbol under the cursor, while
+// the equal symbols of one file (the methods a change edits together)
+// keep theirs. See EVAL.md, "## ties".
+func SharedRanks[E any, K comparable](list []E, key func(E) K, group func(E) uint32) iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
-		first, end := 0, 0
+		first, end, n := 0, 0, 0
 		for i := range list {
 			if i >= end {
 				first, end = i, i+1
 				for end < len(list) && key(list[end]) == key(list[first]) {
 					end++
 				}
+				n = end - first
+				if n > TieKeep {
+					groups := make(map[uint32]bool, n)
+					for _, e := range list[first:end] {
+						groups[group(e)] = true
+					}
+					n = len(groups)
+				}
 			}
-			if !yield(i, TieRank(first+1, end-first)) {
+			if !yield(i, TieRank(first+1, n)) {
 				return
 			}
 		}
 	}
 }
 
-// TieKeep is the largest tie whose members keep the tie's first rank
-// whole: near-equal scores among two or three entries are common and say
-// they are equally good; a larger block of equal scores says the source
-// cannot tell its members apart. Every tie sharing its credit (and
-// average ranks) cost the development set; see EVAL.md, "## ties".
+// TieKeep is the largest tie (in groups) whose members keep the tie's
+// first rank whole: equal scores among two or three files are common and
+// say they are equally good; equal scores over more files say the source
+// cannot tell them apart. Sharing within every tie, counting symbols
+// rather than files, and average ranks each cost the development set
+// some hunk coverage or hit@1; see EVAL.md, "## ties".
 const TieKeep = 3
 
-// TieRank is the rank each of a tie of n entries from rank first takes:
+// TieRank is the rank each member of a tie over n groups from rank first
+// takes:
 // first for a tie of at most TieKeep, else the rank at which RRF gives the
 // first rank's credit divided by n (weight/(n·(RRFK+first))).
 func TieRank(first, n int) int {

@@ -22,21 +22,26 @@ func TestCompetitionRanks(t *testing.T) {
 	}
 }
 
-// A tie of more than TieKeep shares its first rank's credit; smaller ties
-// keep it whole.
+// A tie spread over more than TieKeep files shares its first rank's
+// credit among them; a smaller one, or one within fewer files, keeps it.
 func TestSharedRanks(t *testing.T) {
-	scores := []float64{9, 7, 7, 5, 5, 5, 5, 5, 1}
+	type hit struct {
+		score float64
+		file  uint32
+	}
+	hits := []hit{{9, 1}, {7, 1}, {7, 2}, {5, 3}, {5, 4}, {5, 5}, {5, 6}, {5, 7}, {4, 8}, {4, 8}, {4, 8}, {4, 8}, {1, 9}}
 	var got []int
-	for _, r := range SharedRanks(scores, func(x float64) float64 { return x }) {
+	for _, r := range SharedRanks(hits, func(h hit) float64 { return h.score }, func(h hit) uint32 { return h.file }) {
 		got = append(got, r)
 	}
-	if want := []int{1, 2, 2, TieRank(4, 5), TieRank(4, 5), TieRank(4, 5), TieRank(4, 5), TieRank(4, 5), 9}; !slices.Equal(got, want) {
+	five := TieRank(4, 5)
+	if want := []int{1, 2, 2, five, five, five, five, five, 9, 9, 9, 9, 13}; !slices.Equal(got, want) {
 		t.Errorf("ranks %v, want %v", got, want)
 	}
-	if d := 5*RRF(1, got[3]) - RRF(1, 4); d > 1e-12 || d < -1e-12 {
-		t.Errorf("the tie of five takes %v in all, want the credit of rank 4, %v", 5*RRF(1, got[3]), RRF(1, 4))
+	if d := 5*RRF(1, five) - RRF(1, 4); d > 1e-12 || d < -1e-12 {
+		t.Errorf("the tie over five files takes %v in all, want the credit of rank 4, %v", 5*RRF(1, five), RRF(1, 4))
 	}
-	for range SharedRanks(scores, func(x float64) float64 { return x }) {
+	for range SharedRanks(hits, func(h hit) float64 { return h.score }, func(h hit) uint32 { return h.file }) {
 		break // stopping early must not panic
 	}
 }

@@ -133,11 +133,15 @@ func (s *scope) accepts(slot uint32) bool {
 	return ok && s.p.accepts(ref.Path, ref.Kind)
 }
 
-// ranksOf gives the hits of a search their ranks, large ties sharing
-// their credit (heuristics.SharedRanks).
-func ranksOf[T any](hits []T, slot func(T) uint32, score func(T) float32) []symRank {
+// ranksOf gives the hits of a search their ranks, a tie over many files
+// sharing its credit among them (heuristics.SharedRanks).
+func ranksOf[T any](idx *symbolindex.Index, hits []T, slot func(T) uint32, score func(T) float32) []symRank {
 	out := make([]symRank, len(hits))
-	for i, r := range heuristics.SharedRanks(hits, score) {
+	file := func(h T) uint32 {
+		ref, _ := idx.Symbol(slot(h))
+		return ref.File
+	}
+	for i, r := range heuristics.SharedRanks(hits, score, file) {
 		out[i] = symRank{slot(hits[i]), int32(r), score(hits[i])}
 	}
 	return out
@@ -164,7 +168,7 @@ func lexicalSource(s *scope) ranked {
 	if len(lex) > 0 && len(s.q.own) > 0 {
 		s.conf.BestLexicalCoverage = ownCoverage(lex, s.q)
 	}
-	syms := ranksOf(lex, hitSlot, hitScore)
+	syms := ranksOf(s.idx, lex, hitSlot, hitScore)
 	return ranked{syms: syms, files: s.filesOf(syms)}
 }
 
@@ -190,7 +194,7 @@ func sentenceSource(s *scope) ranked {
 	var pooled []scoredFile
 	for _, st := range s.q.sentences {
 		hits := s.idx.SearchSymbols(st, heuristics.SentenceK, s.symFilter, s.buf)
-		for _, h := range ranksOf(hits, hitSlot, hitScore) {
+		for _, h := range ranksOf(s.idx, hits, hitSlot, hitScore) {
 			ref, ok := s.idx.Symbol(h.slot)
 			if !ok || !s.p.accepts(ref.Path, ref.Kind) {
 				continue
@@ -223,7 +227,7 @@ func semanticSource(s *scope) ranked {
 	if n > 0 {
 		s.conf.BestSemantic = float64(sem[0].Score)
 	}
-	syms := ranksOf(sem, func(h symbolindex.ScoredSlot) uint32 { return h.Slot }, func(h symbolindex.ScoredSlot) float32 { return h.Score })
+	syms := ranksOf(s.idx, sem, func(h symbolindex.ScoredSlot) uint32 { return h.Slot }, func(h symbolindex.ScoredSlot) float32 { return h.Score })
 	return ranked{syms: syms, files: s.filesOf(syms)}
 }
 
