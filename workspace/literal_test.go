@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -106,6 +107,34 @@ func TestSelectRemovedLiteralFindsItsFiles(t *testing.T) {
 	for _, it := range res.Items {
 		if it.Signals["literal"].Rank > 0 {
 			t.Errorf("%s ranked by a literal the request introduces", it.ID)
+		}
+	}
+}
+
+// handlers is a package where twelve handlers check `err != nil` and one
+// decoder, also a handler's, returns `interface{}`.
+func handlers() string {
+	var b strings.Builder
+	b.WriteString("-- go.mod --\nmodule example.com/handlers\n\ngo 1.22\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "-- h%02d.go --\npackage handlers\n\n// Handle%02d is a handler of requests.\nfunc Handle%02d(run func() error) error {\n\tif err := run(); err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n", i, i, i)
+	}
+	b.WriteString("-- decode.go --\npackage handlers\n\n// DecodeBody is the handler's decoder of request bodies.\nfunc DecodeBody(b []byte) interface{} {\n\treturn string(b)\n}\n")
+	return b.String()
+}
+
+// A literal too many files hold (`err != nil`) is dropped alone: the
+// specific one written beside it in the request still counts.
+func TestSelectRemovedLiteralCommonOneDroppedAlone(t *testing.T) {
+	ws, _ := selOpen(t, handlers(), Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Remove `err != nil` and interface{} from the request handlers", Limit: 20})
+	it := selFind(res, "sym:decode.go::DecodeBody")
+	if it == nil || it.Signals["literal"].Rank == 0 {
+		t.Fatalf("DecodeBody, the one holder of interface{}, is not ranked by the literal: %+v", it)
+	}
+	for _, it := range res.Items {
+		if it.Signals["literal"].Rank > 0 && it.ID != "sym:decode.go::DecodeBody" {
+			t.Errorf("%s ranked by `err != nil`, which 12 files hold", it.ID)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"os"
 	"path"
@@ -489,22 +490,38 @@ func (s *scope) filesByPath(mention string) []uint32 {
 // code the request removes or replaces ("Replace interface{} with any":
 // the functions and files where `interface{}` is written; q.removed),
 // which no index holds (the tokenizer drops punctuation). It scans the
-// texts of the files the sources before it found, in their order, at most
-// heuristics.LiteralScanFiles, through the gate (fileText, which the read
-// stage reuses); code files only. A symbol is the innermost around a place
-// a literal is written, ranked by how many places; a file by how many of
-// the literals it holds. Nothing when more than heuristics.MaxLiteralFiles
-// code files hold one: not specific enough.
+// texts of the files the sources before it found, in the order of the
+// sources, at most heuristics.LiteralScanFiles code files, through the
+// gate (fileText, which the read stage reuses). A literal more than
+// heuristics.MaxLiteralFiles code files hold is too common to count (its
+// search stops there); of the others, a symbol is the innermost around a
+// place one is written, ranked by how many places, and a file by how many
+// of them it holds.
 func literalSource(s *scope) ranked {
 	if len(s.q.removed) == 0 || s.lists == nil || s.fv.Weights.Source[heuristics.SrcLiteral] == 0 {
 		return ranked{}
 	}
+	// First pass: the files holding each literal, until too many do.
+	lits := make([][]byte, len(s.q.removed))
+	for i, lit := range s.q.removed {
+		lits[i] = []byte(lit)
+	}
+	holds := make([]int, len(lits)) // how many files hold each
+	type holder struct {
+		slot uint32
+		text []byte
+		lits []int
+	}
+	var files []holder
 	seen := map[uint32]bool{}
-	var out ranked
-	var holders []weightedSlot
+	open := len(lits)
+scan:
 	for src := range heuristics.SrcLiteral {
 		for _, f := range s.lists[src] {
-			if seen[f.slot] || len(seen) == heuristics.LiteralScanFiles {
+			if open == 0 || len(seen) == heuristics.LiteralScanFiles {
+				break scan
+			}
+			if seen[f.slot] {
 				continue
 			}
 			seen[f.slot] = true
@@ -512,28 +529,41 @@ func literalSource(s *scope) ranked {
 				continue
 			}
 			text := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(f.slot))
-			n, first := 0, ""
-			for _, lit := range s.q.removed {
-				if bytes.Contains(text, []byte(lit)) {
-					if n == 0 {
-						first = lit
+			var held []int
+			for i, lit := range lits {
+				if holds[i] <= heuristics.MaxLiteralFiles && bytes.Contains(text, lit) {
+					held = append(held, i)
+					if holds[i]++; holds[i] > heuristics.MaxLiteralFiles {
+						open--
 					}
-					n++
-					holders = s.literalHolders(holders, f.slot, text, lit)
 				}
 			}
-			if n > 0 {
-				out.files = append(out.files, scoredFile{f.slot, float64(n)})
-				if s.litWhy == nil {
-					s.litWhy = map[uint32]string{}
-				}
-				s.litWhy[f.slot] = first
+			if held != nil {
+				files = append(files, holder{f.slot, text, held})
 			}
 		}
 	}
-	if len(out.files) > heuristics.MaxLiteralFiles {
-		s.litWhy = nil
-		return ranked{}
+	// Second pass, over the files that hold a kept literal: the symbols
+	// around each place one is written.
+	var out ranked
+	var holders []weightedSlot
+	for _, f := range files {
+		n := 0
+		for _, i := range f.lits {
+			if holds[i] > heuristics.MaxLiteralFiles {
+				continue
+			}
+			if n++; n == 1 {
+				if s.litWhy == nil {
+					s.litWhy = map[uint32]string{}
+				}
+				s.litWhy[f.slot] = s.q.removed[i]
+			}
+			holders = s.literalHolders(holders, f.slot, f.text, lits[i])
+		}
+		if n > 0 {
+			out.files = append(out.files, scoredFile{f.slot, float64(n)})
+		}
 	}
 	sort.SliceStable(out.files, func(i, j int) bool { return out.files[i].score > out.files[j].score })
 	if len(holders) > 0 {
@@ -548,28 +578,40 @@ func literalSource(s *scope) ranked {
 // literalHolders adds to out, once each, the innermost symbols of the file
 // fs (whose text is text) around each place lit is written, by the times
 // it is written in them.
-func (s *scope) literalHolders(out []weightedSlot, fs uint32, text []byte, lit string) []weightedSlot {
-	syms := s.idx.FileSymbols(fs)
+func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte) []weightedSlot {
+	type span struct {
+		start, end uint32
+		slot       uint32
+	}
+	var spans []span
+	for _, slot := range s.idx.FileSymbols(fs) {
+		if ref, ok := s.idx.Symbol(slot); ok {
+			spans = append(spans, span{ref.Symbol.StartByte, ref.Symbol.EndByte, slot})
+		}
+	}
+	// By start, the outer of two that start together first: walking back
+	// from the last that starts at or before a place, the first that ends
+	// at or after it is the innermost around it.
+	slices.SortStableFunc(spans, func(a, b span) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
+		}
+		return cmp.Compare(b.end, a.end)
+	})
 	for at := 0; ; {
-		i := bytes.Index(text[at:], []byte(lit))
+		i := bytes.Index(text[at:], lit)
 		if i < 0 {
 			return out
 		}
 		at += i
-		best, width := uint32(0), uint32(0)
-		found := false
-		for _, slot := range syms {
-			ref, ok := s.idx.Symbol(slot)
-			if !ok || ref.Symbol.StartByte > uint32(at) || ref.Symbol.EndByte < uint32(at+len(lit)) {
-				continue
-			}
-			if w := ref.Symbol.EndByte - ref.Symbol.StartByte; !found || w < width {
-				best, width, found = slot, w, true
-			}
+		end := uint32(at + len(lit))
+		k := sort.Search(len(spans), func(k int) bool { return spans[k].start > uint32(at) }) - 1
+		for ; k >= 0 && spans[k].end < end; k-- {
 		}
-		if found && s.accepts(best) {
-			if k := slices.IndexFunc(out, func(w weightedSlot) bool { return w.slot == best }); k >= 0 {
-				out[k].w++
+		if k >= 0 && s.accepts(spans[k].slot) {
+			best := spans[k].slot
+			if j := slices.IndexFunc(out, func(w weightedSlot) bool { return w.slot == best }); j >= 0 {
+				out[j].w++
 			} else {
 				out = append(out, weightedSlot{best, 1})
 			}
