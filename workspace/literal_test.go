@@ -138,3 +138,123 @@ func TestSelectRemovedLiteralCommonOneDroppedAlone(t *testing.T) {
 		}
 	}
 }
+
+// legacy is a file whose two functions each call one of two legacy calls.
+const legacy = `
+-- go.mod --
+module example.com/legacy
+
+go 1.22
+-- legacy.go --
+package legacy
+
+// Open opens the store the legacy way.
+func Open() {
+	step0 := 0
+	_ = step0
+	step1 := 1
+	_ = step1
+	step2 := 2
+	_ = step2
+	step3 := 3
+	_ = step3
+	step4 := 4
+	_ = step4
+	step5 := 5
+	_ = step5
+	step6 := 6
+	_ = step6
+	step7 := 7
+	_ = step7
+	step8 := 8
+	_ = step8
+	step9 := 9
+	_ = step9
+	step10 := 10
+	_ = step10
+	step11 := 11
+	_ = step11
+	legacyOpen()
+}
+
+// Close closes the store the legacy way.
+func Close() {
+	step0 := 0
+	_ = step0
+	step1 := 1
+	_ = step1
+	step2 := 2
+	_ = step2
+	step3 := 3
+	_ = step3
+	step4 := 4
+	_ = step4
+	step5 := 5
+	_ = step5
+	step6 := 6
+	_ = step6
+	step7 := 7
+	_ = step7
+	step8 := 8
+	_ = step8
+	step9 := 9
+	_ = step9
+	step10 := 10
+	_ = step10
+	step11 := 11
+	_ = step11
+	legacyClose()
+}
+
+// Keep keeps the store.
+func Keep() {
+	step0 := 0
+	_ = step0
+	step1 := 1
+	_ = step1
+	step2 := 2
+	_ = step2
+	step3 := 3
+	_ = step3
+	step4 := 4
+	_ = step4
+	step5 := 5
+	_ = step5
+	step6 := 6
+	_ = step6
+	step7 := 7
+	_ = step7
+	step8 := 8
+	_ = step8
+	step9 := 9
+	_ = step9
+	step10 := 10
+	_ = step10
+	step11 := 11
+	_ = step11
+}
+-- old.go --
+package legacy
+
+func legacyOpen()  {}
+func legacyClose() {}
+`
+
+// Each symbol's why names the literal it holds itself; a symbol that holds
+// none is said to be in a file that holds one.
+func TestSelectRemovedLiteralWhyNamesItsOwn(t *testing.T) {
+	ws, _ := selOpen(t, legacy, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Remove the legacyOpen() and legacyClose() calls from the store", Limit: 20})
+	for id, want := range map[string]string{
+		"sym:legacy.go::Open":  "holds `legacyOpen()`",
+		"sym:legacy.go::Close": "holds `legacyClose()`",
+	} {
+		it := selFind(res, id)
+		if it == nil || !strings.Contains(it.Why, want) || strings.Contains(it.Why, "its file holds") {
+			t.Errorf("%s's why does not say it %s: %+v in %q", id, want, it, selIDs(res))
+		}
+	}
+	if it := selFind(res, "sym:legacy.go::Keep"); it != nil && it.Signals["literal"].Rank > 0 && !strings.Contains(it.Why, "its file holds `legacyOpen()`") {
+		t.Errorf("Keep's why does not say its file holds the literal: %q", it.Why)
+	}
+}

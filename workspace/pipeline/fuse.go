@@ -122,7 +122,11 @@ func (s *scope) collect() []*cand {
 			}
 		}
 		c.site, c.coChanged, c.pastChange = s.sites[c.slot], s.coWhy[c.fileSlot], s.pastWhy[c.fileSlot] // the evidence's words (why.go)
-		c.literal = s.litWhy[c.fileSlot]
+		if lit, ok := s.litSym[c.slot]; ok {
+			c.literal, c.literalOwn = lit, true
+		} else {
+			c.literal = s.litWhy[c.fileSlot]
+		}
 		if s.activeRel != "" {
 			c.scores[heuristics.SrcLocality] = float32(locality(s.activeRel, c.path))
 		}

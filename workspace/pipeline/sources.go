@@ -98,6 +98,7 @@ type scope struct {
 	pathFiles      map[string][]uint32 // the files each path mention names (filesByPath)
 	coWhy, pastWhy map[uint32]string
 	litWhy         map[uint32]string // the removed literal each file of the literal source holds
+	litSym         map[uint32]string // the removed literal each symbol of the literal source holds
 }
 
 // searchBufs are the buffers of every lexical search of a request (the
@@ -559,7 +560,7 @@ scan:
 				}
 				s.litWhy[f.slot] = s.q.removed[i]
 			}
-			holders = s.literalHolders(holders, f.slot, f.text, lits[i])
+			holders = s.literalHolders(holders, f.slot, f.text, lits[i], s.q.removed[i])
 		}
 		if n > 0 {
 			out.files = append(out.files, scoredFile{f.slot, float64(n)})
@@ -577,8 +578,8 @@ scan:
 
 // literalHolders adds to out, once each, the innermost symbols of the file
 // fs (whose text is text) around each place lit is written, by the times
-// it is written in them.
-func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte) []weightedSlot {
+// it is written in them; each symbol's first literal is its why (litSym).
+func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte, why string) []weightedSlot {
 	type span struct {
 		start, end uint32
 		slot       uint32
@@ -614,6 +615,12 @@ func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte) 
 				out[j].w++
 			} else {
 				out = append(out, weightedSlot{best, 1})
+			}
+			if s.litSym == nil {
+				s.litSym = map[uint32]string{}
+			}
+			if _, ok := s.litSym[best]; !ok {
+				s.litSym[best] = why
 			}
 		}
 		at += len(lit)
