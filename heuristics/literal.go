@@ -53,7 +53,7 @@ func RemovedLiterals(text string) []string {
 		removing := false
 		fields := literalFields(clause)
 		for i, f := range fields {
-			word := strings.ToLower(strings.Trim(f.text, "`\"'()[]{},.;:!?"))
+			word := strings.ToLower(strings.Trim(f.text, "`\"'()[]{},.;:!?"+proseQuotes))
 			switch {
 			case removalWords[word]:
 				removing = true
@@ -88,7 +88,7 @@ func clauses(text string) []string {
 	return strings.FieldsFunc(strings.ReplaceAll(text, ". ", "\n"), func(r rune) bool { return r == '\n' || r == ';' })
 }
 
-// litField is one whitespace-separated word of a clause, or one backticked
+// litField is one word of a clause, between spaces (any Unicode space), or one backticked
 // span (which may hold spaces).
 type litField struct {
 	text   string
@@ -98,7 +98,7 @@ type litField struct {
 func literalFields(clause string) []litField {
 	var out []litField
 	for len(clause) > 0 {
-		clause = strings.TrimLeft(clause, " \t")
+		clause = strings.TrimLeftFunc(clause, fieldEnd)
 		if clause == "" {
 			break
 		}
@@ -109,7 +109,7 @@ func literalFields(clause string) []litField {
 				continue
 			}
 		}
-		end := strings.IndexAny(clause, " \t")
+		end := strings.IndexFunc(clause, fieldEnd)
 		if end < 0 {
 			end = len(clause)
 		}
@@ -119,19 +119,36 @@ func literalFields(clause string) []litField {
 	return out
 }
 
+// fieldEnd ends a field: a space of any kind, or a dash no code writes
+// ("foo()—it leaks").
+func fieldEnd(r rune) bool { return unicode.IsSpace(r) || r == '—' || r == '–' }
+
+// proseQuotes are the quotes and dashes prose puts around a word
+// (“interface{}”, ‘foo()’, «x», foo()—bar) that are no code's.
+const proseQuotes = "“”‘’«»„—–"
+
 // literal is the field as a literal of code, or "": it holds two letters
 // and punctuation of code the tokenizer drops (not only a hyphen or an
 // apostrophe), it is not a path or a file's
 // name, and what a "..." placeholder follows is cut.
 func (f litField) literal() string {
 	s := f.text
-	if i := strings.Index(s, "..."); i >= 0 {
-		s = s[:i]
+	for _, dots := range []string{"...", "…"} {
+		if i := strings.Index(s, dots); i >= 0 {
+			s = s[:i]
+		}
 	}
 	if !f.quoted {
-		s = strings.TrimLeft(s, "\"'([")
-		for s != "" && (strings.ContainsRune("\"',;:!?.", rune(s[len(s)-1])) || s[len(s)-1] == ')' && strings.Count(s, ")") > strings.Count(s, "(")) {
-			s = s[:len(s)-1]
+		s = strings.TrimLeft(s, "\"'(["+proseQuotes)
+		for s != "" {
+			t := strings.TrimRight(s, "\"',;:!?."+proseQuotes)
+			if t != "" && t[len(t)-1] == ')' && strings.Count(t, ")") > strings.Count(t, "(") {
+				t = t[:len(t)-1]
+			}
+			if t == s {
+				break
+			}
+			s = t
 		}
 	}
 	if len(s) < 4 || strings.ContainsAny(s, "/\\") {

@@ -25,6 +25,14 @@ func TestRemovedLiterals(t *testing.T) {
 		{"fix(uri): query binding bug", nil},
 		{"refactor: drop per-entry lookups and the proxy's retries", nil},
 		{"Remove setup.py and old/config.go", nil},
+		// Line ends of Windows, prose's quotes, spaces and dashes, and an
+		// ellipsis are no part of a literal.
+		{"Remove legacyOpen()\r\nIt leaks", []string{"legacyOpen()"}},
+		{"Replace \u201cinterface{}\u201d with any", []string{"interface{}"}},
+		{"Replace \u2018trimRight()\u2019, with trimEnd()", []string{"trimRight()"}},
+		{"Replace interface{}\u00a0with any", []string{"interface{}"}},
+		{"Remove legacyOpen()\u2014it leaks", []string{"legacyOpen()"}},
+		{"Replace sort.Sort(ByOrder(\u2026)) with slices.SortFunc", []string{"sort.Sort(ByOrder("}},
 		// A clause ends the removal.
 		{"Remove the old flag. Add cmd.Flags() to the help", nil},
 	} {
