@@ -172,20 +172,15 @@ func (f litField) literal() string {
 }
 
 // fileName reports whether s reads as a file's name (foo.go, setup.py):
-// a dotted word whose last part is a short lowercase extension, with no
-// other punctuation.
+// a dotted word whose last part is a known extension (isExtension), with
+// no other punctuation; self.data, req.body and x.get are code.
 func fileName(s string) bool {
 	i := strings.LastIndexByte(s, '.')
-	if i <= 0 || len(s)-i-1 > 4 || len(s)-i-1 == 0 {
+	if i <= 0 || !isExtension(s[i+1:]) {
 		return false
 	}
 	for _, r := range s {
 		if !(r == '.' || r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	for _, r := range s[i+1:] {
-		if !unicode.IsLower(r) {
 			return false
 		}
 	}

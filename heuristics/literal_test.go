@@ -33,6 +33,9 @@ func TestRemovedLiterals(t *testing.T) {
 		{"Replace interface{}\u00a0with any", []string{"interface{}"}},
 		{"Remove legacyOpen()\u2014it leaks", []string{"legacyOpen()"}},
 		{"Replace sort.Sort(ByOrder(\u2026)) with slices.SortFunc", []string{"sort.Sort(ByOrder("}},
+		// A dotted name whose last part is no extension is code.
+		{"Remove the reads of self.data and req.body", []string{"self.data", "req.body"}},
+		{"Remove x.get from the loop", []string{"x.get"}},
 		// A clause ends the removal.
 		{"Remove the old flag. Add cmd.Flags() to the help", nil},
 	} {
