@@ -16,6 +16,10 @@ import (
 // substring search over the scanned files' texts.
 const MaxLiterals = 8
 
+// MaxLiteralBytes is the longest literal: a longer word is a pasted blob,
+// not a literal anyone writes.
+const MaxLiteralBytes = 256
+
 // removalWords begin a stretch of a clause whose literals go away;
 // introductionWords begin one whose literals come in. The last of either
 // before a literal, in its clause, decides.
@@ -138,12 +142,17 @@ func (f litField) literal() string {
 			s = s[:i]
 		}
 	}
+	if len(s) > MaxLiteralBytes {
+		return ""
+	}
 	if !f.quoted {
 		s = strings.TrimLeft(s, "\"'(["+proseQuotes)
+		// Trailing prose punctuation, and each ")" that closes no "(".
+		extra := strings.Count(s, ")") - strings.Count(s, "(")
 		for s != "" {
 			t := strings.TrimRight(s, "\"',;:!?."+proseQuotes)
-			if t != "" && t[len(t)-1] == ')' && strings.Count(t, ")") > strings.Count(t, "(") {
-				t = t[:len(t)-1]
+			if extra > 0 && t != "" && t[len(t)-1] == ')' {
+				t, extra = t[:len(t)-1], extra-1
 			}
 			if t == s {
 				break

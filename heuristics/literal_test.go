@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -36,11 +37,25 @@ func TestRemovedLiterals(t *testing.T) {
 		// A dotted name whose last part is no extension is code.
 		{"Remove the reads of self.data and req.body", []string{"self.data", "req.body"}},
 		{"Remove x.get from the loop", []string{"x.get"}},
+		// A pasted blob is no literal.
+		{"Remove f(" + strings.Repeat("x", 300) + ") here", nil},
 		// A clause ends the removal.
 		{"Remove the old flag. Add cmd.Flags() to the help", nil},
 	} {
 		if got := RemovedLiterals(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("RemovedLiterals(%q) = %q, want %q", c.text, got, c.want)
 		}
+	}
+}
+
+// A blob of closing parentheses takes one pass, not one per parenthesis:
+// this ends at once, where trimming them one count at a time took seconds.
+func TestRemovedLiteralsBlob(t *testing.T) {
+	blob := "Remove f(" + strings.Repeat(")", 160000)
+	if got := RemovedLiterals(blob); got != nil {
+		t.Errorf("RemovedLiterals(blob) = %q", got)
+	}
+	if got := RemovedLiterals("Remove " + strings.Repeat("(", 100) + "foo()" + strings.Repeat(")", 120) + "."); len(got) != 1 || strings.Count(got[0], ")") != strings.Count(got[0], "(") {
+		t.Errorf("RemovedLiterals(nested) = %q", got)
 	}
 }
