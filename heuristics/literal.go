@@ -57,7 +57,10 @@ func RemovedLiterals(text string) []string {
 		removing := false
 		fields := literalFields(clause)
 		for i, f := range fields {
-			word := strings.ToLower(strings.Trim(f.text, "`\"'()[]{},.;:!?"+proseQuotes))
+			word := ""
+			if !f.quoted { // "Remove the `with` keyword": code, not a marker
+				word = strings.ToLower(strings.Trim(f.text, "`\"'()[]{},.;:!?"+proseQuotes))
+			}
 			switch {
 			case removalWords[word]:
 				removing = true

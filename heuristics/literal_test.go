@@ -39,6 +39,8 @@ func TestRemovedLiterals(t *testing.T) {
 		{"Remove x.get from the loop", []string{"x.get"}},
 		// A pasted blob is no literal.
 		{"Remove f(" + strings.Repeat("x", 300) + ") here", nil},
+		// A backticked word is code, not a marker.
+		{"Remove the `with` keyword and legacyOpen()", []string{"legacyOpen()"}},
 		// A clause ends the removal.
 		{"Remove the old flag. Add cmd.Flags() to the help", nil},
 	} {
