@@ -35,11 +35,25 @@ var (
 		"rid":     true, // "get rid of X"
 	}
 	introductionWords = map[string]bool{
-		"with": true, "by": true, "to": true, "for": true, "into": true, "via": true,
+		"with": true, "by": true, "to": true, "for": true, "into": true, "via": true, // (replaceTargets)
 		"use": true, "uses": true, "used": true, "using": true,
 		"add": true, "adds": true, "added": true, "adding": true,
 		"introduce": true, "introduces": true, "introduced": true,
 		"favor": true, "favour": true, "new": true,
+	}
+)
+
+// replaceTargets are the introduction words that name what a replacement
+// brings ("Replace X with Y", "change X to Y"): they end a removal only
+// after a verb of replacing (replaceVerbs), not after remove, drop or
+// delete ("Remove deprecated calls to os.Exit()").
+var (
+	replaceTargets = map[string]bool{"with": true, "by": true, "to": true, "for": true, "into": true}
+	replaceVerbs   = map[string]bool{
+		"replace": true, "replaces": true, "replaced": true, "replacing": true,
+		"change": true, "changes": true, "changed": true, "changing": true,
+		"migrate": true, "migrates": true, "migrated": true, "migrating": true,
+		"switch": true, "switches": true, "switched": true, "switching": true,
 	}
 )
 
@@ -54,19 +68,24 @@ var (
 func RemovedLiterals(text string) []string {
 	var out []string
 	for _, clause := range clauses(text) {
-		removing := false
+		removing, replacing := false, false
 		fields := literalFields(clause)
 		for i, f := range fields {
 			word := ""
 			if !f.quoted { // "Remove the `with` keyword": code, not a marker
 				word = strings.ToLower(strings.Trim(f.text, "`\"'()[]{},.;:!?"+proseQuotes))
 			}
+			if replaceVerbs[word] {
+				replacing = true
+			}
 			switch {
 			case removalWords[word]:
 				removing = true
 				continue
 			case introductionWords[word]:
-				removing = false
+				if !replaceTargets[word] || replacing {
+					removing = false
+				}
 				continue
 			}
 			if !removing {

@@ -41,6 +41,10 @@ func TestRemovedLiterals(t *testing.T) {
 		{"Remove f(" + strings.Repeat("x", 300) + ") here", nil},
 		// A backticked word is code, not a marker.
 		{"Remove the `with` keyword and legacyOpen()", []string{"legacyOpen()"}},
+		// "to" and "for" name a replacement's target, not after "remove".
+		{"Remove deprecated calls to os.Exit()", []string{"os.Exit()"}},
+		{"Drop the fallback for sort.Sort(", []string{"sort.Sort("}},
+		{"Remove the old flag and replace trimRight() with trimEnd()", []string{"trimRight()"}},
 		// A clause ends the removal.
 		{"Remove the old flag. Add cmd.Flags() to the help", nil},
 	} {
