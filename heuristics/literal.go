@@ -60,8 +60,8 @@ var (
 // RemovedLiterals are the literals of code the request text says are
 // removed or replaced: words holding punctuation the tokenizer drops
 // (`interface{}`, `trimRight()`, `sort.Sort(`, `a.b`), backticked spans
-// with such punctuation, and a `word: word` pair (a pragma such as
-// "type: ignore"), each whose clause puts a removal word after the last
+// with such punctuation, and a `word: word` pair ending its clause (a
+// pragma such as "type: ignore"), each whose clause puts a removal word after the last
 // introduction word before it. Paths and file names are the mention
 // source's, and a placeholder "..." ends a literal. Each once, at most
 // MaxLiterals.
@@ -92,8 +92,10 @@ func RemovedLiterals(text string) []string {
 				continue
 			}
 			lit := f.literal()
-			if lit == "" && i > 0 && i+1 < len(fields) && strings.HasSuffix(f.text, ":") && !f.quoted {
-				// "type: ignore": a pragma's name and value.
+			if lit == "" && i > 0 && i+2 == len(fields) && strings.HasSuffix(f.text, ":") && !f.quoted {
+				// "type: ignore": a pragma's name and value, the last two
+				// words of the clause ("unused imports: this breaks lint"
+				// is prose; backticked, `type: ignore` is a literal).
 				if name, val := strings.TrimSuffix(f.text, ":"), fields[i+1].text; identifier(name) && identifier(strings.TrimRight(val, ".,;")) {
 					lit = name + ": " + strings.TrimRight(val, ".,;")
 				}

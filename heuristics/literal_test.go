@@ -45,6 +45,9 @@ func TestRemovedLiterals(t *testing.T) {
 		{"Remove deprecated calls to os.Exit()", []string{"os.Exit()"}},
 		{"Drop the fallback for sort.Sort(", []string{"sort.Sort("}},
 		{"Remove the old flag and replace trimRight() with trimEnd()", []string{"trimRight()"}},
+		// A name and value are a pragma only backticked or ending the clause.
+		{"Remove unused imports: this breaks lint", nil},
+		{"Remove `type: ignore` comments", []string{"type: ignore"}},
 		// A clause ends the removal.
 		{"Remove the old flag. Add cmd.Flags() to the help", nil},
 	} {
