@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -96,11 +97,11 @@ func RemovedLiterals(text string) []string {
 				// "type: ignore": a pragma's name and value, the last two
 				// words of the clause ("unused imports: this breaks lint"
 				// is prose; backticked, `type: ignore` is a literal).
-				if name, val := strings.TrimSuffix(f.text, ":"), fields[i+1].text; identifier(name) && identifier(strings.TrimRight(val, ".,;")) {
+				if name, val := strings.TrimSuffix(f.text, ":"), fields[i+1].text; isIdent(name) && isIdent(strings.TrimRight(val, ".,;")) {
 					lit = name + ": " + strings.TrimRight(val, ".,;")
 				}
 			}
-			if lit != "" && !contains(out, lit) {
+			if lit != "" && !slices.Contains(out, lit) {
 				out = append(out, lit)
 				if len(out) == MaxLiterals {
 					return out
@@ -111,7 +112,8 @@ func RemovedLiterals(text string) []string {
 	return out
 }
 
-// clauses cuts text at line ends, sentence ends and semicolons.
+// clauses cuts text at line ends, semicolons and a period a space follows
+// (a sentence's end; "os.Exit()." keeps its word whole).
 func clauses(text string) []string {
 	return strings.FieldsFunc(strings.ReplaceAll(text, ". ", "\n"), func(r rune) bool { return r == '\n' || r == ';' })
 }
@@ -218,25 +220,4 @@ func fileName(s string) bool {
 		}
 	}
 	return true
-}
-
-func identifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
