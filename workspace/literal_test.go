@@ -258,3 +258,29 @@ func TestSelectRemovedLiteralWhyNamesItsOwn(t *testing.T) {
 		t.Errorf("Keep's why does not say its file holds the literal: %q", it.Why)
 	}
 }
+
+// stores is a package of 240 store openers, whose words match a request
+// better than those of the one file that writes its literal, zeta.go.
+func stores() string {
+	var b strings.Builder
+	b.WriteString("-- go.mod --\nmodule example.com/stores\n\ngo 1.22\n")
+	for i := range 240 {
+		fmt.Fprintf(&b, "-- s%03d.go --\npackage stores\n\n// Open%03d opens the store: the store opener calls open on the store, true to the store.\nfunc Open%03d() { store.open(false) }\n", i, i, i)
+	}
+	b.WriteString("-- zeta.go --\npackage stores\n\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "func f%d() int { return %d }\n", i, i)
+	}
+	b.WriteString("\n// Begin begins.\nfunc Begin() {\n\tstore.open(true)\n}\n")
+	return b.String()
+}
+
+// The file the user works in is scanned for the literal first, though the
+// other sources' 200 files come before it in their lists.
+func TestSelectRemovedLiteralPointedFilesFirst(t *testing.T) {
+	ws, root := selOpen(t, stores(), Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Remove the store.open(true) call from the store opener", Active: selPath(root, "zeta.go"), Cursor: &Cursor{Line: 304}, Limit: 20})
+	if it := selFind(res, "sym:zeta.go::Begin"); it == nil || it.Signals["literal"].Rank == 0 {
+		t.Errorf("Begin, at the cursor, which writes store.open(true), is not ranked by the literal: %+v in %q", it, selIDs(res))
+	}
+}

@@ -77,6 +77,9 @@ func (s *scope) collect() []*cand {
 		r := src.run(s)
 		fileLists[src.src] = r.files
 		s.addSyms(cands, src.src, r.syms)
+		if len(s.q.removed) > 0 && (src.src == heuristics.SrcMention || src.src == heuristics.SrcActive || src.src == heuristics.SrcEdit) {
+			s.notePointed(r)
+		}
 	}
 	fileScore := s.fuseFiles(&fileLists)
 	// Each file with its score, so that sorting compares scores without

@@ -99,6 +99,7 @@ type scope struct {
 	coWhy, pastWhy map[uint32]string
 	litWhy         map[uint32]string // the removed literal each file of the literal source holds
 	litSym         map[uint32]string // the removed literal each symbol of the literal source holds
+	pointed        []uint32          // the files of the mention, active and edit sources' symbols and files (notePointed)
 }
 
 // searchBufs are the buffers of every lexical search of a request (the
@@ -491,9 +492,9 @@ func (s *scope) filesByPath(mention string) []uint32 {
 // code the request removes or replaces ("Replace interface{} with any":
 // the functions and files where `interface{}` is written; q.removed),
 // which no index holds (the tokenizer drops punctuation). It scans the
-// texts of the files the sources before it found, in the order of the
-// sources, at most heuristics.LiteralScanFiles code files, through the
-// gate (fileText, which the read stage reuses). A literal more than
+// texts of the files the sources before it found (those of the mention,
+// active and edit sources first, then the others' by rank), at most
+// heuristics.LiteralScanFiles code files, through the gate (fileText, which the read stage reuses). A literal more than
 // heuristics.MaxLiteralFiles code files hold is too common to count (its
 // search stops there); of the others, a symbol is the innermost around a
 // place one is written, ranked by how many places, and a file by how many
@@ -515,34 +516,54 @@ func literalSource(s *scope) ranked {
 	}
 	var files []holder
 	seen := map[uint32]bool{}
-	open := len(lits)
-scan:
-	for src := range heuristics.SrcLiteral {
-		for _, f := range s.lists[src] {
-			if open == 0 || len(seen) == heuristics.LiteralScanFiles {
-				break scan
-			}
-			if seen[f.slot] {
-				continue
-			}
-			seen[f.slot] = true
-			if s.idx.FileCategory(f.slot) != 0 {
-				continue
-			}
-			text := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(f.slot))
-			var held []int
-			for i, lit := range lits {
-				if holds[i] <= heuristics.MaxLiteralFiles && bytes.Contains(text, lit) {
-					held = append(held, i)
-					if holds[i]++; holds[i] > heuristics.MaxLiteralFiles {
-						open--
-					}
+	scanned, open := 0, len(lits)
+	scan := func(fs uint32) bool {
+		if open == 0 || scanned == heuristics.LiteralScanFiles {
+			return false
+		}
+		if seen[fs] {
+			return true
+		}
+		seen[fs] = true
+		if s.idx.FileCategory(fs) != 0 {
+			return true
+		}
+		scanned++
+		text := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(fs))
+		var held []int
+		for i, lit := range lits {
+			if holds[i] <= heuristics.MaxLiteralFiles && bytes.Contains(text, lit) {
+				held = append(held, i)
+				if holds[i]++; holds[i] > heuristics.MaxLiteralFiles {
+					open--
 				}
 			}
-			if held != nil {
-				files = append(files, holder{f.slot, text, held})
+		}
+		if held != nil {
+			files = append(files, holder{fs, text, held})
+		}
+		return true
+	}
+	// The files the user points at (mentions, the cursor, edits) first,
+	// then the other sources' by rank: each one's first, then each one's
+	// second, and so on.
+	more := true
+	for _, fs := range s.pointed {
+		if more = scan(fs); !more {
+			break
+		}
+	}
+	for at := 0; more; at++ {
+		left := false
+		for src := range heuristics.SrcLiteral {
+			if at < len(s.lists[src]) {
+				left = true
+				if more = scan(s.lists[src][at].slot); !more {
+					break
+				}
 			}
 		}
+		more = more && left
 	}
 	// Second pass, over the files that hold a kept literal: the symbols
 	// around each place one is written.
@@ -624,6 +645,29 @@ func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte, 
 			}
 		}
 		at += len(lit)
+	}
+}
+
+// notePointed adds to s.pointed the files of a mention, active or edit
+// source's symbols and files, once each, for the literal source.
+func (s *scope) notePointed(r ranked) {
+	seen := make(map[uint32]bool, len(s.pointed))
+	for _, fs := range s.pointed {
+		seen[fs] = true
+	}
+	add := func(fs uint32) {
+		if !seen[fs] {
+			seen[fs] = true
+			s.pointed = append(s.pointed, fs)
+		}
+	}
+	for _, h := range r.syms {
+		if ref, ok := s.idx.Symbol(h.slot); ok {
+			add(ref.File)
+		}
+	}
+	for _, f := range r.files {
+		add(f.slot)
 	}
 }
 
