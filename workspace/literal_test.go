@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -282,5 +283,32 @@ func TestSelectRemovedLiteralPointedFilesFirst(t *testing.T) {
 	res := selDo(t, ws, &SelectRequest{Query: "Remove the store.open(true) call from the store opener", Active: selPath(root, "zeta.go"), Cursor: &Cursor{Line: 304}, Limit: 20})
 	if it := selFind(res, "sym:zeta.go::Begin"); it == nil || it.Signals["literal"].Rank == 0 {
 		t.Errorf("Begin, at the cursor, which writes store.open(true), is not ranked by the literal: %+v in %q", it, selIDs(res))
+	}
+}
+
+// An open document's unsaved text is the one scanned, not the disk's; and
+// a request written with Windows line ends finds its literal.
+func TestSelectRemovedLiteralUnsavedAndCRLF(t *testing.T) {
+	ws, root := selOpen(t, legacy, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Remove legacyOpen()\r\nIt leaks the store", Limit: 20})
+	if it := selFind(res, "sym:legacy.go::Open"); it == nil || it.Signals["literal"].Rank == 0 {
+		t.Errorf("Open, which calls legacyOpen(), is not ranked by the literal of a CRLF request: %+v", it)
+	}
+	path := selPath(root, "legacy.go")
+	disk, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// In the editor, Keep calls legacyClose() and Close no longer does.
+	unsaved := strings.Replace(strings.Replace(string(disk), "\tlegacyClose()\n", "\tstep99 := 99\n\t_ = step99\n", 1), "func Keep() {\n", "func Keep() {\n\tlegacyClose()\n", 1)
+	if err := ws.DidOpen(path, 1, unsaved); err != nil {
+		t.Fatal(err)
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "Remove the legacyClose() calls from the store", Limit: 20})
+	if it := selFind(res, "sym:legacy.go::Keep"); it == nil || it.Signals["literal"].Rank == 0 || !strings.Contains(it.Why, "holds `legacyClose()`") {
+		t.Errorf("Keep, which calls legacyClose() in the unsaved text, is not ranked by the literal: %+v in %q", it, selIDs(res))
+	}
+	if it := selFind(res, "sym:legacy.go::Close"); it != nil && strings.Contains(it.Why, "holds `legacyClose()`") && !strings.Contains(it.Why, "its file holds") {
+		t.Errorf("Close is said to hold legacyClose(), which only its text on disk does: %q", it.Why)
 	}
 }
