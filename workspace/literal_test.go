@@ -8,7 +8,8 @@ import (
 )
 
 // kvstore is a small Go package whose words point at its alias,
-// replacement and interface code, while `interface{}`, which no index holds (the
+// replacement and interface code (without the literal source the holders
+// of `interface{}` rank 7th and 8th), while `interface{}`, which no index holds (the
 // tokenizer drops punctuation), is written in two other files only.
 const kvstore = `
 -- go.mod --
@@ -74,6 +75,42 @@ type Interface interface {
 // WithInterface returns any Interface wrapped with an alias, the
 // interface every replacement store implements.
 func WithInterface(i Interface, a *Alias) Interface { return i }
+-- swap.go --
+package kvstore
+
+// SwapAny replaces any alias with the interface of any other store: any
+// replacement reads as the alias, and the interface replaced with any.
+func SwapAny(i Interface, alias string) Interface { return i }
+
+// SwapReplace replaces the alias, any alias, with any interface.
+func SwapReplace(i Interface) Interface { return i }
+-- rename.go --
+package kvstore
+
+// RenameAny replaces any alias with the interface of any other store: any
+// replacement reads as the alias, and the interface replaced with any.
+func RenameAny(i Interface, alias string) Interface { return i }
+
+// RenameReplace replaces the alias, any alias, with any interface.
+func RenameReplace(i Interface) Interface { return i }
+-- wrap.go --
+package kvstore
+
+// WrapAny replaces any alias with the interface of any other store: any
+// replacement reads as the alias, and the interface replaced with any.
+func WrapAny(i Interface, alias string) Interface { return i }
+
+// WrapReplace replaces the alias, any alias, with any interface.
+func WrapReplace(i Interface) Interface { return i }
+-- cast.go --
+package kvstore
+
+// CastAny replaces any alias with the interface of any other store: any
+// replacement reads as the alias, and the interface replaced with any.
+func CastAny(i Interface, alias string) Interface { return i }
+
+// CastReplace replaces the alias, any alias, with any interface.
+func CastReplace(i Interface) Interface { return i }
 -- limits.go --
 package kvstore
 
@@ -96,7 +133,7 @@ func TestSelectRemovedLiteralFindsItsFiles(t *testing.T) {
 	}
 	res := selDo(t, ws, &SelectRequest{Query: "Replace interface{} with any\nThe alias any reads better.", Limit: 10})
 	for _, p := range []string{"store.go", "codec.go"} {
-		if r := rank(res, p); r > 3 {
+		if r := rank(res, p); r > 2 {
 			t.Errorf("%s, which holds interface{}, ranks %d: %q", p, r, selIDs(res))
 		}
 	}
