@@ -503,68 +503,11 @@ func literalSource(s *scope) ranked {
 	if len(s.q.removed) == 0 || s.lists == nil || s.fv.Weights.Source[heuristics.SrcLiteral] == 0 {
 		return ranked{}
 	}
-	// First pass: the files holding each literal, until too many do.
 	lits := make([][]byte, len(s.q.removed))
 	for i, lit := range s.q.removed {
 		lits[i] = []byte(lit)
 	}
-	holds := make([]int, len(lits)) // how many files hold each
-	type holder struct {
-		slot uint32
-		text []byte
-		lits []int
-	}
-	var files []holder
-	seen := map[uint32]bool{}
-	scanned, open := 0, len(lits)
-	scan := func(fs uint32) bool {
-		if open == 0 || scanned == heuristics.LiteralScanFiles {
-			return false
-		}
-		if seen[fs] {
-			return true
-		}
-		seen[fs] = true
-		if s.idx.FileCategory(fs) != 0 {
-			return true
-		}
-		scanned++
-		text := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(fs))
-		var held []int
-		for i, lit := range lits {
-			if holds[i] <= heuristics.MaxLiteralFiles && bytes.Contains(text, lit) {
-				held = append(held, i)
-				if holds[i]++; holds[i] > heuristics.MaxLiteralFiles {
-					open--
-				}
-			}
-		}
-		if held != nil {
-			files = append(files, holder{fs, text, held})
-		}
-		return true
-	}
-	// The files the user points at (mentions, the cursor, edits) first,
-	// then the other sources' by rank: each one's first, then each one's
-	// second, and so on.
-	more := true
-	for _, fs := range s.pointed {
-		if more = scan(fs); !more {
-			break
-		}
-	}
-	for at := 0; more; at++ {
-		left := false
-		for src := range heuristics.SrcLiteral {
-			if at < len(s.lists[src]) {
-				left = true
-				if more = scan(s.lists[src][at].slot); !more {
-					break
-				}
-			}
-		}
-		more = more && left
-	}
+	holds, files := s.literalFiles(lits)
 	// Second pass, over the files that hold a kept literal: the symbols
 	// around each place one is written.
 	var out ranked
@@ -595,6 +538,72 @@ func literalSource(s *scope) ranked {
 		}
 	}
 	return out
+}
+
+// litFile is a file that holds some of a request's removed literals (by
+// their index), with its text.
+type litFile struct {
+	slot uint32
+	text []byte
+	lits []int
+}
+
+// literalFiles is literalSource's first pass: the code files, of those it
+// scans, that hold each literal (lits), a literal's search stopped once
+// more than heuristics.MaxLiteralFiles do; holds counts them.
+func (s *scope) literalFiles(lits [][]byte) (holds []int, files []litFile) {
+	holds = make([]int, len(lits))
+	seen := map[uint32]bool{}
+	scanned, open := 0, len(lits)
+	scan := func(fs uint32) bool {
+		if open == 0 || scanned == heuristics.LiteralScanFiles {
+			return false
+		}
+		if seen[fs] {
+			return true
+		}
+		seen[fs] = true
+		if s.idx.FileCategory(fs) != 0 {
+			return true
+		}
+		scanned++
+		text := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(fs))
+		var held []int
+		for i, lit := range lits {
+			if holds[i] <= heuristics.MaxLiteralFiles && bytes.Contains(text, lit) {
+				held = append(held, i)
+				if holds[i]++; holds[i] > heuristics.MaxLiteralFiles {
+					open--
+				}
+			}
+		}
+		if held != nil {
+			files = append(files, litFile{fs, text, held})
+		}
+		return true
+	}
+	// The files the user points at (mentions, the cursor, edits) first,
+	// then the other sources' by rank: each one's first, then each one's
+	// second, and so on.
+	more := true
+	for _, fs := range s.pointed {
+		if more = scan(fs); !more {
+			break
+		}
+	}
+	for at := 0; more; at++ {
+		left := false
+		for src := range heuristics.SrcLiteral {
+			if at < len(s.lists[src]) {
+				left = true
+				if more = scan(s.lists[src][at].slot); !more {
+					break
+				}
+			}
+		}
+		more = more && left
+	}
+	return holds, files
 }
 
 // literalHolders adds to out, once each, the innermost symbols of the file
