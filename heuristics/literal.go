@@ -206,12 +206,13 @@ func (f litField) literal() string {
 	return s
 }
 
-// fileName reports whether s reads as a file's name (foo.go, setup.py):
-// a dotted word whose last part is a known extension (isExtension), with
-// no other punctuation; self.data, req.body and x.get are code.
+// fileName reports whether s reads as a file's name (foo.go, setup.py)
+// or a site's (google.com): a dotted word whose last part is a known
+// extension (isExtension) or a lowercase word's web domain, with no other
+// punctuation; self.data, req.body, x.get and req.app are code.
 func fileName(s string) bool {
 	i := strings.LastIndexByte(s, '.')
-	if i <= 0 || !isExtension(s[i+1:]) {
+	if i <= 0 || !isExtension(s[i+1:]) && !(webDomain(s[i+1:]) && strings.ToLower(s) == s) {
 		return false
 	}
 	for _, r := range s {
@@ -220,4 +221,10 @@ func fileName(s string) bool {
 		}
 	}
 	return true
+}
+
+// webDomain reports whether w is a web domain no code's member is named
+// (isDomain's "app", "io" and "dev" are).
+func webDomain(w string) bool {
+	return w == "com" || w == "org" || w == "net" || w == "edu" || w == "gov"
 }

@@ -37,6 +37,8 @@ func TestRemovedLiterals(t *testing.T) {
 		// A dotted name whose last part is no extension is code.
 		{"Remove the reads of self.data and req.body", []string{"self.data", "req.body"}},
 		{"Remove x.get from the loop", []string{"x.get"}},
+		{"fix: use github.com instead of google.com", nil},
+		{"Remove the req.app lookups", []string{"req.app"}},
 		// A pasted blob is no literal.
 		{"Remove f(" + strings.Repeat("x", 300) + ") here", nil},
 		// A backticked word is code, not a marker.
