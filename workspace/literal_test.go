@@ -349,3 +349,23 @@ func TestSelectRemovedLiteralUnsavedAndCRLF(t *testing.T) {
 		t.Errorf("Close is said to hold legacyClose(), which only its text on disk does: %q", it.Why)
 	}
 }
+
+// BenchmarkSelectCommonLiteral: a request removing a literal 230 files
+// hold (`err != nil`), whose search stops at the 11th.
+func BenchmarkSelectCommonLiteral(b *testing.B) {
+	var a strings.Builder
+	a.WriteString("-- go.mod --\nmodule example.com/handlers\n\ngo 1.22\n")
+	for i := range 230 {
+		fmt.Fprintf(&a, "-- h%03d.go --\npackage handlers\n\n// Handle%03d is a handler of requests.\nfunc Handle%03d(run func() error) error {\n", i, i, i)
+		for range 20 {
+			a.WriteString("\tif err := run(); err != nil {\n\t\treturn err\n\t}\n")
+		}
+		a.WriteString("\treturn nil\n}\n")
+	}
+	ws, _ := selOpen(b, a.String(), Options{})
+	req := &SelectRequest{Query: "Remove the `err != nil` checks from the request handlers", Limit: 10}
+	b.ResetTimer()
+	for range b.N {
+		selDo(b, ws, req)
+	}
+}
