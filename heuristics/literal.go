@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -15,6 +16,10 @@ import (
 // MaxLiterals is the most removed literals a request keeps: each is a
 // substring search over the scanned files' texts.
 const MaxLiterals = 8
+
+// MaxLiteralBytes is the longest literal: a longer word is a pasted blob,
+// not a literal anyone writes.
+const MaxLiteralBytes = 256
 
 // removalWords begin a stretch of a clause whose literals go away;
 // introductionWords begin one whose literals come in. The last of either
@@ -31,7 +36,7 @@ var (
 		"rid":     true, // "get rid of X"
 	}
 	introductionWords = map[string]bool{
-		"with": true, "by": true, "to": true, "for": true, "into": true, "via": true,
+		"with": true, "by": true, "to": true, "for": true, "into": true, "via": true, // (replaceTargets)
 		"use": true, "uses": true, "used": true, "using": true,
 		"add": true, "adds": true, "added": true, "adding": true,
 		"introduce": true, "introduces": true, "introduced": true,
@@ -39,40 +44,64 @@ var (
 	}
 )
 
+// replaceTargets are the introduction words that name what a replacement
+// brings ("Replace X with Y", "change X to Y"): they end a removal only
+// after a verb of replacing (replaceVerbs), not after remove, drop or
+// delete ("Remove deprecated calls to os.Exit()").
+var (
+	replaceTargets = map[string]bool{"with": true, "by": true, "to": true, "for": true, "into": true}
+	replaceVerbs   = map[string]bool{
+		"replace": true, "replaces": true, "replaced": true, "replacing": true,
+		"change": true, "changes": true, "changed": true, "changing": true,
+		"migrate": true, "migrates": true, "migrated": true, "migrating": true,
+		"switch": true, "switches": true, "switched": true, "switching": true,
+	}
+)
+
 // RemovedLiterals are the literals of code the request text says are
 // removed or replaced: words holding punctuation the tokenizer drops
 // (`interface{}`, `trimRight()`, `sort.Sort(`, `a.b`), backticked spans
-// with such punctuation, and a `word: word` pair (a pragma such as
-// "type: ignore"), each whose clause puts a removal word after the last
+// with such punctuation, and a `word: word` pair ending its clause (a
+// pragma such as "type: ignore"), each whose clause puts a removal word after the last
 // introduction word before it. Paths and file names are the mention
 // source's, and a placeholder "..." ends a literal. Each once, at most
 // MaxLiterals.
 func RemovedLiterals(text string) []string {
 	var out []string
 	for _, clause := range clauses(text) {
-		removing := false
+		removing, replacing := false, false
 		fields := literalFields(clause)
 		for i, f := range fields {
-			word := strings.ToLower(strings.Trim(f.text, "`\"'()[]{},.;:!?"))
+			word := ""
+			if !f.quoted { // "Remove the `with` keyword": code, not a marker
+				word = strings.ToLower(strings.Trim(f.text, "`\"'()[]{},.;:!?"+proseQuotes))
+			}
+			if replaceVerbs[word] {
+				replacing = true
+			}
 			switch {
 			case removalWords[word]:
 				removing = true
 				continue
 			case introductionWords[word]:
-				removing = false
+				if !replaceTargets[word] || replacing {
+					removing = false
+				}
 				continue
 			}
 			if !removing {
 				continue
 			}
 			lit := f.literal()
-			if lit == "" && i > 0 && i+1 < len(fields) && strings.HasSuffix(f.text, ":") && !f.quoted {
-				// "type: ignore": a pragma's name and value.
-				if name, val := strings.TrimSuffix(f.text, ":"), fields[i+1].text; identifier(name) && identifier(strings.TrimRight(val, ".,;")) {
+			if lit == "" && i > 0 && i+2 == len(fields) && strings.HasSuffix(f.text, ":") && !f.quoted {
+				// "type: ignore": a pragma's name and value, the last two
+				// words of the clause ("unused imports: this breaks lint"
+				// is prose; backticked, `type: ignore` is a literal).
+				if name, val := strings.TrimSuffix(f.text, ":"), fields[i+1].text; isIdent(name) && isIdent(strings.TrimRight(val, ".,;")) {
 					lit = name + ": " + strings.TrimRight(val, ".,;")
 				}
 			}
-			if lit != "" && !contains(out, lit) {
+			if lit != "" && !slices.Contains(out, lit) {
 				out = append(out, lit)
 				if len(out) == MaxLiterals {
 					return out
@@ -83,12 +112,13 @@ func RemovedLiterals(text string) []string {
 	return out
 }
 
-// clauses cuts text at line ends, sentence ends and semicolons.
+// clauses cuts text at line ends, semicolons and a period a space follows
+// (a sentence's end; "os.Exit()." keeps its word whole).
 func clauses(text string) []string {
 	return strings.FieldsFunc(strings.ReplaceAll(text, ". ", "\n"), func(r rune) bool { return r == '\n' || r == ';' })
 }
 
-// litField is one whitespace-separated word of a clause, or one backticked
+// litField is one word of a clause, between spaces (any Unicode space), or one backticked
 // span (which may hold spaces).
 type litField struct {
 	text   string
@@ -98,7 +128,7 @@ type litField struct {
 func literalFields(clause string) []litField {
 	var out []litField
 	for len(clause) > 0 {
-		clause = strings.TrimLeft(clause, " \t")
+		clause = strings.TrimLeftFunc(clause, fieldEnd)
 		if clause == "" {
 			break
 		}
@@ -109,7 +139,7 @@ func literalFields(clause string) []litField {
 				continue
 			}
 		}
-		end := strings.IndexAny(clause, " \t")
+		end := strings.IndexFunc(clause, fieldEnd)
 		if end < 0 {
 			end = len(clause)
 		}
@@ -119,19 +149,41 @@ func literalFields(clause string) []litField {
 	return out
 }
 
+// fieldEnd ends a field: a space of any kind, or a dash no code writes
+// ("foo()—it leaks").
+func fieldEnd(r rune) bool { return unicode.IsSpace(r) || r == '—' || r == '–' }
+
+// proseQuotes are the quotes and dashes prose puts around a word
+// (“interface{}”, ‘foo()’, «x», foo()—bar) that are no code's.
+const proseQuotes = "“”‘’«»„—–"
+
 // literal is the field as a literal of code, or "": it holds two letters
 // and punctuation of code the tokenizer drops (not only a hyphen or an
 // apostrophe), it is not a path or a file's
 // name, and what a "..." placeholder follows is cut.
 func (f litField) literal() string {
 	s := f.text
-	if i := strings.Index(s, "..."); i >= 0 {
-		s = s[:i]
+	for _, dots := range []string{"...", "…"} {
+		if i := strings.Index(s, dots); i >= 0 {
+			s = s[:i]
+		}
+	}
+	if len(s) > MaxLiteralBytes {
+		return ""
 	}
 	if !f.quoted {
-		s = strings.TrimLeft(s, "\"'([")
-		for s != "" && (strings.ContainsRune("\"',;:!?.", rune(s[len(s)-1])) || s[len(s)-1] == ')' && strings.Count(s, ")") > strings.Count(s, "(")) {
-			s = s[:len(s)-1]
+		s = strings.TrimLeft(s, "\"'(["+proseQuotes)
+		// Trailing prose punctuation, and each ")" that closes no "(".
+		extra := strings.Count(s, ")") - strings.Count(s, "(")
+		for s != "" {
+			t := strings.TrimRight(s, "\"',;:!?."+proseQuotes)
+			if extra > 0 && t != "" && t[len(t)-1] == ')' {
+				t, extra = t[:len(t)-1], extra-1
+			}
+			if t == s {
+				break
+			}
+			s = t
 		}
 	}
 	if len(s) < 4 || strings.ContainsAny(s, "/\\") {
@@ -154,12 +206,13 @@ func (f litField) literal() string {
 	return s
 }
 
-// fileName reports whether s reads as a file's name (foo.go, setup.py):
-// a dotted word whose last part is a short lowercase extension, with no
-// other punctuation.
+// fileName reports whether s reads as a file's name (foo.go, setup.py)
+// or a site's (google.com): a dotted word whose last part is a known
+// extension (isExtension) or a lowercase word's web domain, with no other
+// punctuation; self.data, req.body, x.get and req.app are code.
 func fileName(s string) bool {
 	i := strings.LastIndexByte(s, '.')
-	if i <= 0 || len(s)-i-1 > 4 || len(s)-i-1 == 0 {
+	if i <= 0 || !isExtension(s[i+1:]) && !(webDomain(s[i+1:]) && strings.ToLower(s) == s) {
 		return false
 	}
 	for _, r := range s {
@@ -167,31 +220,11 @@ func fileName(s string) bool {
 			return false
 		}
 	}
-	for _, r := range s[i+1:] {
-		if !unicode.IsLower(r) {
-			return false
-		}
-	}
 	return true
 }
 
-func identifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// webDomain reports whether w is a web domain no code's member is named
+// (isDomain's "app", "io" and "dev" are).
+func webDomain(w string) bool {
+	return w == "com" || w == "org" || w == "net" || w == "edu" || w == "gov"
 }

@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -25,11 +26,47 @@ func TestRemovedLiterals(t *testing.T) {
 		{"fix(uri): query binding bug", nil},
 		{"refactor: drop per-entry lookups and the proxy's retries", nil},
 		{"Remove setup.py and old/config.go", nil},
+		// Line ends of Windows, prose's quotes, spaces and dashes, and an
+		// ellipsis are no part of a literal.
+		{"Remove legacyOpen()\r\nIt leaks", []string{"legacyOpen()"}},
+		{"Replace \u201cinterface{}\u201d with any", []string{"interface{}"}},
+		{"Replace \u2018trimRight()\u2019, with trimEnd()", []string{"trimRight()"}},
+		{"Replace interface{}\u00a0with any", []string{"interface{}"}},
+		{"Remove legacyOpen()\u2014it leaks", []string{"legacyOpen()"}},
+		{"Replace sort.Sort(ByOrder(\u2026)) with slices.SortFunc", []string{"sort.Sort(ByOrder("}},
+		// A dotted name whose last part is no extension is code.
+		{"Remove the reads of self.data and req.body", []string{"self.data", "req.body"}},
+		{"Remove x.get from the loop", []string{"x.get"}},
+		{"fix: use github.com instead of google.com", nil},
+		{"Remove the req.app lookups", []string{"req.app"}},
+		// A pasted blob is no literal.
+		{"Remove f(" + strings.Repeat("x", 300) + ") here", nil},
+		// A backticked word is code, not a marker.
+		{"Remove the `with` keyword and legacyOpen()", []string{"legacyOpen()"}},
+		// "to" and "for" name a replacement's target, not after "remove".
+		{"Remove deprecated calls to os.Exit()", []string{"os.Exit()"}},
+		{"Drop the fallback for sort.Sort(", []string{"sort.Sort("}},
+		{"Remove the old flag and replace trimRight() with trimEnd()", []string{"trimRight()"}},
+		// A name and value are a pragma only backticked or ending the clause.
+		{"Remove unused imports: this breaks lint", nil},
+		{"Remove `type: ignore` comments", []string{"type: ignore"}},
 		// A clause ends the removal.
 		{"Remove the old flag. Add cmd.Flags() to the help", nil},
 	} {
 		if got := RemovedLiterals(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("RemovedLiterals(%q) = %q, want %q", c.text, got, c.want)
 		}
+	}
+}
+
+// A blob of closing parentheses takes one pass, not one per parenthesis:
+// this ends at once, where trimming them one count at a time took seconds.
+func TestRemovedLiteralsBlob(t *testing.T) {
+	blob := "Remove f(" + strings.Repeat(")", 160000)
+	if got := RemovedLiterals(blob); got != nil {
+		t.Errorf("RemovedLiterals(blob) = %q", got)
+	}
+	if got := RemovedLiterals("Remove " + strings.Repeat("(", 100) + "foo()" + strings.Repeat(")", 120) + "."); len(got) != 1 || strings.Count(got[0], ")") != strings.Count(got[0], "(") {
+		t.Errorf("RemovedLiterals(nested) = %q", got)
 	}
 }

@@ -77,6 +77,9 @@ func (s *scope) collect() []*cand {
 		r := src.run(s)
 		fileLists[src.src] = r.files
 		s.addSyms(cands, src.src, r.syms)
+		if len(s.q.removed) > 0 && (src.src == heuristics.SrcMention || src.src == heuristics.SrcActive || src.src == heuristics.SrcEdit) {
+			s.notePointed(r)
+		}
 	}
 	fileScore := s.fuseFiles(&fileLists)
 	// Each file with its score, so that sorting compares scores without
@@ -122,7 +125,11 @@ func (s *scope) collect() []*cand {
 			}
 		}
 		c.site, c.coChanged, c.pastChange = s.sites[c.slot], s.coWhy[c.fileSlot], s.pastWhy[c.fileSlot] // the evidence's words (why.go)
-		c.literal = s.litWhy[c.fileSlot]
+		if lit, ok := s.litSym[c.slot]; ok {
+			c.literal, c.literalOwn = lit, true
+		} else {
+			c.literal = s.litWhy[c.fileSlot]
+		}
 		if s.activeRel != "" {
 			c.scores[heuristics.SrcLocality] = float32(locality(s.activeRel, c.path))
 		}

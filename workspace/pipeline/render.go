@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex/parse"
@@ -307,7 +308,11 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 		add(c.coChanged)
 	}
 	if c.ranks[heuristics.SrcLiteral] > 0 && c.literal != "" {
-		add("its file holds `" + c.literal + "`, which your request removes or replaces")
+		holds := "its file holds `"
+		if c.literalOwn {
+			holds = "holds `"
+		}
+		add(holds + shortLiteral(c.literal) + "`, which your request removes or replaces")
 	}
 	if c.ranks[heuristics.SrcHistory] > 0 && c.pastChange != "" {
 		add("touched by past commits like your question (" + strings.TrimPrefix(c.pastChange, "like ") + ")")
@@ -609,4 +614,16 @@ func (x *explainer) firstSymbolStart(c *cand) uint32 {
 		}
 	}
 	return first
+}
+
+// shortLiteral is lit cut to about 60 characters, at a rune, for a why.
+func shortLiteral(lit string) string {
+	if len(lit) <= 60 {
+		return lit
+	}
+	cut := 57
+	for cut > 0 && !utf8.RuneStart(lit[cut]) {
+		cut--
+	}
+	return lit[:cut] + "…"
 }

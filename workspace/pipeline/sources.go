@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"os"
 	"path"
@@ -97,6 +98,8 @@ type scope struct {
 	pathFiles      map[string][]uint32 // the files each path mention names (filesByPath)
 	coWhy, pastWhy map[uint32]string
 	litWhy         map[uint32]string // the removed literal each file of the literal source holds
+	litSym         map[uint32]string // the removed literal each symbol of the literal source holds
+	pointed        []uint32          // the files of the mention, active and edit sources' symbols and files (notePointed)
 }
 
 // searchBufs are the buffers of every lexical search of a request (the
@@ -494,51 +497,43 @@ func (s *scope) filesByPath(mention string) []uint32 {
 // code the request removes or replaces ("Replace interface{} with any":
 // the functions and files where `interface{}` is written; q.removed),
 // which no index holds (the tokenizer drops punctuation). It scans the
-// texts of the files the sources before it found, in their order, at most
-// heuristics.LiteralScanFiles, through the gate (fileText, which the read
-// stage reuses); code files only. A symbol is the innermost around a place
-// a literal is written, ranked by how many places; a file by how many of
-// the literals it holds. Nothing when more than heuristics.MaxLiteralFiles
-// code files hold one: not specific enough.
+// texts of the files the sources before it found (those of the mention,
+// active and edit sources first, then the others' by rank), at most
+// heuristics.LiteralScanFiles code files, through the gate (fileText, which the read stage reuses). A literal more than
+// heuristics.MaxLiteralFiles code files hold is too common to count (its
+// search stops there); of the others, a symbol is the innermost around a
+// place one is written, ranked by how many places, and a file by how many
+// of them it holds.
 func literalSource(s *scope) ranked {
 	if len(s.q.removed) == 0 || s.lists == nil || s.fv.Weights.Source[heuristics.SrcLiteral] == 0 {
 		return ranked{}
 	}
-	seen := map[uint32]bool{}
+	lits := make([][]byte, len(s.q.removed))
+	for i, lit := range s.q.removed {
+		lits[i] = []byte(lit)
+	}
+	holds, files := s.literalFiles(lits)
+	// Second pass, over the files that hold a kept literal: the symbols
+	// around each place one is written.
 	var out ranked
 	var holders []weightedSlot
-	for src := range heuristics.SrcLiteral {
-		for _, f := range s.lists[src] {
-			if seen[f.slot] || len(seen) == heuristics.LiteralScanFiles {
+	for _, f := range files {
+		n := 0
+		for _, i := range f.lits {
+			if holds[i] > heuristics.MaxLiteralFiles {
 				continue
 			}
-			seen[f.slot] = true
-			if s.idx.FileCategory(f.slot) != 0 {
-				continue
-			}
-			text := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(f.slot))
-			n, first := 0, ""
-			for _, lit := range s.q.removed {
-				if bytes.Contains(text, []byte(lit)) {
-					if n == 0 {
-						first = lit
-					}
-					n++
-					holders = s.literalHolders(holders, f.slot, text, lit)
-				}
-			}
-			if n > 0 {
-				out.files = append(out.files, scoredFile{f.slot, float64(n)})
+			if n++; n == 1 {
 				if s.litWhy == nil {
 					s.litWhy = map[uint32]string{}
 				}
-				s.litWhy[f.slot] = first
+				s.litWhy[f.slot] = s.q.removed[i]
 			}
+			holders = s.literalHolders(holders, f.slot, f.text, lits[i], s.q.removed[i])
 		}
-	}
-	if len(out.files) > heuristics.MaxLiteralFiles {
-		s.litWhy = nil
-		return ranked{}
+		if n > 0 {
+			out.files = append(out.files, scoredFile{f.slot, float64(n)})
+		}
 	}
 	sort.SliceStable(out.files, func(i, j int) bool { return out.files[i].score > out.files[j].score })
 	if len(holders) > 0 {
@@ -550,36 +545,143 @@ func literalSource(s *scope) ranked {
 	return out
 }
 
+// litFile is a file that holds some of a request's removed literals (by
+// their index), with its text.
+type litFile struct {
+	slot uint32
+	text []byte
+	lits []int
+}
+
+// literalFiles is literalSource's first pass: the code files, of those it
+// scans, that hold each literal (lits), a literal's search stopped once
+// more than heuristics.MaxLiteralFiles do; holds counts them.
+func (s *scope) literalFiles(lits [][]byte) (holds []int, files []litFile) {
+	holds = make([]int, len(lits))
+	seen := map[uint32]bool{}
+	scanned, open := 0, len(lits)
+	scan := func(fs uint32) bool {
+		if open == 0 || scanned == heuristics.LiteralScanFiles {
+			return false
+		}
+		if seen[fs] {
+			return true
+		}
+		seen[fs] = true
+		if s.idx.FileCategory(fs) != 0 {
+			return true
+		}
+		scanned++
+		text := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(fs))
+		var held []int
+		for i, lit := range lits {
+			if holds[i] <= heuristics.MaxLiteralFiles && bytes.Contains(text, lit) {
+				held = append(held, i)
+				if holds[i]++; holds[i] > heuristics.MaxLiteralFiles {
+					open--
+				}
+			}
+		}
+		if held != nil {
+			files = append(files, litFile{fs, text, held})
+		}
+		return true
+	}
+	// The files the user points at (mentions, the cursor, edits) first,
+	// then the other sources' by rank: each one's first, then each one's
+	// second, and so on.
+	more := true
+	for _, fs := range s.pointed {
+		if more = scan(fs); !more {
+			break
+		}
+	}
+	for at := 0; more; at++ {
+		left := false
+		for src := range heuristics.SrcLiteral {
+			if at < len(s.lists[src]) {
+				left = true
+				if more = scan(s.lists[src][at].slot); !more {
+					break
+				}
+			}
+		}
+		more = more && left
+	}
+	return holds, files
+}
+
 // literalHolders adds to out, once each, the innermost symbols of the file
 // fs (whose text is text) around each place lit is written, by the times
-// it is written in them.
-func (s *scope) literalHolders(out []weightedSlot, fs uint32, text []byte, lit string) []weightedSlot {
-	syms := s.idx.FileSymbols(fs)
+// it is written in them; each symbol's first literal is its why (litSym).
+func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte, why string) []weightedSlot {
+	type span struct {
+		start, end uint32
+		slot       uint32
+	}
+	var spans []span
+	for _, slot := range s.idx.FileSymbols(fs) {
+		if ref, ok := s.idx.Symbol(slot); ok {
+			spans = append(spans, span{ref.Symbol.StartByte, ref.Symbol.EndByte, slot})
+		}
+	}
+	// By start, the outer of two that start together first: walking back
+	// from the last that starts at or before a place, the first that ends
+	// at or after it is the innermost around it.
+	slices.SortStableFunc(spans, func(a, b span) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
+		}
+		return cmp.Compare(b.end, a.end)
+	})
 	for at := 0; ; {
-		i := bytes.Index(text[at:], []byte(lit))
+		i := bytes.Index(text[at:], lit)
 		if i < 0 {
 			return out
 		}
 		at += i
-		best, width := uint32(0), uint32(0)
-		found := false
-		for _, slot := range syms {
-			ref, ok := s.idx.Symbol(slot)
-			if !ok || ref.Symbol.StartByte > uint32(at) || ref.Symbol.EndByte < uint32(at+len(lit)) {
-				continue
-			}
-			if w := ref.Symbol.EndByte - ref.Symbol.StartByte; !found || w < width {
-				best, width, found = slot, w, true
-			}
+		end := uint32(at + len(lit))
+		k := sort.Search(len(spans), func(k int) bool { return spans[k].start > uint32(at) }) - 1
+		for ; k >= 0 && spans[k].end < end; k-- {
 		}
-		if found && s.accepts(best) {
-			if k := slices.IndexFunc(out, func(w weightedSlot) bool { return w.slot == best }); k >= 0 {
-				out[k].w++
+		if k >= 0 && s.accepts(spans[k].slot) {
+			best := spans[k].slot
+			if j := slices.IndexFunc(out, func(w weightedSlot) bool { return w.slot == best }); j >= 0 {
+				out[j].w++
 			} else {
 				out = append(out, weightedSlot{best, 1})
 			}
+			if s.litSym == nil {
+				s.litSym = map[uint32]string{}
+			}
+			if _, ok := s.litSym[best]; !ok {
+				s.litSym[best] = why
+			}
 		}
 		at += len(lit)
+	}
+}
+
+// notePointed adds to s.pointed the files of a mention, active or edit
+// source's symbols and files, once each, for the literal source.
+func (s *scope) notePointed(r ranked) {
+	seen := make(map[uint32]bool, len(s.pointed))
+	for _, fs := range s.pointed {
+		seen[fs] = true
+	}
+	add := func(fs uint32) {
+		if !seen[fs] {
+			seen[fs] = true
+			s.pointed = append(s.pointed, fs)
+		}
+	}
+	for _, h := range r.syms {
+		if ref, ok := s.idx.Symbol(h.slot); ok {
+			add(ref.File)
+		}
+	}
+	for _, f := range r.files {
+		add(f.slot)
 	}
 }
 

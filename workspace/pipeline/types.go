@@ -201,9 +201,10 @@ type cand struct {
 	// coChanged and pastChange are the history's words for why it ranks
 	// the file (sources.go): "changed together with …", "like commit …".
 	coChanged, pastChange string
-	// literal: the literal of code the request removes that its file
-	// holds (literalSource).
-	literal string
+	// literal: the literal of code the request removes that it holds
+	// (literalOwn) or its file holds (literalSource).
+	literal    string
+	literalOwn bool
 	// around: a window of the lines around the lead (surround.go) names
 	// the lead's symbol, and above says on which side of it the window is.
 	around string
