@@ -114,6 +114,13 @@ func signals(c *cand) map[string]Signal {
 			out[heuristics.SourceNames[src]] = Signal{Rank: int(c.ranks[src]), Score: round4(float64(c.scores[src]))}
 		}
 	}
+	// A tie's members show the rank the source gave them, not the one
+	// whose credit they share.
+	for _, t := range c.tied {
+		if c.ranks[t.src] > 0 {
+			out[heuristics.SourceNames[t.src]] = Signal{Rank: int(t.rank), Score: round4(float64(c.scores[t.src]))}
+		}
+	}
 	return out
 }
 

@@ -60,6 +60,9 @@ type symRank struct {
 	slot  uint32
 	rank  int32
 	score float32
+	// shown is the source's own rank when rank is a tie's shared credit
+	// (heuristics.SharedRanks), which no list position has; 0 otherwise.
+	shown int32
 }
 
 // scope is what the sources of one folder read: the folder's index as the
@@ -144,8 +147,15 @@ func ranksOf[T any](idx *symbolindex.Index, hits []T, slot func(T) uint32, score
 		ref, _ := idx.Symbol(slot(h))
 		return ref.File
 	}
+	var first int32
 	for i, r := range heuristics.SharedRanks(hits, score, file) {
-		out[i] = symRank{slot(hits[i]), int32(r), score(hits[i])}
+		if i == 0 || score(hits[i]) != score(hits[i-1]) {
+			first = int32(i + 1)
+		}
+		out[i] = symRank{slot: slot(hits[i]), rank: int32(r), score: score(hits[i])}
+		if int32(r) != first {
+			out[i].shown = first
+		}
 	}
 	return out
 }
@@ -267,7 +277,7 @@ func mentionSource(s *scope) ranked {
 	}
 	var out ranked
 	for i, r := range heuristics.CompetitionRanks(once, weightOf) {
-		out.syms = append(out.syms, symRank{once[i].slot, int32(r), float32(once[i].w)})
+		out.syms = append(out.syms, symRank{slot: once[i].slot, rank: int32(r), score: float32(once[i].w)})
 	}
 	files := s.mentionedFiles()
 	for _, m := range files {
@@ -365,7 +375,7 @@ func editSource(s *scope) ranked {
 	})
 	var out ranked
 	for i, e := range eds {
-		out.syms = append(out.syms, symRank{e.slot, int32(i + 1), float32(e.w)})
+		out.syms = append(out.syms, symRank{slot: e.slot, rank: int32(i + 1), score: float32(e.w)})
 	}
 	return out
 }
@@ -539,7 +549,7 @@ func literalSource(s *scope) ranked {
 	if len(holders) > 0 {
 		sort.SliceStable(holders, func(i, j int) bool { return holders[i].w > holders[j].w })
 		for i, r := range heuristics.CompetitionRanks(holders, weightOf) {
-			out.syms = append(out.syms, symRank{holders[i].slot, int32(r), float32(holders[i].w)})
+			out.syms = append(out.syms, symRank{slot: holders[i].slot, rank: int32(r), score: float32(holders[i].w)})
 		}
 	}
 	return out
@@ -914,7 +924,7 @@ func rankScores(idx *symbolindex.Index, score map[uint32]float64, keep func(uint
 	list = list[:min(len(list), heuristics.HistorySymbolK)]
 	var out ranked
 	for i, r := range heuristics.CompetitionRanks(list, weightOf) {
-		out.syms = append(out.syms, symRank{list[i].slot, int32(r), float32(list[i].w)})
+		out.syms = append(out.syms, symRank{slot: list[i].slot, rank: int32(r), score: float32(list[i].w)})
 	}
 	return out
 }

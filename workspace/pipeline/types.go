@@ -162,6 +162,13 @@ type plan struct {
 func (p *plan) shareChars() int { return int(p.itemShare * float64(p.maxChars)) }
 
 // cand is one candidate symbol with the evidence for it.
+// tiedRank is a source's own rank of a candidate in a tie whose credit
+// its members share.
+type tiedRank struct {
+	src  heuristics.Source
+	rank int32
+}
+
 type cand struct {
 	folder   *snapshot.Folder
 	fileSlot uint32
@@ -174,7 +181,10 @@ type cand struct {
 	nameSig  uint64 // sym.Name's signature from the index (0: none; fuse.go, namer)
 	ranks    [heuristics.NumSources]int32
 	scores   [heuristics.NumSources]float32
-	fused    float64
+	// tied are the sources' own ranks where ranks holds a tie's shared
+	// credit (symRank.shown): its signals show these.
+	tied  []tiedRank
+	fused float64
 	// strong: what the query's naming the symbol or its file adds to
 	// its fused score, on a scale of its own (fuse.go, nameStrengths).
 	strong float64
