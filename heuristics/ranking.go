@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"iter"
+	"math"
 	"time"
 )
 
@@ -331,7 +332,16 @@ func TieRank(first, n int) int {
 	if n <= TieKeep {
 		return first
 	}
-	return n*(RRFK+first) - RRFK
+	return min(n*(RRFK+first)-RRFK, math.MaxInt32)
+}
+
+// TieFiles is the number of files of a tie from rank first whose members
+// take rank shared (TieRank's inverse; 0 when shared is first).
+func TieFiles(first, shared int) int {
+	if shared <= first {
+		return 0
+	}
+	return (shared + RRFK) / (RRFK + first)
 }
 
 // LocalityPrior is what nearness in [0,1] to the active file adds to a

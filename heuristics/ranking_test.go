@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -43,6 +44,31 @@ func TestSharedRanks(t *testing.T) {
 	}
 	for range SharedRanks(hits, func(h hit) float64 { return h.score }, func(h hit) uint32 { return h.file }) {
 		break // stopping early must not panic
+	}
+
+	// TieKeep is the edge: a tie over three files keeps its rank, one over
+	// four shares it.
+	edge := []hit{{5, 1}, {5, 2}, {5, 3}, {4, 4}, {4, 5}, {4, 6}, {4, 7}}
+	got = got[:0]
+	for _, r := range SharedRanks(edge, func(h hit) float64 { return h.score }, func(h hit) uint32 { return h.file }) {
+		got = append(got, r)
+	}
+	four := TieRank(4, 4)
+	if want := []int{1, 1, 1, four, four, four, four}; !slices.Equal(got, want) || four == 4 {
+		t.Errorf("ties over three and four files: ranks %v, want %v", got, want)
+	}
+}
+
+// TieFiles undoes TieRank: the files a shared rank was divided among,
+// which --explain prints beside the search's own rank.
+func TestTieFiles(t *testing.T) {
+	for _, c := range []struct{ first, n, want int }{{1, 10, 10}, {11, 50, 50}, {4, 4, 4}, {1, 3, 0}, {7, 1, 0}} {
+		if got := TieFiles(c.first, TieRank(c.first, c.n)); got != c.want {
+			t.Errorf("TieFiles(%d, TieRank(%d, %d)) = %d, want %d", c.first, c.first, c.n, got, c.want)
+		}
+	}
+	if r := TieRank(50_000, 50_000); r != math.MaxInt32 {
+		t.Errorf("a tie of 50,000 from rank 50,000 takes rank %d, want it held at %d", r, math.MaxInt32)
 	}
 }
 

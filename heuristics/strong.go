@@ -170,7 +170,9 @@ const (
 
 // ContentAgrees reports whether the lexical source and the embedder
 // agree on a candidate at the top: the embedder's first, and lexical's
-// first AgreeLexicalRanks.
+// first AgreeLexicalRanks. It reads the ranks as fused: a tie over more
+// than TieKeep files (SharedRanks) is no agreement at the top, since the
+// search cannot tell its members apart (measured so; EVAL.md "## ties").
 func ContentAgrees(lexical, semantic int32) bool {
 	return semantic == 1 && lexical > 0 && lexical <= AgreeLexicalRanks
 }

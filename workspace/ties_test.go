@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/heuristics"
 )
 
 // generatedBeside is a folder of 60 generated handlers, each described in
@@ -31,10 +33,20 @@ func TestSelectCursorAboveManyTiedGeneratedFiles(t *testing.T) {
 		t.Errorf("the symbol under the cursor, Bag, is not among the first 3 items: %q", selIDs(res))
 	}
 	// The handlers' signals show the rank the lexical search gave them (a
-	// place among its 61 symbols), not the rank whose credit they share.
+	// place among its 61 symbols), not the rank whose credit they share,
+	// and how many files share it: those of equal score, one rank.
+	byScore := map[float64]Signal{}
 	for _, it := range res.Items {
-		if s, ok := it.Signals["lexical"]; ok && (s.Rank < 1 || s.Rank > 61) {
-			t.Errorf("%s shows lexical #%d, no place of the search's 61 symbols", it.Symbol, s.Rank)
+		s, ok := it.Signals["lexical"]
+		if !ok || !strings.HasPrefix(it.Symbol, "HandleRequestInterface") {
+			continue
 		}
+		if s.Rank < 1 || s.Rank > 61 || s.TieFiles <= heuristics.TieKeep {
+			t.Errorf("%s shows lexical #%d tied across %d files, want a place of the search's 61 symbols in a tie of more than %d", it.Symbol, s.Rank, s.TieFiles, heuristics.TieKeep)
+		}
+		if prev, seen := byScore[s.Score]; seen && prev != s {
+			t.Errorf("%s shows %+v, another of its score %+v", it.Symbol, s, prev)
+		}
+		byScore[s.Score] = s
 	}
 }

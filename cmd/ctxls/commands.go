@@ -253,7 +253,11 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 			var parts []string
 			for _, n := range names {
 				s := it.Signals[n]
-				parts = append(parts, fmt.Sprintf("%s #%d (%.3f)", n, s.Rank, s.Score))
+				part := fmt.Sprintf("%s #%d (%.3f)", n, s.Rank, s.Score)
+				if s.TieFiles > 0 {
+					part = fmt.Sprintf("%s #%d (%.3f, tied across %d files, which share its credit)", n, s.Rank, s.Score, s.TieFiles)
+				}
+				parts = append(parts, part)
 			}
 			fmt.Fprintf(w, "   score %.4f (%s): %s\n", it.Score, it.Reason, strings.Join(parts, ", "))
 			if it.Strong != nil {

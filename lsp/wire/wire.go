@@ -199,6 +199,10 @@ type Part struct {
 type Signal struct {
 	Rank  int     `json:"rank"`
 	Score float64 `json:"score"`
+	// TieFiles (extension): the files a tie at rank spreads over, whose
+	// members share that rank's credit; omitted when the item takes it
+	// whole.
+	TieFiles int `json:"tieFiles,omitempty"`
 }
 
 // Strong is an item's strong-match bonus: what was added to its fused

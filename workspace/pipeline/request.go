@@ -122,6 +122,10 @@ type Span = parse.Range
 type Signal struct {
 	Rank  int
 	Score float64
+	// TieFiles is the number of files a tie at Rank spreads over when its
+	// members share that rank's credit (heuristics.SharedRanks); 0 when
+	// the item takes its rank's credit whole.
+	TieFiles int
 }
 
 // Strong is the strong-match bonus of an item: what was added to its fused
