@@ -177,106 +177,29 @@ func TestSelectRemovedLiteralCommonOneDroppedAlone(t *testing.T) {
 	}
 }
 
-// legacy is a file whose two functions each call one of two legacy calls.
-const legacy = `
--- go.mod --
-module example.com/legacy
-
-go 1.22
--- legacy.go --
-package legacy
-
-// Open opens the store the legacy way.
-func Open() {
-	step0 := 0
-	_ = step0
-	step1 := 1
-	_ = step1
-	step2 := 2
-	_ = step2
-	step3 := 3
-	_ = step3
-	step4 := 4
-	_ = step4
-	step5 := 5
-	_ = step5
-	step6 := 6
-	_ = step6
-	step7 := 7
-	_ = step7
-	step8 := 8
-	_ = step8
-	step9 := 9
-	_ = step9
-	step10 := 10
-	_ = step10
-	step11 := 11
-	_ = step11
-	legacyOpen()
-}
-
-// Close closes the store the legacy way.
-func Close() {
-	step0 := 0
-	_ = step0
-	step1 := 1
-	_ = step1
-	step2 := 2
-	_ = step2
-	step3 := 3
-	_ = step3
-	step4 := 4
-	_ = step4
-	step5 := 5
-	_ = step5
-	step6 := 6
-	_ = step6
-	step7 := 7
-	_ = step7
-	step8 := 8
-	_ = step8
-	step9 := 9
-	_ = step9
-	step10 := 10
-	_ = step10
-	step11 := 11
-	_ = step11
-	legacyClose()
-}
-
-// Keep keeps the store.
-func Keep() {
-	step0 := 0
-	_ = step0
-	step1 := 1
-	_ = step1
-	step2 := 2
-	_ = step2
-	step3 := 3
-	_ = step3
-	step4 := 4
-	_ = step4
-	step5 := 5
-	_ = step5
-	step6 := 6
-	_ = step6
-	step7 := 7
-	_ = step7
-	step8 := 8
-	_ = step8
-	step9 := 9
-	_ = step9
-	step10 := 10
-	_ = step10
-	step11 := 11
-	_ = step11
-}
--- old.go --
-package legacy
-
-func legacyOpen()  {}
-func legacyClose() {}
-`
+// legacy is a file whose first two functions each call one of two legacy
+// calls, after twelve steps (long enough that a symbol's text is not its
+// file's), and a third calls neither.
+var legacy = func() string {
+	var b strings.Builder
+	b.WriteString("-- go.mod --\nmodule example.com/legacy\n\ngo 1.22\n-- legacy.go --\npackage legacy\n")
+	for _, f := range []struct{ name, doc, call string }{
+		{"Open", "opens the store the legacy way", "legacyOpen()"},
+		{"Close", "closes the store the legacy way", "legacyClose()"},
+		{"Keep", "keeps the store", ""},
+	} {
+		fmt.Fprintf(&b, "\n// %s %s.\nfunc %s() {\n", f.name, f.doc, f.name)
+		for i := range 12 {
+			fmt.Fprintf(&b, "\tstep%d := %d\n\t_ = step%d\n", i, i, i)
+		}
+		if f.call != "" {
+			fmt.Fprintf(&b, "\t%s\n", f.call)
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("-- old.go --\npackage legacy\n\nfunc legacyOpen()  {}\nfunc legacyClose() {}\n")
+	return b.String()
+}()
 
 // Each symbol's why names the literal it holds itself; a symbol that holds
 // none is said to be in a file that holds one.
