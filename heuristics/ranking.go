@@ -291,30 +291,40 @@ func CompetitionRanks[E any, K comparable](list []E, key func(E) K) iter.Seq2[in
 // take a first place's credit and bury the symbol under the cursor, while
 // the equal symbols of one file (the methods a change edits together)
 // keep theirs. See EVAL.md, "## ties".
-func SharedRanks[E any, K comparable](list []E, key func(E) K, group func(E) uint32) iter.Seq2[int, int] {
-	return func(yield func(int, int) bool) {
-		first, end, n := 0, 0, 0
+func SharedRanks[E any, K comparable](list []E, key func(E) K, group func(E) uint32) iter.Seq2[int, Tie] {
+	return func(yield func(int, Tie) bool) {
+		var t Tie
+		end := 0
 		for i := range list {
 			if i >= end {
-				first, end = i, i+1
-				for end < len(list) && key(list[end]) == key(list[first]) {
-					end++
+				first := i
+				for end = i + 1; end < len(list) && key(list[end]) == key(list[first]); end++ {
 				}
-				n = end - first
-				if n > TieKeep {
-					groups := make(map[uint32]bool, n)
+				t = Tie{First: first + 1}
+				if end-first > TieKeep {
+					groups := make(map[uint32]bool, end-first)
 					for _, e := range list[first:end] {
 						groups[group(e)] = true
 					}
-					n = len(groups)
+					if len(groups) > TieKeep {
+						t.Files = len(groups)
+					}
 				}
 			}
-			if !yield(i, TieRank(first+1, n)) {
+			if !yield(i, t) {
 				return
 			}
 		}
 	}
 }
+
+// Tie is where an entry of SharedRanks' list stands: First, the rank its
+// equal scores begin at (the list's own), and Files, the groups they span
+// when their members share First's credit (more than TieKeep), else 0.
+type Tie struct{ First, Files int }
+
+// Rank is the rank whose credit the entry takes (TieRank).
+func (t Tie) Rank() int { return TieRank(t.First, t.Files) }
 
 // TieKeep is the largest tie (in groups) whose members keep the tie's
 // first rank whole: equal scores among two or three files are common and
@@ -333,15 +343,6 @@ func TieRank(first, n int) int {
 		return first
 	}
 	return min(n*(RRFK+first)-RRFK, math.MaxInt32)
-}
-
-// TieFiles is the number of files of a tie from rank first whose members
-// take rank shared (TieRank's inverse; 0 when shared is first).
-func TieFiles(first, shared int) int {
-	if shared <= first {
-		return 0
-	}
-	return (shared + RRFK) / (RRFK + first)
 }
 
 // LocalityPrior is what nearness in [0,1] to the active file adds to a

@@ -33,7 +33,7 @@ func TestSharedRanks(t *testing.T) {
 	hits := []hit{{9, 1}, {7, 1}, {7, 2}, {5, 3}, {5, 4}, {5, 5}, {5, 6}, {5, 7}, {4, 8}, {4, 8}, {4, 8}, {4, 8}, {1, 9}}
 	var got []int
 	for _, r := range SharedRanks(hits, func(h hit) float64 { return h.score }, func(h hit) uint32 { return h.file }) {
-		got = append(got, r)
+		got = append(got, r.Rank())
 	}
 	five := TieRank(4, 5)
 	if want := []int{1, 2, 2, five, five, five, five, five, 9, 9, 9, 9, 13}; !slices.Equal(got, want) {
@@ -50,23 +50,23 @@ func TestSharedRanks(t *testing.T) {
 	// four shares it.
 	edge := []hit{{5, 1}, {5, 2}, {5, 3}, {4, 4}, {4, 5}, {4, 6}, {4, 7}}
 	got = got[:0]
+	var ties []Tie
 	for _, r := range SharedRanks(edge, func(h hit) float64 { return h.score }, func(h hit) uint32 { return h.file }) {
-		got = append(got, r)
+		got, ties = append(got, r.Rank()), append(ties, r)
 	}
 	four := TieRank(4, 4)
 	if want := []int{1, 1, 1, four, four, four, four}; !slices.Equal(got, want) || four == 4 {
 		t.Errorf("ties over three and four files: ranks %v, want %v", got, want)
 	}
+	// Each entry says where its tie begins and, when shared, over how many
+	// files (which --explain prints beside the search's own rank).
+	if want := []Tie{{1, 0}, {1, 0}, {1, 0}, {4, 4}, {4, 4}, {4, 4}, {4, 4}}; !slices.Equal(ties, want) {
+		t.Errorf("ties %v, want %v", ties, want)
+	}
 }
 
-// TieFiles undoes TieRank: the files a shared rank was divided among,
-// which --explain prints beside the search's own rank.
-func TestTieFiles(t *testing.T) {
-	for _, c := range []struct{ first, n, want int }{{1, 10, 10}, {11, 50, 50}, {4, 4, 4}, {1, 3, 0}, {7, 1, 0}} {
-		if got := TieFiles(c.first, TieRank(c.first, c.n)); got != c.want {
-			t.Errorf("TieFiles(%d, TieRank(%d, %d)) = %d, want %d", c.first, c.first, c.n, got, c.want)
-		}
-	}
+// A tie too large for an int32 rank is held at the largest.
+func TestTieRankHeld(t *testing.T) {
 	if r := TieRank(50_000, 50_000); r != math.MaxInt32 {
 		t.Errorf("a tie of 50,000 from rank 50,000 takes rank %d, want it held at %d", r, math.MaxInt32)
 	}

@@ -189,8 +189,8 @@ func (s *scope) addSyms(cands map[uint32]*cand, src heuristics.Source, syms []sy
 	for _, h := range syms {
 		if c := s.cand(cands, h.slot); c != nil {
 			c.ranks[src], c.scores[src] = h.rank, h.score
-			if h.shown != 0 {
-				c.tied = append(c.tied, tiedRank{src, h.shown})
+			if h.tie.Files > 0 {
+				c.tied = append(c.tied, tiedRank{src, h.tie})
 			}
 			if lead && c.cat == 0 {
 				c.lead += heuristics.LeadBonus(s.fv.Weights.Source[src], float64(h.score), top, floor)

@@ -118,8 +118,7 @@ func signals(c *cand) map[string]Signal {
 	// whose credit they share.
 	for _, t := range c.tied {
 		if c.ranks[t.src] > 0 {
-			out[heuristics.SourceNames[t.src]] = Signal{Rank: int(t.rank), Score: round4(float64(c.scores[t.src])),
-				TieFiles: heuristics.TieFiles(int(t.rank), int(c.ranks[t.src]))}
+			out[heuristics.SourceNames[t.src]] = Signal{Rank: t.tie.First, Score: round4(float64(c.scores[t.src])), TieFiles: t.tie.Files}
 		}
 	}
 	return out

@@ -60,9 +60,10 @@ type symRank struct {
 	slot  uint32
 	rank  int32
 	score float32
-	// shown is the source's own rank when rank is a tie's shared credit
-	// (heuristics.SharedRanks), which no list position has; 0 otherwise.
-	shown int32
+	// tie is where a search's tie over many files stands, its members
+	// sharing its credit (heuristics.SharedRanks): rank is tie.Rank(),
+	// which no list position has; zero otherwise.
+	tie heuristics.Tie
 }
 
 // scope is what the sources of one folder read: the folder's index as the
@@ -144,17 +145,13 @@ func (s *scope) accepts(slot uint32) bool {
 func ranksOf[T any](idx *symbolindex.Index, hits []T, slot func(T) uint32, score func(T) float32) []symRank {
 	out := make([]symRank, len(hits))
 	file := func(h T) uint32 {
-		ref, _ := idx.Symbol(slot(h))
-		return ref.File
+		f, _ := idx.SymbolFile(slot(h))
+		return f
 	}
-	var first int32
-	for i, r := range heuristics.SharedRanks(hits, score, file) {
-		if i == 0 || score(hits[i]) != score(hits[i-1]) {
-			first = int32(i + 1)
-		}
-		out[i] = symRank{slot: slot(hits[i]), rank: int32(r), score: score(hits[i])}
-		if int32(r) != first {
-			out[i].shown = first
+	for i, t := range heuristics.SharedRanks(hits, score, file) {
+		out[i] = symRank{slot: slot(hits[i]), rank: int32(t.Rank()), score: score(hits[i])}
+		if t.Files > 0 {
+			out[i].tie = t
 		}
 	}
 	return out

@@ -162,11 +162,11 @@ type plan struct {
 func (p *plan) shareChars() int { return int(p.itemShare * float64(p.maxChars)) }
 
 // cand is one candidate symbol with the evidence for it.
-// tiedRank is a source's own rank of a candidate in a tie whose credit
-// its members share.
+// tiedRank is where a candidate stands in a source's tie whose credit its
+// members share.
 type tiedRank struct {
-	src  heuristics.Source
-	rank int32
+	src heuristics.Source
+	tie heuristics.Tie
 }
 
 type cand struct {
@@ -181,8 +181,8 @@ type cand struct {
 	nameSig  uint64 // sym.Name's signature from the index (0: none; fuse.go, namer)
 	ranks    [heuristics.NumSources]int32
 	scores   [heuristics.NumSources]float32
-	// tied are the sources' own ranks where ranks holds a tie's shared
-	// credit (symRank.shown): its signals show these.
+	// tied are the sources' ties where ranks holds a tie's shared credit
+	// (symRank.tie): its signals show their own ranks.
 	tied  []tiedRank
 	fused float64
 	// strong: what the query's naming the symbol or its file adds to
