@@ -103,7 +103,7 @@ type scope struct {
 	coWhy, pastWhy map[uint32]string
 	litWhy         map[uint32]string // the removed literal each file of the literal source holds
 	litSym         map[uint32]string // the removed literal each symbol of the literal source holds
-	pointed        []uint32          // the files of the mention, active and edit sources' symbols and files (notePointed)
+	pointed        []uint32          // the files of the mention, active and edit sources' symbols and files, in their order (notePointed)
 }
 
 // searchBufs are the buffers of every lexical search of a request (the
@@ -670,25 +670,16 @@ func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte, 
 }
 
 // notePointed adds to s.pointed the files of a mention, active or edit
-// source's symbols and files, once each, for the literal source.
+// source's symbols and files, for the literal source (whose scan skips a
+// file it has seen).
 func (s *scope) notePointed(r ranked) {
-	seen := make(map[uint32]bool, len(s.pointed))
-	for _, fs := range s.pointed {
-		seen[fs] = true
-	}
-	add := func(fs uint32) {
-		if !seen[fs] {
-			seen[fs] = true
+	for _, h := range r.syms {
+		if fs, ok := s.idx.SymbolFile(h.slot); ok {
 			s.pointed = append(s.pointed, fs)
 		}
 	}
-	for _, h := range r.syms {
-		if ref, ok := s.idx.Symbol(h.slot); ok {
-			add(ref.File)
-		}
-	}
 	for _, f := range r.files {
-		add(f.slot)
+		s.pointed = append(s.pointed, f.slot)
 	}
 }
 
