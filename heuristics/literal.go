@@ -22,8 +22,9 @@ const MaxLiterals = 8
 const MaxLiteralBytes = 256
 
 // removalWords begin a stretch of a clause whose literals go away;
-// introductionWords begin one whose literals come in. The last of either
-// before a literal, in its clause, decides.
+// introductionWords (and replaceTargets, after a verb of replacing) begin
+// one whose literals come in. The last of either before a literal, in its
+// clause, decides.
 var (
 	removalWords = map[string]bool{
 		"replace": true, "replaces": true, "replaced": true, "replacing": true,
@@ -36,7 +37,7 @@ var (
 		"rid":     true, // "get rid of X"
 	}
 	introductionWords = map[string]bool{
-		"with": true, "by": true, "to": true, "for": true, "into": true, "via": true, // (replaceTargets)
+		"via": true,
 		"use": true, "uses": true, "used": true, "using": true,
 		"add": true, "adds": true, "added": true, "adding": true,
 		"introduce": true, "introduces": true, "introduced": true,
@@ -44,7 +45,7 @@ var (
 	}
 )
 
-// replaceTargets are the introduction words that name what a replacement
+// replaceTargets are the words that name what a replacement
 // brings ("Replace X with Y", "change X to Y"): they end a removal only
 // after a verb of replacing (replaceVerbs), not after remove, drop or
 // delete ("Remove deprecated calls to os.Exit()").
@@ -83,10 +84,13 @@ func RemovedLiterals(text string) []string {
 			case removalWords[word]:
 				removing = true
 				continue
-			case introductionWords[word]:
-				if !replaceTargets[word] || replacing {
+			case replaceTargets[word]:
+				if replacing {
 					removing = false
 				}
+				continue
+			case introductionWords[word]:
+				removing = false
 				continue
 			}
 			if !removing {
