@@ -49,4 +49,7 @@ func TestSelectCursorAboveManyTiedGeneratedFiles(t *testing.T) {
 		}
 		byScore[s.Score] = s
 	}
+	if len(byScore) == 0 {
+		t.Errorf("no handler came back with a lexical signal to check: %q", selIDs(res))
+	}
 }
