@@ -181,11 +181,7 @@ func fileOnlyRanks(lists *[heuristics.NumSources][]scoredFile) map[heuristics.So
 // repeats the request's words, a test block of email examples, is far
 // ahead in words, not in what it asks for).
 func (s *scope) addSyms(cands map[uint32]*cand, src heuristics.Source, syms []symRank) {
-	lead := s.leadCounts(src, len(syms))
-	var top, floor float64
-	if lead {
-		top, floor = float64(syms[0].score), float64(syms[heuristics.LeadDepth-1].score)
-	}
+	top, floor, lead := s.leadRange(src, len(syms), func(i int) float64 { return float64(syms[i].score) })
 	for _, h := range syms {
 		if c := s.cand(cands, h.slot); c != nil {
 			c.ranks[src], c.scores[src] = h.rank, h.score
@@ -202,12 +198,16 @@ func (s *scope) addSyms(cands map[uint32]*cand, src heuristics.Source, syms []sy
 	}
 }
 
-// leadCounts reports whether the size of src's lead counts over a list of
-// n (heuristics.LeadBonus): with no active file (as content agreement),
-// for a source whose scores measure a word match, over at least
-// heuristics.LeadDepth entries.
-func (s *scope) leadCounts(src heuristics.Source, n int) bool {
-	return s.p.activeAbs == "" && heuristics.LeadSource(src) && n >= heuristics.LeadDepth
+// leadRange is the top and the heuristics.LeadDepth-th of src's list of n
+// scores (score(i), best first), and whether the size of its lead counts
+// there (heuristics.LeadBonus): with no active file (as content
+// agreement), for a source whose scores measure a word match, over at
+// least LeadDepth entries.
+func (s *scope) leadRange(src heuristics.Source, n int, score func(int) float64) (top, floor float64, ok bool) {
+	if s.p.activeAbs != "" || !heuristics.LeadSource(src) || n < heuristics.LeadDepth {
+		return 0, 0, false
+	}
+	return score(0), score(heuristics.LeadDepth - 1), true
 }
 
 // candsPool holds collect's maps of candidates by slot, empty.
@@ -240,11 +240,7 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32
 	add := func(src heuristics.Source) {
 		list := lists[src]
 		w := s.fv.Weights.Source[src]
-		lead := s.leadCounts(src, len(list))
-		var top, floor float64
-		if lead {
-			top, floor = list[0].score, list[heuristics.LeadDepth-1].score
-		}
+		top, floor, lead := s.leadRange(src, len(list), func(i int) float64 { return list[i].score })
 		for i, r := range heuristics.CompetitionRanks(list, fileScoreOf) {
 			fileScore[list[i].slot] += heuristics.RRF(w, r)
 			if lead { // added apart: the sums stay those the replays measured
