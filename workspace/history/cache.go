@@ -65,7 +65,7 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	opts = opts.resolved()
 	if head == "" {
 		var err error
-		if head, err = Head(ctx, dir); err != nil {
+		if head, err = resolveHead(ctx, dir); err != nil {
 			return nil, err
 		}
 	}

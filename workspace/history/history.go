@@ -204,8 +204,8 @@ func Open(ctx context.Context, dir string) (Repo, error) {
 	return r, nil
 }
 
-// Head resolves the commit HEAD names in the repository holding dir.
-func Head(ctx context.Context, dir string) (string, error) {
+// resolveHead resolves the commit HEAD names in the repository holding dir.
+func resolveHead(ctx context.Context, dir string) (string, error) {
 	r, err := Open(ctx, dir)
 	return r.Head, err
 }
@@ -219,7 +219,7 @@ func Load(ctx context.Context, dir, head string, opts Options) (*History, error)
 	opts = opts.resolved()
 	if head == "" {
 		var err error
-		if head, err = Head(ctx, dir); err != nil {
+		if head, err = resolveHead(ctx, dir); err != nil {
 			return nil, err
 		}
 	}
