@@ -38,8 +38,8 @@ func (w *Workspace) loadHistory(ctx context.Context) {
 		if s := h.Shallow(); s != "" {
 			w.warnOnce("history shallow "+f.Root, s, "root", f.Root)
 		}
-		if h != nil && h.Lost != "" {
-			w.warnOnce("history lost "+f.Root, h.Lost, "root", f.Root)
+		if lost := h.Lost(); lost != "" {
+			w.warnOnce("history lost "+f.Root, lost, "root", f.Root)
 		}
 		if reason != "" {
 			w.mu.Lock()

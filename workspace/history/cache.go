@@ -73,7 +73,7 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
-	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost != "" && h.Head != head && h.mayBeWhole(ctx, dir) {
+	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost() != "" && h.Head != head && h.mayBeWhole(ctx, dir) {
 		return load(ctx, dir, head, opts, bd)
 	}
 	if h.Head == head && h.stamp != bd.stamp {
@@ -118,7 +118,6 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	}
 	out := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, stamp: bd.stamp, Read: len(fresh)}
 	out.lo = h.lo.merge(lost)
-	out.Lost = out.lo.String()
 	if err := out.build(cs[:n]); err != nil {
 		return nil, err
 	}
@@ -168,7 +167,6 @@ type cacheFile struct {
 	MaxAge     int64
 	Head       string
 	HeadTime   int64
-	Lost       string // History.Lost: a cache of a read in part says so again
 	Loss       cacheLoss
 	Shallow    string // the shallow boundary's digest (history.go); "" for a whole repository
 	Stamp      string // its shallow file's digest (boundary.stamp)
@@ -176,7 +174,8 @@ type cacheFile struct {
 	Commits    []cacheCommit
 }
 
-// cacheLoss is History's loss, which Lost says.
+// cacheLoss is History's loss (History.Lost says it): a cache of a read
+// in part says so again.
 type cacheLoss struct {
 	NoRenames, Partial bool
 	Unread, Of         int
@@ -194,7 +193,7 @@ type cacheCommit struct {
 
 // Save writes the history, read from dir, to the cache file path.
 func (h *History) Save(path, dir string) error {
-	cf := cacheFile{Dir: dir, Prefix: h.prefix, MaxCommits: h.opts.MaxCommits, MaxAge: int64(h.opts.MaxAge), Head: h.Head, HeadTime: h.headTime, Lost: h.Lost, Shallow: h.shallow, Stamp: h.stamp, Paths: h.paths,
+	cf := cacheFile{Dir: dir, Prefix: h.prefix, MaxCommits: h.opts.MaxCommits, MaxAge: int64(h.opts.MaxAge), Head: h.Head, HeadTime: h.headTime, Shallow: h.shallow, Stamp: h.stamp, Paths: h.paths,
 		Loss: cacheLoss{NoRenames: h.lo.noRenames, Partial: h.lo.partial, Unread: h.lo.unread, Of: h.lo.of, Cause: h.lo.cause, Missing: h.lo.missing}}
 	cf.Commits = make([]cacheCommit, len(h.commits))
 	for i := range h.commits {
@@ -265,7 +264,7 @@ func LoadCache(path, dir string, opts Options) (*History, error) {
 		}
 		cs[i] = rc
 	}
-	h := &History{Head: cf.Head, prefix: cf.Prefix, headTime: cf.HeadTime, opts: opts, Lost: cf.Lost, shallow: cf.Shallow, stamp: cf.Stamp,
+	h := &History{Head: cf.Head, prefix: cf.Prefix, headTime: cf.HeadTime, opts: opts, shallow: cf.Shallow, stamp: cf.Stamp,
 		lo: loss{noRenames: cf.Loss.NoRenames, partial: cf.Loss.Partial, unread: cf.Loss.Unread, of: cf.Loss.Of, cause: cf.Loss.Cause, missing: cf.Loss.Missing}}
 	if err := h.build(cs); err != nil {
 		return nil, err

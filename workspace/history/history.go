@@ -86,19 +86,26 @@ type History struct {
 	// Read is how many commits git gave the load or extension that made
 	// this history (for an extension, only the new ones).
 	Read int
-	// Lost says, in one line, what the read could not give and why, ""
-	// when it is whole: git could not read some objects (a partial
-	// clone's, a damaged pack's), so some commits have their files and
-	// message but not their lines (the symbol-level tables lack them), or
-	// renames were not followed. Such a history is kept in the cache with
-	// this line, so a start at the same HEAD says it again without git;
-	// when HEAD moves it is extended if the first object it missed is
-	// still missing (one git cat-file -e), else read again whole, so
-	// objects fetched or repaired since are read then (Extend).
-	Lost string
-	// lo is the loss Lost says: an extension adds its own to it, and
-	// Extend asks git whether its missing object is there now.
+	// lo is what the read could not give (Lost says it): an extension
+	// adds its own to it, and Extend asks git whether its missing object
+	// is there now.
 	lo loss
+}
+
+// Lost says, in one line, what the read could not give and why, "" when
+// it is whole: git could not read some objects (a partial clone's, a
+// damaged pack's), so some commits have their files and message but not
+// their lines (the symbol-level tables lack them), or renames were not
+// followed. Such a history is kept in the cache with its loss, so a start
+// at the same HEAD says it again without git; when HEAD moves it is
+// extended if the first object it missed is still missing (one git
+// cat-file -e), else read again whole, so objects fetched or repaired
+// since are read then (Extend).
+func (h *History) Lost() string {
+	if h == nil {
+		return ""
+	}
+	return h.lo.String()
 }
 
 type commit struct {
@@ -246,7 +253,7 @@ func load(ctx context.Context, dir, head string, opts Options, bd boundary) (*Hi
 	if err != nil {
 		return nil, err
 	}
-	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, stamp: bd.stamp, Read: len(cs), Lost: lost.String(), lo: lost}
+	h := &History{Head: head, prefix: prefix, headTime: headTime, opts: opts, shallow: bd.digest, stamp: bd.stamp, Read: len(cs), lo: lost}
 	if err := h.build(cs); err != nil {
 		return nil, err
 	}
@@ -644,7 +651,7 @@ func (h *History) Partial() string {
 		return ""
 	}
 	var parts []string
-	for _, p := range []string{h.Shallow(), h.Lost} {
+	for _, p := range []string{h.Shallow(), h.Lost()} {
 		if p != "" {
 			parts = append(parts, p)
 		}

@@ -109,12 +109,12 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 	}
 	sha := r.git("rev-parse", "HEAD~3:tax.go")
 	for _, want := range []string{"history read in part", "2 of 5 commits", "fatal: unable to read " + sha} {
-		if !strings.Contains(h.Lost, want) {
-			t.Errorf("Lost %q does not say %q", h.Lost, want)
+		if !strings.Contains(h.Lost(), want) {
+			t.Errorf("Lost %q does not say %q", h.Lost(), want)
 		}
 	}
-	if strings.Contains(h.Lost, "\n") {
-		t.Errorf("Lost is more than one line: %q", h.Lost)
+	if strings.Contains(h.Lost(), "\n") {
+		t.Errorf("Lost is more than one line: %q", h.Lost())
 	}
 
 	// The cache keeps the loss; at the same HEAD it is used as it is.
@@ -126,8 +126,8 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Lost != h.Lost {
-		t.Errorf("the cache lost the loss: %q", c.Lost)
+	if c.Lost() != h.Lost() {
+		t.Errorf("the cache lost the loss: %q", c.Lost())
 	}
 	if same, err := c.Extend(ctx, r.dir, "", Options{}); err != nil || same != c {
 		t.Errorf("at the same HEAD the cached history is read again (%v)", err)
@@ -144,8 +144,8 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h2.Read != 6 || h2.Lost != "" {
-		t.Errorf("after the repair and a new commit: read %d commits, lost %q; want all 6 read, nothing lost", h2.Read, h2.Lost)
+	if h2.Read != 6 || h2.Lost() != "" {
+		t.Errorf("after the repair and a new commit: read %d commits, lost %q; want all 6 read, nothing lost", h2.Read, h2.Lost())
 	}
 }
 
@@ -216,8 +216,8 @@ func TestPartialCloneNeverFetches(t *testing.T) {
 		t.Errorf("past changes like the rounding fix: %v, want money.go", past)
 	}
 	for _, want := range []string{"history read in part", "a partial clone", "never fetches", "renames are not followed"} {
-		if !strings.Contains(h.Lost, want) {
-			t.Errorf("Lost %q does not say %q", h.Lost, want)
+		if !strings.Contains(h.Lost(), want) {
+			t.Errorf("Lost %q does not say %q", h.Lost(), want)
 		}
 	}
 	if n := missingObjects(t, clone); n != missing {
@@ -269,8 +269,8 @@ func TestLoadThroughADamagedPack(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a damaged pack loses the whole history: %v", err)
 	}
-	if h.Len() != 4 || !strings.Contains(h.Lost, "2 of 4 commits") || !strings.Contains(h.Lost, sha) {
-		t.Errorf("%d commits, lost %q; want all 4, the two commits whose diffs need %s said", h.Len(), h.Lost, sha)
+	if h.Len() != 4 || !strings.Contains(h.Lost(), "2 of 4 commits") || !strings.Contains(h.Lost(), sha) {
+		t.Errorf("%d commits, lost %q; want all 4, the two commits whose diffs need %s said", h.Len(), h.Lost(), sha)
 	}
 	if co := paths(h.CoChanged([]string{"table.go"}, 3)); !slices.Equal(co, []string{"table.dat"}) {
 		t.Errorf("co-changed with table.go: %v, want table.dat", co)
@@ -302,8 +302,8 @@ func TestPartialCloneIsExtended(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Lost == "" || h.Read != 5 {
-		t.Fatalf("the partial clone's history: read %d, lost %q; want 5 read and a loss", h.Read, h.Lost)
+	if h.Lost() == "" || h.Read != 5 {
+		t.Fatalf("the partial clone's history: read %d, lost %q; want 5 read and a loss", h.Read, h.Lost())
 	}
 	cache := filepath.Join(t.TempDir(), "h.hist")
 	if err := h.Save(cache, c.dir); err != nil {
@@ -325,8 +325,8 @@ func TestPartialCloneIsExtended(t *testing.T) {
 			t.Errorf("after a new commit: read %d commits, %d in the tables; want the new one read, 6 in all", h2.Read, h2.Len())
 		}
 		for _, want := range []string{"a partial clone", "never fetches", " of 6 commits"} {
-			if !strings.Contains(h2.Lost, want) {
-				t.Errorf("the extension's loss %q does not say %q", h2.Lost, want)
+			if !strings.Contains(h2.Lost(), want) {
+				t.Errorf("the extension's loss %q does not say %q", h2.Lost(), want)
 			}
 		}
 		if n := gitRuns.Load() - runs; n > 12 {
@@ -390,8 +390,8 @@ func TestUnreadRenameKeepsTheCommitBefore(t *testing.T) {
 	if ts := touchesOf(h, "count one more other thing"); len(ts) != 1 || ts[0].Path != "other.go" {
 		t.Errorf("the commit git printed before it stopped lost its lines: %+v", ts)
 	}
-	if !strings.Contains(h.Lost, "2 of 3 commits") || strings.Contains(h.Lost, "renames are not followed") {
-		t.Errorf("Lost %q, want the move and the addition (2 of 3) unread, renames followed", h.Lost)
+	if !strings.Contains(h.Lost(), "2 of 3 commits") || strings.Contains(h.Lost(), "renames are not followed") {
+		t.Errorf("Lost %q, want the move and the addition (2 of 3) unread, renames followed", h.Lost())
 	}
 	if co := paths(h.CoChanged([]string{"amount.go"}, 3)); len(co) != 1 || co[0] != "money.go" {
 		t.Errorf("co-changed with amount.go: %v, want money.go (the rename's old name)", co)
@@ -417,7 +417,7 @@ func TestUnreadCommitsAreBounded(t *testing.T) {
 	if n := gitRuns.Load() - runs; n > 2*maxUnread+10 {
 		t.Errorf("reading 30 commits whose blobs are missing ran git %d times", n)
 	}
-	if h.Len() != 30 || !strings.Contains(h.Lost, "30 of 30 commits") {
-		t.Errorf("%d commits in the tables, lost %q; want 30, the lines of 30 of 30 left out", h.Len(), h.Lost)
+	if h.Len() != 30 || !strings.Contains(h.Lost(), "30 of 30 commits") {
+		t.Errorf("%d commits in the tables, lost %q; want 30, the lines of 30 of 30 left out", h.Len(), h.Lost())
 	}
 }

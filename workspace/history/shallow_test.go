@@ -82,8 +82,8 @@ func TestShallowCloneGivesItsCommits(t *testing.T) {
 			t.Errorf("the history says %q, not %q", h.Partial(), want)
 		}
 	}
-	if h.Lost != "" {
-		t.Errorf("a shallow clone read whole says it lost something: %q", h.Lost)
+	if h.Lost() != "" {
+		t.Errorf("a shallow clone read whole says it lost something: %q", h.Lost())
 	}
 }
 
