@@ -370,12 +370,12 @@ func printStats(w io.Writer, st workspace.IndexStats) {
 		if h.Partial != "" {
 			fmt.Fprintf(w, "            %s\n", h.Partial)
 		}
-	} else if h.Reason == "" && h.Partial != "" {
-		// Read, with no commit in the tables: a depth-1 clone's only
-		// commit is its boundary.
-		fmt.Fprintf(w, "history     none (%s)\n", h.Partial)
+	} else if note := h.Note(); note != "" {
+		// No commit in the tables: why not, or what the read found (a
+		// depth-1 clone's only commit is its boundary).
+		fmt.Fprintf(w, "history     none (%s)\n", note)
 	} else {
-		fmt.Fprintf(w, "history     none (%s)\n", h.Reason)
+		fmt.Fprintf(w, "history     none\n")
 	}
 	if j := st.Weights.Judged; st.Weights.Set == "fitted" && j != nil {
 		fmt.Fprintf(w, "weights     fitted %s (ctxls tune; on %d judged answers MRR %.3f, defaults %.3f)\n", st.Weights.Fitted, j.Cases, j.MRR, j.DefaultMRR)

@@ -573,6 +573,16 @@ func TestIndexReadsHistory(t *testing.T) {
 	}
 }
 
+// TestIndexHistoryLineSaysNoNoteWhenThereIsNone: a history with no
+// commit and nothing known about why prints "none", not "none ()".
+func TestIndexHistoryLineSaysNoNoteWhenThereIsNone(t *testing.T) {
+	var buf bytes.Buffer
+	printStats(&buf, workspace.IndexStats{})
+	if !strings.Contains(buf.String(), "history     none\n") {
+		t.Errorf("history line of empty stats:\n%s", buf.String())
+	}
+}
+
 func TestMCPBadUsage(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-dir")
 	cliUsageError(t, []string{"mcp", "--root", missing}, missing, "no such directory")

@@ -139,11 +139,8 @@ func statusText(st *StatusOutput) string {
 	}
 	for _, f := range st.Folders {
 		text += fmt.Sprintf("\n%s: %d files, %d symbols, %d skipped (%d refused), history %d commits", f.Root, f.Files, f.Symbols, f.Skipped, f.Refused, f.History.Commits)
-		switch {
-		case f.History.Commits == 0 && f.History.Reason != "":
-			text += " (" + f.History.Reason + ")"
-		case f.History.Partial != "":
-			text += " (" + f.History.Partial + ")"
+		if note := f.History.Note(); note != "" {
+			text += " (" + note + ")"
 		}
 	}
 	text += "\nembedder " + st.Embedder

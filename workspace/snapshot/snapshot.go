@@ -135,6 +135,15 @@ type HistoryStats struct {
 	ElapsedMs float64 `json:"elapsedMs"` // time spent reading it (ctxls index only)
 }
 
+// Note is what a status line adds after the history's size: why there is
+// none, or what it lacks; "" when there is nothing to add.
+func (h HistoryStats) Note() string {
+	if h.Commits == 0 && h.Reason != "" {
+		return h.Reason
+	}
+	return h.Partial
+}
+
 // Weights sums the folders' weight sets: fitted when every folder uses a
 // fitted set, default when none does, mixed otherwise, with the first
 // fitted folder's figures.
