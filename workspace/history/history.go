@@ -25,7 +25,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -156,26 +155,15 @@ func GitEnv() []string {
 	return append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_ALLOW_PROTOCOL="+noTransport, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1")
 }
 
-// gitRuns counts the git commands started: tests bound them.
-var gitRuns atomic.Int64
-
 func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
-	gitRuns.Add(1)
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.quotePath=false"}, args...)...)
-	cmd.Env = GitEnv()
-	return cmd
+	return Git{Dir: dir}.Command(ctx, args...)
 }
 
+// git runs git in dir and returns its output, trimmed.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	var stderr bytes.Buffer
-	cmd := gitCmd(ctx, dir, args...)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if errors.Is(err, exec.ErrNotFound) {
-		return "", fmt.Errorf("%w: git is not installed", ErrNoHistory)
-	}
+	out, err := Git{Dir: dir}.Output(ctx, args...)
 	if err != nil {
-		return "", fmt.Errorf("git %s: %v: %s", args[0], err, lastLine(stderr.String()))
+		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
 }
@@ -192,10 +180,9 @@ type Repo struct {
 
 // Open reads the repository holding dir: one git command.
 func Open(ctx context.Context, dir string) (Repo, error) {
-	cmd := gitCmd(ctx, dir, "rev-parse", "--git-dir", "--is-shallow-repository", "--git-path", "shallow", "--verify", "--quiet", "HEAD^{commit}")
-	out, err := cmd.Output()
-	if errors.Is(err, exec.ErrNotFound) {
-		return Repo{}, fmt.Errorf("%w: git is not installed", ErrNoHistory)
+	out, err := Git{Dir: dir}.Output(ctx, "rev-parse", "--git-dir", "--is-shallow-repository", "--git-path", "shallow", "--verify", "--quiet", "HEAD^{commit}")
+	if errors.Is(err, ErrNoGit) {
+		return Repo{}, err
 	}
 	f := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(f) < 3 {
@@ -590,11 +577,12 @@ func readBoundaryCommits(ctx context.Context, dir, head string) (boundary, error
 		return boundary{}, fmt.Errorf("a shallow clone cut in over %d places", maxBoundary)
 	}
 	var stderr bytes.Buffer
-	cmd := gitCmd(ctx, dir, "cat-file", "--batch")
+	args := []string{"cat-file", "--batch"}
+	cmd := gitCmd(ctx, dir, args...)
 	cmd.Stdin, cmd.Stderr = strings.NewReader(roots+"\n"), &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return boundary{}, fmt.Errorf("git cat-file: %v: %s", err, lastLine(stderr.String()))
+		return boundary{}, Fail(ctx, args, err, stderr.String())
 	}
 	b := boundary{commits: map[string]bool{}}
 	for len(out) > 0 {

@@ -405,41 +405,8 @@ func gitCause(err error) string {
 }
 
 // runLog runs git with args, stdin as its input, and parse on its output.
-// A failure is one line: git's last line on its standard error.
 func runLog(ctx context.Context, dir string, args []string, stdin string, parse func(*bufio.Reader) error) error {
-	cmd := gitCmd(ctx, dir, args...)
-	if stdin != "" {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoHistory, err)
-	}
-	perr := parse(bufio.NewReaderSize(out, 1<<20))
-	if perr != nil {
-		io.Copy(io.Discard, out)
-	}
-	if err := cmd.Wait(); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("git log: %v: %s", err, lastLine(stderr.String()))
-	}
-	return perr
-}
-
-// lastLine is the last line of git's standard error that says something.
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
+	return Git{Dir: dir}.Stream(ctx, args, stdin, parse)
 }
 
 // parsedCommit is a commit as git log gave it: its message and its diffs.
