@@ -72,7 +72,7 @@ func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*hi
 	f.mu.RLock()
 	cur, failed, was := f.hist, f.histFailed, f.histReason
 	f.mu.RUnlock()
-	if cur.Current(ctx, f.Root, repo) {
+	if cur.Current(ctx, repo) {
 		return nil, ""
 	}
 	if cur == nil && failed == repo.Head {
@@ -87,7 +87,7 @@ func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*hi
 	if cur == nil && cfile != "" {
 		cur = w.cachedHistory(cfile, f.Root, opts)
 	}
-	h, err := cur.Extend(ctx, f.Root, repo.Head, opts)
+	h, err := cur.Extend(ctx, repo, repo.Head, opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, ""

@@ -52,8 +52,8 @@ func (h *History) raw() []rawCommit {
 	return out
 }
 
-// Extend returns the history at head (HEAD when ""), read from dir as h
-// was: h itself when it is at head (with its shallow file's new stamp,
+// Extend returns the history at head (r.Head when ""), read from r's
+// directory as h was: h itself when it is at head (with its shallow file's new stamp,
 // if only that changed), h extended with the commits since its head when
 // its head is an ancestor of head, h is whole (Lost "") or the object its
 // read first missed is still missing, and h was read on the shallow
@@ -61,20 +61,18 @@ func (h *History) raw() []rawCommit {
 // Load; h at head but on another boundary (the clone was deepened) is
 // read again too. h is not changed. The result's Read is how many
 // commits were read from git.
-func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*History, error) {
+func (h *History) Extend(ctx context.Context, r Repo, head string, opts Options) (*History, error) {
 	opts = opts.resolved()
 	if head == "" {
-		var err error
-		if head, err = resolveHead(ctx, dir); err != nil {
-			return nil, err
-		}
+		head = r.Head
 	}
-	bd, err := readBoundary(ctx, dir, head)
+	g := r.git
+	bd, err := readBoundary(ctx, g, head)
 	if err != nil {
 		return nil, err
 	}
-	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost() != "" && h.Head != head && h.mayBeWhole(ctx, dir) {
-		return load(ctx, dir, head, opts, bd)
+	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost() != "" && h.Head != head && h.mayBeWhole(ctx, g) {
+		return load(ctx, g, head, opts, bd)
 	}
 	if h.Head == head && h.stamp != bd.stamp {
 		c := *h // the same boundary, its shallow file changed: a new stamp
@@ -84,15 +82,15 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	if h.Head == head {
 		return h, nil
 	}
-	prefix, _ := git(ctx, dir, "rev-parse", "--show-prefix")
-	if prefix != h.prefix || !isAncestor(ctx, dir, h.Head, head) {
-		return load(ctx, dir, head, opts, bd)
+	prefix, _ := g.text(ctx, "rev-parse", "--show-prefix")
+	if prefix != h.prefix || !isAncestor(ctx, g, h.Head, head) {
+		return load(ctx, g, head, opts, bd)
 	}
-	headTime, err := commitTime(ctx, dir, head)
+	headTime, err := commitTime(ctx, g, head)
 	if err != nil {
 		return nil, err
 	}
-	fresh, tr, lost, err := readLog(ctx, dir, prefix, bd, "--max-count="+strconv.Itoa(opts.MaxCommits), h.Head+".."+head)
+	fresh, tr, lost, err := readLog(ctx, g, prefix, bd, "--max-count="+strconv.Itoa(opts.MaxCommits), h.Head+".."+head)
 	if err != nil {
 		return nil, err
 	}
@@ -129,17 +127,17 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 // repaired pack), or the loss named none. One git command; a partial
 // clone that still lacks it is extended, not read again whole at every
 // HEAD move.
-func (h *History) mayBeWhole(ctx context.Context, dir string) bool {
+func (h *History) mayBeWhole(ctx context.Context, g Git) bool {
 	if h.lo.missing == "" {
 		return true
 	}
-	err := gitCmd(ctx, dir, "cat-file", "-e", h.lo.missing).Run()
+	err := g.Command(ctx, "cat-file", "-e", h.lo.missing).Run()
 	return err == nil
 }
 
 // isAncestor reports whether commit a is an ancestor of (or is) b.
-func isAncestor(ctx context.Context, dir, a, b string) bool {
-	err := gitCmd(ctx, dir, "merge-base", "--is-ancestor", a, b).Run()
+func isAncestor(ctx context.Context, g Git, a, b string) bool {
+	err := g.Command(ctx, "merge-base", "--is-ancestor", a, b).Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		return false

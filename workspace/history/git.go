@@ -9,7 +9,6 @@ import (
 	"io"
 	"os/exec"
 	"strings"
-	"sync/atomic"
 )
 
 // Git runs the git command on one repository, as every git command ctxls
@@ -20,18 +19,20 @@ import (
 // is no git to run.
 type Git struct {
 	Dir string
+	// Hook, when set, is called with each command's arguments before it
+	// starts: a test counts the runs with it, or acts between them.
+	Hook func(args []string)
 }
 
 // ErrNoGit is the error of a git command when git is not installed.
 var ErrNoGit = fmt.Errorf("%w: git is not installed", ErrNoHistory)
 
-// gitRuns counts the git commands started: tests bound them.
-var gitRuns atomic.Int64
-
 // Command is git with args, to be started by the caller (a long-lived
 // git cat-file --batch): see Fail for its errors.
 func (g Git) Command(ctx context.Context, args ...string) *exec.Cmd {
-	gitRuns.Add(1)
+	if g.Hook != nil {
+		g.Hook(args)
+	}
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", g.Dir, "-c", "core.quotePath=false"}, args...)...)
 	cmd.Env = GitEnv()
 	return cmd

@@ -19,7 +19,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -155,13 +154,9 @@ func GitEnv() []string {
 	return append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_ALLOW_PROTOCOL="+noTransport, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1")
 }
 
-func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
-	return Git{Dir: dir}.Command(ctx, args...)
-}
-
-// git runs git in dir and returns its output, trimmed.
-func git(ctx context.Context, dir string, args ...string) (string, error) {
-	out, err := Git{Dir: dir}.Output(ctx, args...)
+// text runs git and returns its output, trimmed.
+func (g Git) text(ctx context.Context, args ...string) (string, error) {
+	out, err := g.Output(ctx, args...)
 	if err != nil {
 		return "", err
 	}
@@ -174,13 +169,19 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 // directory). Current reads it to tell whether a history is current.
 type Repo struct {
 	Head        string
+	git         Git // what reads it, and the history read from it
 	shallow     bool
 	shallowFile string
 }
 
 // Open reads the repository holding dir: one git command.
-func Open(ctx context.Context, dir string) (Repo, error) {
-	out, err := Git{Dir: dir}.Output(ctx, "rev-parse", "--git-dir", "--is-shallow-repository", "--git-path", "shallow", "--verify", "--quiet", "HEAD^{commit}")
+func Open(ctx context.Context, dir string) (Repo, error) { return Git{Dir: dir}.Open(ctx) }
+
+// Open reads the repository holding g.Dir: one git command. The
+// history read from the Repo is read with g.
+func (g Git) Open(ctx context.Context) (Repo, error) {
+	dir := g.Dir
+	out, err := g.Output(ctx, "rev-parse", "--git-dir", "--is-shallow-repository", "--git-path", "shallow", "--verify", "--quiet", "HEAD^{commit}")
 	if errors.Is(err, ErrNoGit) {
 		return Repo{}, err
 	}
@@ -191,42 +192,34 @@ func Open(ctx context.Context, dir string) (Repo, error) {
 	if err != nil || len(f) < 4 || f[3] == "" {
 		return Repo{}, fmt.Errorf("%w: the repository has no commits", ErrNoHistory)
 	}
-	r := Repo{Head: f[3], shallow: f[1] == "true", shallowFile: f[2]}
+	r := Repo{Head: f[3], git: g, shallow: f[1] == "true", shallowFile: f[2]}
 	if !filepath.IsAbs(r.shallowFile) {
 		r.shallowFile = filepath.Join(dir, r.shallowFile)
 	}
 	return r, nil
 }
 
-// resolveHead resolves the commit HEAD names in the repository holding dir.
-func resolveHead(ctx context.Context, dir string) (string, error) {
-	r, err := Open(ctx, dir)
-	return r.Head, err
-}
-
-// Load reads the non-merge commits reachable from head (HEAD when ""),
-// newest first, as seen from dir: a directory in the repository (its
-// paths are relative to it) or, for a bare repository, the repository.
-// A shallow clone gives what it holds: its boundary commits count for no
-// change (boundary), and History.Shallow says the history is cut there.
-func Load(ctx context.Context, dir, head string, opts Options) (*History, error) {
+// Load reads the non-merge commits reachable from head (r.Head when ""),
+// newest first, as seen from r's directory: a directory in the
+// repository (its paths are relative to it) or, for a bare repository,
+// the repository. A shallow clone gives what it holds: its boundary
+// commits count for no change (boundary), and History.Shallow says the
+// history is cut there.
+func Load(ctx context.Context, r Repo, head string, opts Options) (*History, error) {
 	opts = opts.resolved()
 	if head == "" {
-		var err error
-		if head, err = resolveHead(ctx, dir); err != nil {
-			return nil, err
-		}
+		head = r.Head
 	}
-	bd, err := readBoundary(ctx, dir, head)
+	bd, err := readBoundary(ctx, r.git, head)
 	if err != nil {
 		return nil, err
 	}
-	return load(ctx, dir, head, opts, bd)
+	return load(ctx, r.git, head, opts, bd)
 }
 
-func load(ctx context.Context, dir, head string, opts Options, bd boundary) (*History, error) {
-	prefix, _ := git(ctx, dir, "rev-parse", "--show-prefix") // "" at the top and in a bare repository
-	headTime, err := commitTime(ctx, dir, head)
+func load(ctx context.Context, g Git, head string, opts Options, bd boundary) (*History, error) {
+	prefix, _ := g.text(ctx, "rev-parse", "--show-prefix") // "" at the top and in a bare repository
+	headTime, err := commitTime(ctx, g, head)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +229,7 @@ func load(ctx context.Context, dir, head string, opts Options, bd boundary) (*Hi
 	if since := time.Unix(headTime, 0).Add(-opts.MaxAge); since.Unix() > 0 {
 		args = append(args, "--since="+since.UTC().Format("2006-01-02T15:04:05Z"))
 	}
-	cs, _, lost, err := readLog(ctx, dir, prefix, bd, append(args, head)...)
+	cs, _, lost, err := readLog(ctx, g, prefix, bd, append(args, head)...)
 	if err != nil {
 		return nil, err
 	}
@@ -259,8 +252,8 @@ func (o Options) resolved() Options {
 
 // commitTime is commit c's time. Not `git show -s`, which still finds the
 // commit's renames, and so needs blobs a partial clone may lack.
-func commitTime(ctx context.Context, dir, c string) (int64, error) {
-	out, err := git(ctx, dir, "log", "-1", "--format=%ct", c)
+func commitTime(ctx context.Context, g Git, c string) (int64, error) {
+	out, err := g.text(ctx, "log", "-1", "--format=%ct", c)
 	if err != nil {
 		return 0, err
 	}
@@ -553,23 +546,23 @@ const maxBoundary = 1 << 16
 // head: the commits reachable from head that git shows without parents
 // (a root commit, or a boundary) whose objects name a parent (a
 // boundary). A whole repository has none, found with one git command.
-func readBoundary(ctx context.Context, dir, head string) (boundary, error) {
-	out, _ := git(ctx, dir, "rev-parse", "--is-shallow-repository", "--git-path", "shallow")
+func readBoundary(ctx context.Context, g Git, head string) (boundary, error) {
+	out, _ := g.text(ctx, "rev-parse", "--is-shallow-repository", "--git-path", "shallow")
 	is, file, _ := strings.Cut(out, "\n")
 	if is != "true" {
 		return boundary{}, nil
 	}
 	if !filepath.IsAbs(file) {
-		file = filepath.Join(dir, file)
+		file = filepath.Join(g.Dir, file)
 	}
-	bd, err := readBoundaryCommits(ctx, dir, head)
+	bd, err := readBoundaryCommits(ctx, g, head)
 	bd.stamp = shallowStamp(file)
 	return bd, err
 }
 
 // readBoundaryCommits is readBoundary's walk of a shallow clone.
-func readBoundaryCommits(ctx context.Context, dir, head string) (boundary, error) {
-	roots, err := git(ctx, dir, "rev-list", "--max-parents=0", head)
+func readBoundaryCommits(ctx context.Context, g Git, head string) (boundary, error) {
+	roots, err := g.text(ctx, "rev-list", "--max-parents=0", head)
 	if err != nil || roots == "" {
 		return boundary{}, err
 	}
@@ -578,7 +571,7 @@ func readBoundaryCommits(ctx context.Context, dir, head string) (boundary, error
 	}
 	var stderr bytes.Buffer
 	args := []string{"cat-file", "--batch"}
-	cmd := gitCmd(ctx, dir, args...)
+	cmd := g.Command(ctx, args...)
 	cmd.Stdin, cmd.Stderr = strings.NewReader(roots+"\n"), &stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -647,14 +640,14 @@ func (h *History) Partial() string {
 	return strings.Join(parts, "; ")
 }
 
-// Current reports whether h is the history of the repository r (read
-// from dir) as it is now: read at its HEAD, on the same shallow boundary
+// Current reports whether h is the history of the repository r as it is
+// now: read at its HEAD, on the same shallow boundary
 // (a deepened clone has more to give). It runs git only for a shallow
 // clone whose shallow file changed since h was read, which is then not
 // current (Extend reads its boundary again) unless git cannot read that
 // boundary: that counts as unchanged (a read would fail the same way at
 // every call).
-func (h *History) Current(ctx context.Context, dir string, r Repo) bool {
+func (h *History) Current(ctx context.Context, r Repo) bool {
 	if h == nil || h.Head != r.Head {
 		return false
 	}
@@ -670,7 +663,7 @@ func (h *History) Current(ctx context.Context, dir string, r Repo) bool {
 	// gives h with the new stamp (or a new read, if it moved), unless git
 	// cannot walk it. A file that cannot be read has no stamp to take:
 	// the boundary itself is compared.
-	bd, err := readBoundaryCommits(ctx, dir, r.Head)
+	bd, err := readBoundaryCommits(ctx, r.git, r.Head)
 	return err != nil || now == "" && bd.digest == h.shallow
 }
 

@@ -80,7 +80,7 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	h, err := Load(ctx, r.dir, "", Options{})
+	h, err := loadDir(ctx, r.dir, "", Options{})
 	if err != nil {
 		t.Fatalf("a missing blob loses the whole history: %v", err)
 	}
@@ -129,7 +129,7 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 	if c.Lost() != h.Lost() {
 		t.Errorf("the cache lost the loss: %q", c.Lost())
 	}
-	if same, err := c.Extend(ctx, r.dir, "", Options{}); err != nil || same != c {
+	if same, err := c.extendDir(ctx, r.dir, "", Options{}); err != nil || same != c {
 		t.Errorf("at the same HEAD the cached history is read again (%v)", err)
 	}
 
@@ -140,7 +140,7 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 	}
 	r.write("money.go", lines("money", 7))
 	r.commit("round to even")
-	h2, err := c.Extend(ctx, r.dir, "", Options{})
+	h2, err := c.extendDir(ctx, r.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestPartialCloneNeverFetches(t *testing.T) {
 	}
 
 	// A git that ignores GIT_NO_LAZY_FETCH, with the source reachable.
-	cmd := gitCmd(context.Background(), clone, "log", "-p", "-M", "--format=%H")
+	cmd := Git{Dir: clone}.Command(context.Background(), "log", "-p", "-M", "--format=%H")
 	cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_NO_LAZY_FETCH=") })
 	cmd.Run() // it fails: the objects are missing
 	if n := missingObjects(t, clone); n != missing {
@@ -202,7 +202,7 @@ func TestPartialCloneNeverFetches(t *testing.T) {
 	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
 		t.Fatal(err)
 	}
-	h, err := Load(context.Background(), clone, "", Options{})
+	h, err := loadDir(context.Background(), clone, "", Options{})
 	if err != nil {
 		t.Fatalf("a partial clone gives no history: %v", err)
 	}
@@ -265,7 +265,7 @@ func TestLoadThroughADamagedPack(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	h, err := Load(context.Background(), r.dir, "", Options{})
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
 	if err != nil {
 		t.Fatalf("a damaged pack loses the whole history: %v", err)
 	}
@@ -298,7 +298,7 @@ func partialCloneOf(t *testing.T, r *gitRepo) *gitRepo {
 func TestPartialCloneIsExtended(t *testing.T) {
 	c := partialCloneOf(t, invoiceRepo(t))
 	ctx := context.Background()
-	h, err := Load(ctx, c.dir, "", Options{})
+	h, err := loadDir(ctx, c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,8 +316,12 @@ func TestPartialCloneIsExtended(t *testing.T) {
 	c.write("tax.go", gamma+"// rates\n")
 	c.commit("note where the rates come from")
 	for _, from := range []*History{h, cached} {
-		runs := gitRuns.Load()
-		h2, err := from.Extend(ctx, c.dir, "", Options{})
+		runs := 0
+		repo, err := counted(c.dir, &runs).Open(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h2, err := from.Extend(ctx, repo, "", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -329,8 +333,8 @@ func TestPartialCloneIsExtended(t *testing.T) {
 				t.Errorf("the extension's loss %q does not say %q", h2.Lost(), want)
 			}
 		}
-		if n := gitRuns.Load() - runs; n > 12 {
-			t.Errorf("the extension ran git %d times", n)
+		if runs > 12 {
+			t.Errorf("the extension ran git %d times", runs)
 		}
 		if ts := touchesOf(h2, "where the rates come from"); len(ts) == 0 || ts[0].Path != "tax.go" {
 			t.Errorf("the new commit's lines: %+v, want tax.go", ts)
@@ -350,7 +354,7 @@ func TestTreelessCloneSaysWhy(t *testing.T) {
 	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Load(context.Background(), clone, "", Options{})
+	_, err := loadDir(context.Background(), clone, "", Options{})
 	if err == nil {
 		t.Fatal("a treeless clone's history was read: the test proves nothing")
 	}
@@ -381,9 +385,18 @@ func TestUnreadRenameKeepsTheCommitBefore(t *testing.T) {
 	r.write("other.go", lines("other", 4))
 	r.commit("count one more other thing")
 	obj := looseObject(t, r, "HEAD~2:money.go")
-	betweenPasses = func() { os.Remove(obj) }
-	defer func() { betweenPasses = nil }()
-	h, err := Load(context.Background(), r.dir, "", Options{})
+	// The object goes missing just before the second pass, the first
+	// git log -p, starts.
+	g := Git{Dir: r.dir, Hook: func(args []string) {
+		if slices.Contains(args, "-p") {
+			os.Remove(obj)
+		}
+	}}
+	repo, err := g.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Load(context.Background(), repo, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,13 +422,17 @@ func TestUnreadCommitsAreBounded(t *testing.T) {
 		r.commit("add rate " + strconv.Itoa(i))
 	}
 	c := partialCloneOf(t, r)
-	runs := gitRuns.Load()
-	h, err := Load(context.Background(), c.dir, "", Options{})
+	runs := 0
+	repo, err := counted(c.dir, &runs).Open(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := gitRuns.Load() - runs; n > 2*maxUnread+10 {
-		t.Errorf("reading 30 commits whose blobs are missing ran git %d times", n)
+	h, err := Load(context.Background(), repo, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs > 2*maxUnread+10 {
+		t.Errorf("reading 30 commits whose blobs are missing ran git %d times", runs)
 	}
 	if h.Len() != 30 || !strings.Contains(h.Lost(), "30 of 30 commits") {
 		t.Errorf("%d commits in the tables, lost %q; want 30, the lines of 30 of 30 left out", h.Len(), h.Lost())

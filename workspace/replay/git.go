@@ -19,8 +19,9 @@ import (
 // git command as history does: history.GitEnv keeps a partial clone from
 // reaching for missing objects, on every git version).
 type repo struct {
-	dir string
-	g   history.Git
+	dir  string
+	g    history.Git
+	hist history.Repo // what the history sources are read from
 
 	batch *catFile // git cat-file --batch, started on first use
 	check *catFile // git cat-file --batch-check, started on first use
@@ -42,9 +43,10 @@ var errNoGit = errors.New("git is not installed (ctxls replay reads history with
 // one) with a HEAD.
 func openRepo(ctx context.Context, dir string) (*repo, error) {
 	r := &repo{dir: dir, g: history.Git{Dir: dir}}
-	if _, err := r.git(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
-		if errors.Is(err, errNoGit) {
-			return nil, err
+	var err error
+	if r.hist, err = r.g.Open(ctx); err != nil {
+		if errors.Is(err, history.ErrNoGit) {
+			return nil, errNoGit
 		}
 		if _, err2 := r.git(ctx, "rev-parse", "--git-dir"); err2 != nil {
 			return nil, fmt.Errorf("%s is not a git repository", dir)
