@@ -641,14 +641,14 @@ func (h *History) Partial() string {
 }
 
 // Current reports whether h is the history of the repository r as it is
-// now: read at its HEAD, on the same shallow boundary
-// (a deepened clone has more to give). It runs git only for a shallow
+// now, read with the bounds opts: read at its HEAD with those bounds, on
+// the same shallow boundary (a deepened clone has more to give). It runs git only for a shallow
 // clone whose shallow file changed since h was read, which is then not
 // current (Extend reads its boundary again) unless git cannot read that
 // boundary: that counts as unchanged (a read would fail the same way at
 // every call).
-func (h *History) Current(ctx context.Context, r Repo) bool {
-	if h == nil || h.Head != r.Head {
+func (h *History) Current(ctx context.Context, r Repo, opts Options) bool {
+	if h == nil || h.Head != r.Head || h.opts != opts.resolved() {
 		return false
 	}
 	if !r.shallow {

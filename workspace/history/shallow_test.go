@@ -131,7 +131,7 @@ func TestDeepenedCloneIsReadAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if head != h.Head || h.Current(ctx, repo) {
+	if head != h.Head || h.Current(ctx, repo, Options{}) {
 		t.Fatalf("after deepening, HEAD moved (%v) or the old history is still current", head != h.Head)
 	}
 	cached, err := LoadCache(file, c.dir, Options{})
@@ -150,8 +150,8 @@ func TestDeepenedCloneIsReadAgain(t *testing.T) {
 		if len(got) != 1 || got[0].Path != "price.go" || !strings.Contains(got[0].Why, "2 of its last 2") {
 			t.Errorf("%s: cart.go co-changes with %+v, want price.go in 2 of 2 (the discount and the rounding)", name, got)
 		}
-		if !strings.Contains(d.Partial(), "its 5 commits") || !d.Current(ctx, repo) {
-			t.Errorf("%s: says %q, current %v", name, d.Partial(), d.Current(ctx, repo))
+		if !strings.Contains(d.Partial(), "its 5 commits") || !d.Current(ctx, repo, Options{}) {
+			t.Errorf("%s: says %q, current %v", name, d.Partial(), d.Current(ctx, repo, Options{}))
 		}
 	}
 
@@ -224,7 +224,7 @@ func TestCurrentCostsOneGitRun(t *testing.T) {
 		for _, from := range []*History{h, cached} {
 			runs := 0
 			repo, err := counted(dir, &runs).Open(ctx)
-			if err != nil || !from.Current(ctx, repo) {
+			if err != nil || !from.Current(ctx, repo, Options{}) {
 				t.Errorf("%s: not current at its own HEAD (%v)", dir, err)
 			}
 			if runs != 1 {
@@ -237,7 +237,7 @@ func TestCurrentCostsOneGitRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.git("fetch", "-q", "--deepen", "1")
-	if repo, err := Open(ctx, c.dir); err != nil || h.Current(ctx, repo) {
+	if repo, err := Open(ctx, c.dir); err != nil || h.Current(ctx, repo, Options{}) {
 		t.Errorf("after deepening the clone its history is still current (%v)", err)
 	}
 }
@@ -280,7 +280,7 @@ func TestCurrentWhenTheBoundaryCannotBeRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !h.Current(ctx, repo) {
+	if !h.Current(ctx, repo, Options{}) {
 		t.Error("a boundary git cannot read makes the history not current: every refresh would read it again and fail")
 	}
 }
@@ -319,7 +319,7 @@ func TestShallowFileChangeIsReadOnce(t *testing.T) {
 		t.Errorf("the same boundary was read again: read %d, %d kept, says %q", ext.Read, ext.Len(), ext.Partial())
 	}
 	runs = 0
-	if !ext.Current(ctx, repo) || runs != 0 {
+	if !ext.Current(ctx, repo, Options{}) || runs != 0 {
 		t.Errorf("after the extension the history is not current without git (%d runs)", runs)
 	}
 }
