@@ -66,13 +66,13 @@ func (h *History) Extend(ctx context.Context, r Repo, head string, opts Options)
 	if head == "" {
 		head = r.Head
 	}
-	g := r.git
-	bd, err := readBoundary(ctx, g, head)
+	g, prefix := r.git, r.prefix
+	bd, err := readBoundary(ctx, r, head)
 	if err != nil {
 		return nil, err
 	}
 	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost() != "" && h.Head != head && h.mayBeWhole(ctx, g) {
-		return load(ctx, g, head, opts, bd)
+		return load(ctx, r, head, opts, bd)
 	}
 	if h.Head == head && h.stamp != bd.stamp {
 		c := *h // the same boundary, its shallow file changed: a new stamp
@@ -82,9 +82,8 @@ func (h *History) Extend(ctx context.Context, r Repo, head string, opts Options)
 	if h.Head == head {
 		return h, nil
 	}
-	prefix, _ := g.text(ctx, "rev-parse", "--show-prefix")
 	if prefix != h.prefix || !isAncestor(ctx, g, h.Head, head) {
-		return load(ctx, g, head, opts, bd)
+		return load(ctx, r, head, opts, bd)
 	}
 	headTime, err := commitTime(ctx, g, head)
 	if err != nil {

@@ -164,12 +164,15 @@ func (g Git) text(ctx context.Context, args ...string) (string, error) {
 }
 
 // Repo is what one git rev-parse says of the repository holding a
-// directory: the commit HEAD names and whether it is a shallow clone
-// (and where git keeps its boundary, the file shallow in its git
-// directory). Current reads it to tell whether a history is current.
+// directory: the commit HEAD names, the directory's path in it (its
+// prefix) and whether it is a shallow clone (and where git keeps its
+// boundary, the file shallow in its git directory). Current reads it to
+// tell whether a history is current, and Load and Extend do not ask git
+// again what it says.
 type Repo struct {
 	Head        string
-	git         Git // what reads it, and the history read from it
+	git         Git    // what reads it, and the history read from it
+	prefix      string // "" at the top and in a bare repository
 	shallow     bool
 	shallowFile string
 }
@@ -181,18 +184,20 @@ func Open(ctx context.Context, dir string) (Repo, error) { return Git{Dir: dir}.
 // history read from the Repo is read with g.
 func (g Git) Open(ctx context.Context) (Repo, error) {
 	dir := g.Dir
-	out, err := g.Output(ctx, "rev-parse", "--git-dir", "--is-shallow-repository", "--git-path", "shallow", "--verify", "--quiet", "HEAD^{commit}")
+	// --show-prefix prints a line, empty at the top of a working tree
+	// and in a bare repository.
+	out, err := g.Output(ctx, "rev-parse", "--git-dir", "--is-shallow-repository", "--git-path", "shallow", "--show-prefix", "--verify", "--quiet", "HEAD^{commit}")
 	if errors.Is(err, ErrNoGit) {
 		return Repo{}, err
 	}
-	f := strings.Split(strings.TrimSpace(string(out)), "\n")
+	f := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(f) < 3 {
 		return Repo{}, fmt.Errorf("%w: %s is not in a git repository", ErrNoHistory, dir)
 	}
-	if err != nil || len(f) < 4 || f[3] == "" {
+	if err != nil || len(f) < 5 || f[4] == "" {
 		return Repo{}, fmt.Errorf("%w: the repository has no commits", ErrNoHistory)
 	}
-	r := Repo{Head: f[3], git: g, shallow: f[1] == "true", shallowFile: f[2]}
+	r := Repo{Head: f[4], git: g, prefix: f[3], shallow: f[1] == "true", shallowFile: f[2]}
 	if !filepath.IsAbs(r.shallowFile) {
 		r.shallowFile = filepath.Join(dir, r.shallowFile)
 	}
@@ -210,15 +215,15 @@ func Load(ctx context.Context, r Repo, head string, opts Options) (*History, err
 	if head == "" {
 		head = r.Head
 	}
-	bd, err := readBoundary(ctx, r.git, head)
+	bd, err := readBoundary(ctx, r, head)
 	if err != nil {
 		return nil, err
 	}
-	return load(ctx, r.git, head, opts, bd)
+	return load(ctx, r, head, opts, bd)
 }
 
-func load(ctx context.Context, g Git, head string, opts Options, bd boundary) (*History, error) {
-	prefix, _ := g.text(ctx, "rev-parse", "--show-prefix") // "" at the top and in a bare repository
+func load(ctx context.Context, r Repo, head string, opts Options, bd boundary) (*History, error) {
+	g, prefix := r.git, r.prefix
 	headTime, err := commitTime(ctx, g, head)
 	if err != nil {
 		return nil, err
@@ -542,21 +547,16 @@ func shallowStamp(path string) string {
 // maxBoundary bounds the commits readBoundary inspects.
 const maxBoundary = 1 << 16
 
-// readBoundary finds the boundary of the shallow clone holding dir below
-// head: the commits reachable from head that git shows without parents
-// (a root commit, or a boundary) whose objects name a parent (a
-// boundary). A whole repository has none, found with one git command.
-func readBoundary(ctx context.Context, g Git, head string) (boundary, error) {
-	out, _ := g.text(ctx, "rev-parse", "--is-shallow-repository", "--git-path", "shallow")
-	is, file, _ := strings.Cut(out, "\n")
-	if is != "true" {
+// readBoundary finds the boundary of the shallow clone r below head: the
+// commits reachable from head that git shows without parents (a root
+// commit, or a boundary) whose objects name a parent (a boundary). A
+// whole repository has none, found without git (Open said so).
+func readBoundary(ctx context.Context, r Repo, head string) (boundary, error) {
+	if !r.shallow {
 		return boundary{}, nil
 	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(g.Dir, file)
-	}
-	bd, err := readBoundaryCommits(ctx, g, head)
-	bd.stamp = shallowStamp(file)
+	bd, err := readBoundaryCommits(ctx, r.git, head)
+	bd.stamp = shallowStamp(r.shallowFile)
 	return bd, err
 }
 

@@ -296,17 +296,28 @@ func readLog(ctx context.Context, g Git, prefix string, bd boundary, args ...str
 // promisor remote", would read as if ctxls had tried).
 var errTreeless = errors.New("a treeless partial clone: git cannot list its commits' files without fetching, and ctxls never fetches")
 
-// partialClone reports whether the repository holding dir is a partial
-// clone: a promisor remote (remote.NAME.promisor, what git clone --filter
-// writes) or the older extensions.partialClone.
+// partialClone reports whether the repository g reads is a partial
+// clone: a promisor remote (remote.NAME.promisor, what git clone
+// --filter writes) or the older extensions.partialClone. One git config.
 func partialClone(ctx context.Context, g Git) bool {
-	if out, _ := g.text(ctx, "config", "--get", "extensions.partialClone"); out != "" {
-		return true
-	}
-	out, _ := g.text(ctx, "config", "--type=bool", "--get-regexp", `^remote\..*\.promisor$`)
+	// Keys are printed as git spells them: section and name in lower
+	// case. Not --type=bool: extensions.partialClone names a remote.
+	out, _ := g.text(ctx, "config", "--get-regexp", `^(extensions\.partialclone|remote\..*\.promisor)$`)
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasSuffix(l, " true") {
+		key, value, _ := strings.Cut(l, " ")
+		switch {
+		case key == "extensions.partialclone":
+			if value != "" {
+				return true
+			}
+		case key == "":
+		case value == "": // "promisor" alone in the file: true
 			return true
+		default:
+			switch strings.ToLower(value) {
+			case "true", "yes", "on", "1":
+				return true
+			}
 		}
 	}
 	return false

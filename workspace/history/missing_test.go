@@ -438,3 +438,33 @@ func TestUnreadCommitsAreBounded(t *testing.T) {
 		t.Errorf("%d commits in the tables, lost %q; want 30, the lines of 30 of 30 left out", h.Len(), h.Lost())
 	}
 }
+
+// TestPartialCloneConfig: a repository is a partial clone when a remote
+// is a promisor (any way git spells true, or the key alone) or
+// extensions.partialClone names a remote; one git config tells.
+func TestPartialCloneConfig(t *testing.T) {
+	for _, c := range []struct {
+		config string
+		want   bool
+	}{
+		{"", false},
+		{"[remote \"origin\"]\n\tpromisor = true\n", true},
+		{"[remote \"Up\"]\n\tpromisor = Yes\n", true},
+		{"[remote \"origin\"]\n\tpromisor\n", true},
+		{"[remote \"origin\"]\n\tpromisor = false\n", false},
+		{"[extensions]\n\tpartialClone = origin\n", true},
+		{"[remote \"origin\"]\n\tpromisor = 0\n[extensions]\n\tpartialclone = origin\n", true},
+	} {
+		r := newGitRepo(t)
+		f, err := os.OpenFile(filepath.Join(r.dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(c.config)
+		f.Close()
+		runs := 0
+		if got := partialClone(context.Background(), counted(r.dir, &runs)); got != c.want || runs != 1 {
+			t.Errorf("%q: partial clone %v in %d git runs, want %v in 1", c.config, got, runs, c.want)
+		}
+	}
+}

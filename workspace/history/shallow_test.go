@@ -323,3 +323,41 @@ func TestShallowFileChangeIsReadOnce(t *testing.T) {
 		t.Errorf("after the extension the history is not current without git (%d runs)", runs)
 	}
 }
+
+// TestRefreshGitRuns: a refresh after HEAD moved by one commit (what a
+// commit or a pull looks like to the workspace: Open, Current, Extend)
+// runs git at most want times: Open's one rev-parse says what the
+// extension needs of the repository (its prefix, whether it is
+// shallow), and a read that lost objects asks whether it is a partial
+// clone with one git config.
+func TestRefreshGitRuns(t *testing.T) {
+	ctx := context.Background()
+	whole := shopRepo(t)
+	shallow := shallowClone(t, shopRepo(t), "3")
+	partial := partialCloneOf(t, invoiceRepo(t))
+	for _, c := range []struct {
+		name string
+		r    *gitRepo
+		want int
+	}{{"whole", whole, 5}, {"shallow", shallow, 7}, {"partial", partial, 6}} {
+		h, err := loadDir(ctx, c.r.dir, "", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.r.write("cart.go", lines("cart", 12))
+		c.r.commit("cart: keep the cart a week")
+		runs := 0
+		repo, err := counted(c.r.dir, &runs).Open(ctx)
+		if err != nil || h.Current(ctx, repo, Options{}) {
+			t.Fatalf("%s: current after a commit (%v)", c.name, err)
+		}
+		ext, err := h.Extend(ctx, repo, "", Options{})
+		if err != nil || ext.Read != 1 {
+			t.Fatalf("%s: the extension read %v commits (%v), want 1", c.name, ext, err)
+		}
+		t.Logf("%s: a refresh after a commit ran git %d times", c.name, runs)
+		if runs > c.want {
+			t.Errorf("%s: a refresh after a commit ran git %d times, want at most %d", c.name, runs, c.want)
+		}
+	}
+}
