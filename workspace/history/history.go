@@ -96,9 +96,10 @@ type History struct {
 // their lines (the symbol-level tables lack them), or renames were not
 // followed. Such a history is kept in the cache with its loss, so a start
 // at the same HEAD says it again without git; when HEAD moves it is
-// extended if the first object it missed is still missing (one git
-// cat-file -e), else read again whole, so objects fetched or repaired
-// since are read then (Extend).
+// extended if the first object it could not read still cannot be (one
+// git cat-file -p: a damaged pack's object is there, yet unreadable),
+// else read again whole, so objects fetched or repaired since are read
+// then (Extend).
 func (h *History) Lost() string {
 	if h == nil {
 		return ""

@@ -225,11 +225,11 @@ func TestPartialCloneNeverFetches(t *testing.T) {
 	}
 }
 
-// TestLoadThroughADamagedPack: a packed blob whose bytes are damaged
-// stops git log -p as a missing one does; the history keeps every
-// commit's files and says what it lost.
-func TestLoadThroughADamagedPack(t *testing.T) {
-	r := newGitRepo(t)
+// damagedPackRepo is a repository of four commits of a table, packed,
+// whose blob of table.dat at HEAD~2 has damaged bytes in the pack; it
+// returns the blob's hash and a func that repairs the pack.
+func damagedPackRepo(t *testing.T) (r *gitRepo, sha string, repair func()) {
+	r = newGitRepo(t)
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for v := range 4 {
 		data := make([]byte, 3000) // random: stored whole, not as a delta
@@ -241,7 +241,7 @@ func TestLoadThroughADamagedPack(t *testing.T) {
 		r.commit("regenerate the table " + strconv.Itoa(v))
 	}
 	r.git("gc", "-q")
-	sha := r.git("rev-parse", "HEAD~2:table.dat")
+	sha = r.git("rev-parse", "HEAD~2:table.dat")
 	idx, _ := filepath.Glob(filepath.Join(r.dir, ".git", "objects", "pack", "*.idx"))
 	if len(idx) != 1 {
 		t.Fatalf("packs: %v", idx)
@@ -257,14 +257,32 @@ func TestLoadThroughADamagedPack(t *testing.T) {
 	}
 	pack := strings.TrimSuffix(idx[0], ".idx") + ".pack"
 	os.Chmod(pack, 0o644)
-	f, err := os.OpenFile(pack, os.O_WRONLY, 0)
+	write := func(b []byte) {
+		f, err := os.OpenFile(pack, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteAt(b, int64(off+8)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved := make([]byte, 16)
+	f, err := os.Open(pack)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, 16), int64(off+8)); err != nil {
-		t.Fatal(err)
-	}
+	f.ReadAt(saved, int64(off+8))
 	f.Close()
+	write(bytes.Repeat([]byte{0xff}, 16))
+	return r, sha, func() { write(saved) }
+}
+
+// TestLoadThroughADamagedPack: a packed blob whose bytes are damaged
+// stops git log -p as a missing one does; the history keeps every
+// commit's files and says what it lost.
+func TestLoadThroughADamagedPack(t *testing.T) {
+	r, sha, _ := damagedPackRepo(t)
 	h, err := loadDir(context.Background(), r.dir, "", Options{})
 	if err != nil {
 		t.Fatalf("a damaged pack loses the whole history: %v", err)
@@ -274,6 +292,39 @@ func TestLoadThroughADamagedPack(t *testing.T) {
 	}
 	if co := paths(h.CoChanged([]string{"table.go"}, 3)); !slices.Equal(co, []string{"table.dat"}) {
 		t.Errorf("co-changed with table.go: %v, want table.dat", co)
+	}
+}
+
+// TestDamagedPackIsExtended: a damaged pack's object is there (git
+// cat-file -e finds it) but cannot be read. While it cannot, a HEAD move
+// extends the history with the new commit, its loss kept, as a missing
+// object's does, not read again whole at every HEAD move; once the pack
+// is repaired, the next HEAD move reads it whole.
+func TestDamagedPackIsExtended(t *testing.T) {
+	r, _, repair := damagedPackRepo(t)
+	ctx := context.Background()
+	h, err := loadDir(ctx, r.dir, "", Options{})
+	if err != nil || h.Lost() == "" {
+		t.Fatalf("the damaged pack's history: lost %q (%v)", h.Lost(), err)
+	}
+	r.write("table.go", gamma+"// sorted\n")
+	r.commit("sort the table")
+	h2, err := h.extendDir(ctx, r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h2.Read != 1 || h2.Len() != 5 || !strings.Contains(h2.Lost(), "2 of 5 commits") {
+		t.Errorf("after a commit: read %d commits, %d in the tables, lost %q; want the new one read, 5 in all, 2 of 5 unread", h2.Read, h2.Len(), h2.Lost())
+	}
+	repair()
+	r.write("table.go", gamma+"// sorted twice\n")
+	r.commit("sort the table again")
+	h3, err := h2.extendDir(ctx, r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h3.Read != 6 || h3.Lost() != "" {
+		t.Errorf("after the repair and a commit: read %d commits, lost %q; want all 6 read, nothing lost", h3.Read, h3.Lost())
 	}
 }
 
