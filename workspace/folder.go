@@ -50,9 +50,10 @@ type Folder struct {
 	// histReason says why hist is nil; histDone: history was looked for.
 	histReason string
 	histDone   bool
-	// histFailed is the HEAD a history read failed at (a treeless
-	// clone, a boundary git cannot read): not read again until HEAD moves.
-	histFailed string
+	// histFailed is the HEAD and bounds a history read failed with (a
+	// treeless clone, a boundary git cannot read): not read again until
+	// HEAD moves or the bounds change.
+	histFailed histRead
 	// noCache: a directory stands at the folder's cache path, so no cache
 	// can be written there; the folder runs without one.
 	noCache atomic.Bool

@@ -241,3 +241,49 @@ func TestReadyWaitsForHistory(t *testing.T) {
 		t.Errorf("ready before the history was read: %+v", sel.Stats)
 	}
 }
+
+// TestHistorySettingsAtTheSameHead: the history bounds (historyCommits,
+// historyDays) shape the read, so changing them at the same HEAD reads
+// it again: a history read with the old bounds is not current, and a
+// read that failed (an old tree is gone, which only the longer read
+// needs) is tried again, not answered with its old failure.
+func TestHistorySettingsAtTheSameHead(t *testing.T) {
+	r := newHistRepo(t)
+	r.git("config", "gc.auto", "0") // every object stays loose, one file each
+	for i := range 4 {
+		r.commit("rates: add rate "+strconv.Itoa(i), map[string]string{
+			"rates.go": "package rates\n\n// Rate " + strconv.Itoa(i) + "\nconst Rate = " + strconv.Itoa(i) + "\n",
+		})
+	}
+	ws := histWorkspace(t, r.dir)
+	f := ws.folders[0]
+	if st := historyOf(f); st.Commits != 4 {
+		t.Fatalf("stats.history %+v, want 4 commits", st)
+	}
+	set := func(commits int) {
+		cfg := ws.Config()
+		cfg.HistoryCommits = commits
+		if _, err := ws.SetConfig(cfg); err != nil {
+			t.Fatal(err)
+		}
+		ws.loadHistory(context.Background())
+	}
+	set(2)
+	if st := historyOf(f); st.Commits != 2 {
+		t.Errorf("historyCommits 2 at the same HEAD: stats.history %+v, want 2 commits", st)
+	}
+	// The first commit's tree goes missing: the whole read fails, the
+	// last two commits' does not.
+	tree := r.git("rev-parse", "HEAD~3^{tree}")
+	if err := os.Remove(filepath.Join(r.dir, ".git", "objects", tree[:2], tree[2:])); err != nil {
+		t.Fatal(err)
+	}
+	set(50)
+	if st := historyOf(f); st.Commits != 0 || st.Reason == "" {
+		t.Fatalf("the whole read with a tree gone: stats.history %+v, want a failure", st)
+	}
+	set(2)
+	if st := historyOf(f); st.Commits != 2 || st.Reason != "" {
+		t.Errorf("historyCommits 2 after a failed read at the same HEAD: stats.history %+v, want 2 commits read", st)
+	}
+}

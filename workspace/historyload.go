@@ -60,7 +60,8 @@ func (w *Workspace) loadHistory(ctx context.Context) {
 // reads the whole history again; one read on another shallow boundary (a
 // deepened clone) is read again whole. A cache that cannot be used is
 // said once in the log and replaced. A read that failed is not tried
-// again at the same HEAD: it keeps its reason.
+// again at the same HEAD with the same bounds: it keeps its reason. New
+// bounds (historyCommits, historyDays) at the same HEAD read it again.
 func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*history.History, string) {
 	if cfg.HistoryCommits == 0 {
 		return nil, "historyCommits is 0"
@@ -72,13 +73,13 @@ func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*hi
 	f.mu.RLock()
 	cur, failed, was := f.hist, f.histFailed, f.histReason
 	f.mu.RUnlock()
-	if cur.Current(ctx, f.Root, repo) {
+	opts := history.Options{MaxCommits: cfg.HistoryCommits, MaxAge: time.Duration(cfg.HistoryDays) * 24 * time.Hour}
+	if cur.Current(ctx, repo, opts) {
 		return nil, ""
 	}
-	if cur == nil && failed == repo.Head {
+	if cur == nil && failed == (histRead{repo.Head, opts}) {
 		return nil, was // it would fail the same way again
 	}
-	opts := history.Options{MaxCommits: cfg.HistoryCommits, MaxAge: time.Duration(cfg.HistoryDays) * 24 * time.Hour}
 	dir, persist := cfg.ResolvedCacheDir()
 	cfile := ""
 	if persist && !f.noCache.Load() {
@@ -87,13 +88,13 @@ func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*hi
 	if cur == nil && cfile != "" {
 		cur = w.cachedHistory(cfile, f.Root, opts)
 	}
-	h, err := cur.Extend(ctx, f.Root, repo.Head, opts)
+	h, err := cur.Extend(ctx, repo, repo.Head, opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, ""
 		}
 		f.mu.Lock()
-		f.histFailed = repo.Head
+		f.histFailed = histRead{repo.Head, opts}
 		f.mu.Unlock()
 		return nil, err.Error()
 	}
@@ -106,6 +107,13 @@ func (w *Workspace) readHistory(ctx context.Context, f *Folder, cfg Config) (*hi
 		}
 	}
 	return h, ""
+}
+
+// histRead is what shapes a history read: the HEAD it is read at and
+// its bounds.
+type histRead struct {
+	head string
+	opts history.Options
 }
 
 // cachedHistory is the history cached in cfile for the folder root, or

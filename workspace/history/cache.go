@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"sort"
 	"strconv"
@@ -24,11 +25,12 @@ import (
 // result is what Load gives at the new head, but for what the bounds
 // count differently at the edges (the age bound is applied to the commits
 // kept rather than by git's walk). A history that lost part of its read
-// (History.Lost) is read again whole when the first object it missed is
-// there now (a fetch, a repaired pack: an extension would keep the loss
-// forever), and extended, its loss counted with the new commits', while
-// that object is still missing (a partial clone stays one: reading it
-// whole at every HEAD move would cost the whole read each time). Nor is
+// (History.Lost) is read again whole when the first object it could not
+// read can be read now (a fetch, a repaired pack: an extension would keep
+// the loss forever), and extended, its loss counted with the new
+// commits', while that object still cannot be read (a partial clone
+// stays one, a damaged pack stays damaged: reading it whole at every HEAD
+// move would cost the whole read each time). Nor is
 // a history read on another shallow boundary (history.go): a deepened
 // clone's old boundary commits are real changes now.
 
@@ -52,29 +54,27 @@ func (h *History) raw() []rawCommit {
 	return out
 }
 
-// Extend returns the history at head (HEAD when ""), read from dir as h
-// was: h itself when it is at head (with its shallow file's new stamp,
+// Extend returns the history at head (r.Head when ""), read from r's
+// directory as h was: h itself when it is at head (with its shallow file's new stamp,
 // if only that changed), h extended with the commits since its head when
 // its head is an ancestor of head, h is whole (Lost "") or the object its
-// read first missed is still missing, and h was read on the shallow
+// read first could not read still cannot be, and h was read on the shallow
 // boundary head has now (none, for a whole repository), else a full
 // Load; h at head but on another boundary (the clone was deepened) is
 // read again too. h is not changed. The result's Read is how many
 // commits were read from git.
-func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*History, error) {
+func (h *History) Extend(ctx context.Context, r Repo, head string, opts Options) (*History, error) {
 	opts = opts.resolved()
 	if head == "" {
-		var err error
-		if head, err = resolveHead(ctx, dir); err != nil {
-			return nil, err
-		}
+		head = r.Head
 	}
-	bd, err := readBoundary(ctx, dir, head)
+	g, prefix := r.git, r.prefix
+	bd, err := readBoundary(ctx, r, head)
 	if err != nil {
 		return nil, err
 	}
-	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost() != "" && h.Head != head && h.mayBeWhole(ctx, dir) {
-		return load(ctx, dir, head, opts, bd)
+	if h == nil || h.opts != opts || h.shallow != bd.digest || h.Lost() != "" && h.Head != head && h.mayBeWhole(ctx, g) {
+		return load(ctx, r, head, opts, bd)
 	}
 	if h.Head == head && h.stamp != bd.stamp {
 		c := *h // the same boundary, its shallow file changed: a new stamp
@@ -84,15 +84,14 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 	if h.Head == head {
 		return h, nil
 	}
-	prefix, _ := git(ctx, dir, "rev-parse", "--show-prefix")
-	if prefix != h.prefix || !isAncestor(ctx, dir, h.Head, head) {
-		return load(ctx, dir, head, opts, bd)
+	if prefix != h.prefix || !isAncestor(ctx, g, h.Head, head) {
+		return load(ctx, r, head, opts, bd)
 	}
-	headTime, err := commitTime(ctx, dir, head)
+	headTime, err := commitTime(ctx, g, head)
 	if err != nil {
 		return nil, err
 	}
-	fresh, tr, lost, err := readLog(ctx, dir, prefix, bd, "--max-count="+strconv.Itoa(opts.MaxCommits), h.Head+".."+head)
+	fresh, tr, lost, err := readLog(ctx, g, prefix, bd, "--max-count="+strconv.Itoa(opts.MaxCommits), h.Head+".."+head)
 	if err != nil {
 		return nil, err
 	}
@@ -125,21 +124,24 @@ func (h *History) Extend(ctx context.Context, dir, head string, opts Options) (*
 }
 
 // mayBeWhole reports whether a history read in part (Lost) may be read
-// whole now: the object its read first missed is there again (a fetch, a
-// repaired pack), or the loss named none. One git command; a partial
-// clone that still lacks it is extended, not read again whole at every
-// HEAD move.
-func (h *History) mayBeWhole(ctx context.Context, dir string) bool {
+// whole now: the object its read first could not read can be read (a
+// fetch, a repaired pack), or the loss named none. One git command,
+// which reads the object whole: a damaged pack's object is there (git
+// cat-file -e finds it) and still cannot be read. A partial clone that
+// still lacks it, or a pack still damaged, is extended, not read again
+// whole at every HEAD move.
+func (h *History) mayBeWhole(ctx context.Context, g Git) bool {
 	if h.lo.missing == "" {
 		return true
 	}
-	err := gitCmd(ctx, dir, "cat-file", "-e", h.lo.missing).Run()
-	return err == nil
+	cmd := g.Command(ctx, "cat-file", "-p", h.lo.missing)
+	cmd.Stdout = io.Discard
+	return cmd.Run() == nil
 }
 
 // isAncestor reports whether commit a is an ancestor of (or is) b.
-func isAncestor(ctx context.Context, dir, a, b string) bool {
-	err := gitCmd(ctx, dir, "merge-base", "--is-ancestor", a, b).Run()
+func isAncestor(ctx context.Context, g Git, a, b string) bool {
+	err := g.Command(ctx, "merge-base", "--is-ancestor", a, b).Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		return false

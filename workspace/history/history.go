@@ -19,13 +19,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -98,9 +96,10 @@ type History struct {
 // their lines (the symbol-level tables lack them), or renames were not
 // followed. Such a history is kept in the cache with its loss, so a start
 // at the same HEAD says it again without git; when HEAD moves it is
-// extended if the first object it missed is still missing (one git
-// cat-file -e), else read again whole, so objects fetched or repaired
-// since are read then (Extend).
+// extended if the first object it could not read still cannot be (one
+// git cat-file -p: a damaged pack's object is there, yet unreadable),
+// else read again whole, so objects fetched or repaired since are read
+// then (Extend).
 func (h *History) Lost() string {
 	if h == nil {
 		return ""
@@ -156,90 +155,77 @@ func GitEnv() []string {
 	return append(os.Environ(), "GIT_NO_LAZY_FETCH=1", "GIT_ALLOW_PROTOCOL="+noTransport, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1")
 }
 
-// gitRuns counts the git commands started: tests bound them.
-var gitRuns atomic.Int64
-
-func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
-	gitRuns.Add(1)
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.quotePath=false"}, args...)...)
-	cmd.Env = GitEnv()
-	return cmd
-}
-
-func git(ctx context.Context, dir string, args ...string) (string, error) {
-	var stderr bytes.Buffer
-	cmd := gitCmd(ctx, dir, args...)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if errors.Is(err, exec.ErrNotFound) {
-		return "", fmt.Errorf("%w: git is not installed", ErrNoHistory)
-	}
+// text runs git and returns its output, trimmed.
+func (g Git) text(ctx context.Context, args ...string) (string, error) {
+	out, err := g.Output(ctx, args...)
 	if err != nil {
-		return "", fmt.Errorf("git %s: %v: %s", args[0], err, lastLine(stderr.String()))
+		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
 }
 
 // Repo is what one git rev-parse says of the repository holding a
-// directory: the commit HEAD names and whether it is a shallow clone
-// (and where git keeps its boundary, the file shallow in its git
-// directory). Current reads it to tell whether a history is current.
+// directory: the commit HEAD names, the directory's path in it (its
+// prefix) and whether it is a shallow clone (and where git keeps its
+// boundary, the file shallow in its git directory). Current reads it to
+// tell whether a history is current, and Load and Extend do not ask git
+// again what it says.
 type Repo struct {
 	Head        string
+	git         Git    // what reads it, and the history read from it
+	prefix      string // "" at the top and in a bare repository
 	shallow     bool
 	shallowFile string
 }
 
 // Open reads the repository holding dir: one git command.
-func Open(ctx context.Context, dir string) (Repo, error) {
-	cmd := gitCmd(ctx, dir, "rev-parse", "--git-dir", "--is-shallow-repository", "--git-path", "shallow", "--verify", "--quiet", "HEAD^{commit}")
-	out, err := cmd.Output()
-	if errors.Is(err, exec.ErrNotFound) {
-		return Repo{}, fmt.Errorf("%w: git is not installed", ErrNoHistory)
+func Open(ctx context.Context, dir string) (Repo, error) { return Git{Dir: dir}.Open(ctx) }
+
+// Open reads the repository holding g.Dir: one git command. The
+// history read from the Repo is read with g.
+func (g Git) Open(ctx context.Context) (Repo, error) {
+	dir := g.Dir
+	// --show-prefix prints a line, empty at the top of a working tree
+	// and in a bare repository.
+	out, err := g.Output(ctx, "rev-parse", "--git-dir", "--is-shallow-repository", "--git-path", "shallow", "--show-prefix", "--verify", "--quiet", "HEAD^{commit}")
+	if errors.Is(err, ErrNoGit) {
+		return Repo{}, err
 	}
-	f := strings.Split(strings.TrimSpace(string(out)), "\n")
+	f := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(f) < 3 {
 		return Repo{}, fmt.Errorf("%w: %s is not in a git repository", ErrNoHistory, dir)
 	}
-	if err != nil || len(f) < 4 || f[3] == "" {
+	if err != nil || len(f) < 5 || f[4] == "" {
 		return Repo{}, fmt.Errorf("%w: the repository has no commits", ErrNoHistory)
 	}
-	r := Repo{Head: f[3], shallow: f[1] == "true", shallowFile: f[2]}
+	r := Repo{Head: f[4], git: g, prefix: f[3], shallow: f[1] == "true", shallowFile: f[2]}
 	if !filepath.IsAbs(r.shallowFile) {
 		r.shallowFile = filepath.Join(dir, r.shallowFile)
 	}
 	return r, nil
 }
 
-// resolveHead resolves the commit HEAD names in the repository holding dir.
-func resolveHead(ctx context.Context, dir string) (string, error) {
-	r, err := Open(ctx, dir)
-	return r.Head, err
-}
-
-// Load reads the non-merge commits reachable from head (HEAD when ""),
-// newest first, as seen from dir: a directory in the repository (its
-// paths are relative to it) or, for a bare repository, the repository.
-// A shallow clone gives what it holds: its boundary commits count for no
-// change (boundary), and History.Shallow says the history is cut there.
-func Load(ctx context.Context, dir, head string, opts Options) (*History, error) {
+// Load reads the non-merge commits reachable from head (r.Head when ""),
+// newest first, as seen from r's directory: a directory in the
+// repository (its paths are relative to it) or, for a bare repository,
+// the repository. A shallow clone gives what it holds: its boundary
+// commits count for no change (boundary), and History.Shallow says the
+// history is cut there.
+func Load(ctx context.Context, r Repo, head string, opts Options) (*History, error) {
 	opts = opts.resolved()
 	if head == "" {
-		var err error
-		if head, err = resolveHead(ctx, dir); err != nil {
-			return nil, err
-		}
+		head = r.Head
 	}
-	bd, err := readBoundary(ctx, dir, head)
+	bd, err := readBoundary(ctx, r, head)
 	if err != nil {
 		return nil, err
 	}
-	return load(ctx, dir, head, opts, bd)
+	return load(ctx, r, head, opts, bd)
 }
 
-func load(ctx context.Context, dir, head string, opts Options, bd boundary) (*History, error) {
-	prefix, _ := git(ctx, dir, "rev-parse", "--show-prefix") // "" at the top and in a bare repository
-	headTime, err := commitTime(ctx, dir, head)
+func load(ctx context.Context, r Repo, head string, opts Options, bd boundary) (*History, error) {
+	g, prefix := r.git, r.prefix
+	headTime, err := commitTime(ctx, g, head)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +235,7 @@ func load(ctx context.Context, dir, head string, opts Options, bd boundary) (*Hi
 	if since := time.Unix(headTime, 0).Add(-opts.MaxAge); since.Unix() > 0 {
 		args = append(args, "--since="+since.UTC().Format("2006-01-02T15:04:05Z"))
 	}
-	cs, _, lost, err := readLog(ctx, dir, prefix, bd, append(args, head)...)
+	cs, _, lost, err := readLog(ctx, g, prefix, bd, append(args, head)...)
 	if err != nil {
 		return nil, err
 	}
@@ -272,8 +258,8 @@ func (o Options) resolved() Options {
 
 // commitTime is commit c's time. Not `git show -s`, which still finds the
 // commit's renames, and so needs blobs a partial clone may lack.
-func commitTime(ctx context.Context, dir, c string) (int64, error) {
-	out, err := git(ctx, dir, "log", "-1", "--format=%ct", c)
+func commitTime(ctx context.Context, g Git, c string) (int64, error) {
+	out, err := g.text(ctx, "log", "-1", "--format=%ct", c)
 	if err != nil {
 		return 0, err
 	}
@@ -562,27 +548,22 @@ func shallowStamp(path string) string {
 // maxBoundary bounds the commits readBoundary inspects.
 const maxBoundary = 1 << 16
 
-// readBoundary finds the boundary of the shallow clone holding dir below
-// head: the commits reachable from head that git shows without parents
-// (a root commit, or a boundary) whose objects name a parent (a
-// boundary). A whole repository has none, found with one git command.
-func readBoundary(ctx context.Context, dir, head string) (boundary, error) {
-	out, _ := git(ctx, dir, "rev-parse", "--is-shallow-repository", "--git-path", "shallow")
-	is, file, _ := strings.Cut(out, "\n")
-	if is != "true" {
+// readBoundary finds the boundary of the shallow clone r below head: the
+// commits reachable from head that git shows without parents (a root
+// commit, or a boundary) whose objects name a parent (a boundary). A
+// whole repository has none, found without git (Open said so).
+func readBoundary(ctx context.Context, r Repo, head string) (boundary, error) {
+	if !r.shallow {
 		return boundary{}, nil
 	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(dir, file)
-	}
-	bd, err := readBoundaryCommits(ctx, dir, head)
-	bd.stamp = shallowStamp(file)
+	bd, err := readBoundaryCommits(ctx, r.git, head)
+	bd.stamp = shallowStamp(r.shallowFile)
 	return bd, err
 }
 
 // readBoundaryCommits is readBoundary's walk of a shallow clone.
-func readBoundaryCommits(ctx context.Context, dir, head string) (boundary, error) {
-	roots, err := git(ctx, dir, "rev-list", "--max-parents=0", head)
+func readBoundaryCommits(ctx context.Context, g Git, head string) (boundary, error) {
+	roots, err := g.text(ctx, "rev-list", "--max-parents=0", head)
 	if err != nil || roots == "" {
 		return boundary{}, err
 	}
@@ -590,11 +571,12 @@ func readBoundaryCommits(ctx context.Context, dir, head string) (boundary, error
 		return boundary{}, fmt.Errorf("a shallow clone cut in over %d places", maxBoundary)
 	}
 	var stderr bytes.Buffer
-	cmd := gitCmd(ctx, dir, "cat-file", "--batch")
+	args := []string{"cat-file", "--batch"}
+	cmd := g.Command(ctx, args...)
 	cmd.Stdin, cmd.Stderr = strings.NewReader(roots+"\n"), &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return boundary{}, fmt.Errorf("git cat-file: %v: %s", err, lastLine(stderr.String()))
+		return boundary{}, Fail(ctx, args, err, stderr.String())
 	}
 	b := boundary{commits: map[string]bool{}}
 	for len(out) > 0 {
@@ -659,15 +641,15 @@ func (h *History) Partial() string {
 	return strings.Join(parts, "; ")
 }
 
-// Current reports whether h is the history of the repository r (read
-// from dir) as it is now: read at its HEAD, on the same shallow boundary
-// (a deepened clone has more to give). It runs git only for a shallow
+// Current reports whether h is the history of the repository r as it is
+// now, read with the bounds opts: read at its HEAD with those bounds, on
+// the same shallow boundary (a deepened clone has more to give). It runs git only for a shallow
 // clone whose shallow file changed since h was read, which is then not
 // current (Extend reads its boundary again) unless git cannot read that
 // boundary: that counts as unchanged (a read would fail the same way at
 // every call).
-func (h *History) Current(ctx context.Context, dir string, r Repo) bool {
-	if h == nil || h.Head != r.Head {
+func (h *History) Current(ctx context.Context, r Repo, opts Options) bool {
+	if h == nil || h.Head != r.Head || h.opts != opts.resolved() {
 		return false
 	}
 	if !r.shallow {
@@ -682,7 +664,7 @@ func (h *History) Current(ctx context.Context, dir string, r Repo) bool {
 	// gives h with the new stamp (or a new read, if it moved), unless git
 	// cannot walk it. A file that cannot be read has no stamp to take:
 	// the boundary itself is compared.
-	bd, err := readBoundaryCommits(ctx, dir, r.Head)
+	bd, err := readBoundaryCommits(ctx, r.git, r.Head)
 	return err != nil || now == "" && bd.digest == h.shallow
 }
 

@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,7 +62,7 @@ func TestLoadFromASubdirectory(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	h, err := Load(context.Background(), filepath.Join(dir, "mod3"), "", Options{})
+	h, err := loadDir(context.Background(), filepath.Join(dir, "mod3"), "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestLoadFromASubdirectory(t *testing.T) {
 			t.Errorf("co-changed %q: want a mod3 path relative to mod3", f.Path)
 		}
 	}
-	if _, err := Load(context.Background(), t.TempDir(), "", Options{}); err == nil || !strings.Contains(err.Error(), "not in a git repository") {
+	if _, err := loadDir(context.Background(), t.TempDir(), "", Options{}); err == nil || !strings.Contains(err.Error(), "not in a git repository") {
 		t.Errorf("a plain directory: %v", err)
 	}
 }
@@ -84,7 +86,7 @@ func TestLoadWindowBeforeEpoch(t *testing.T) {
 	dir := t.TempDir()
 	fastImport(t, dir, 30, 20) // committed in September 2020
 	for _, days := range []int{365, 60 * 365, 36500} {
-		h, err := Load(context.Background(), dir, "main", Options{MaxAge: time.Duration(days) * 24 * time.Hour})
+		h, err := loadDir(context.Background(), dir, "main", Options{MaxAge: time.Duration(days) * 24 * time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +101,7 @@ func BenchmarkLoad5000(b *testing.B) {
 	fastImport(b, dir, 5000, 500)
 	b.ResetTimer()
 	for b.Loop() {
-		h, err := Load(context.Background(), dir, "main", Options{MaxAge: 50 * 365 * 24 * time.Hour})
+		h, err := loadDir(context.Background(), dir, "main", Options{MaxAge: 50 * 365 * 24 * time.Hour})
 		if err != nil || h.Len() != 5000 {
 			b.Fatalf("%v, %d commits", err, h.Len())
 		}
@@ -110,7 +112,7 @@ func BenchmarkLoad5000(b *testing.B) {
 func BenchmarkSources(b *testing.B) {
 	dir := b.TempDir()
 	fastImport(b, dir, 5000, 500)
-	h, err := Load(context.Background(), dir, "main", Options{MaxAge: 50 * 365 * 24 * time.Hour})
+	h, err := loadDir(context.Background(), dir, "main", Options{MaxAge: 50 * 365 * 24 * time.Hour})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -144,5 +146,43 @@ func TestNamesVersion(t *testing.T) {
 		if got := NamesVersion(text); got != want {
 			t.Errorf("NamesVersion(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// TestRunsAreCountedPerReader: the git commands a read starts are
+// counted by the Git it was opened with, not a count shared by every
+// read in the process: two reads at once each count their own, as many
+// as each alone.
+func TestRunsAreCountedPerReader(t *testing.T) {
+	ctx := context.Background()
+	dirs := []string{invoiceRepo(t).dir, invoiceRepo(t).dir}
+	alone := make([]int, len(dirs))
+	for i, dir := range dirs {
+		repo, err := counted(dir, &alone[i]).Open(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(ctx, repo, "", Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	together := make([]int, len(dirs))
+	var wg sync.WaitGroup
+	for i, dir := range dirs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			repo, err := counted(dir, &together[i]).Open(ctx)
+			if err == nil {
+				_, err = Load(ctx, repo, "", Options{})
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if !slices.Equal(alone, together) || alone[0] == 0 {
+		t.Errorf("git runs counted alone %v, together %v", alone, together)
 	}
 }

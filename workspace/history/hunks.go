@@ -242,18 +242,18 @@ func (l loss) String() string {
 // commits the tables keep only: a sweep's (most of the bytes of a
 // history's diffs) would move lines in ways nobody asks about, so lines
 // are followed through its renames but not its hunks.
-func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...string) ([]rawCommit, *tracker, loss, error) {
+func readLog(ctx context.Context, g Git, prefix string, bd boundary, args ...string) ([]rawCommit, *tracker, loss, error) {
 	var lo loss
 	renames := "-M"
-	pcs, err := readRaw(ctx, dir, renames, args)
+	pcs, err := readRaw(ctx, g, renames, args)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, lo, ctx.Err()
 		}
 		renames = "--no-renames"
 		var again error
-		if pcs, again = readRaw(ctx, dir, renames, args); again != nil {
-			if ctx.Err() == nil && partialClone(ctx, dir) {
+		if pcs, again = readRaw(ctx, g, renames, args); again != nil {
+			if ctx.Err() == nil && partialClone(ctx, g) {
 				// Only a clone without its trees fails to list the files.
 				return nil, nil, lo, errTreeless
 			}
@@ -261,9 +261,6 @@ func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...strin
 		}
 		lo.noRenames = true
 		lo.note(err)
-	}
-	if betweenPasses != nil {
-		betweenPasses()
 	}
 	for i := range pcs {
 		if bd.commits[pcs[i].hash] {
@@ -278,12 +275,12 @@ func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...strin
 			at[pc.hash] = i
 		}
 	}
-	unread, err := readHunks(ctx, dir, renames, want, pcs, at, &lo)
+	unread, err := readHunks(ctx, g, renames, want, pcs, at, &lo)
 	if err != nil {
 		return nil, nil, lo, err
 	}
 	if lo.cause != "" {
-		lo.partial = partialClone(ctx, dir)
+		lo.partial = partialClone(ctx, g)
 	}
 	tr := newTracker()
 	out := make([]rawCommit, len(pcs))
@@ -299,31 +296,37 @@ func readLog(ctx context.Context, dir, prefix string, bd boundary, args ...strin
 // promisor remote", would read as if ctxls had tried).
 var errTreeless = errors.New("a treeless partial clone: git cannot list its commits' files without fetching, and ctxls never fetches")
 
-// betweenPasses, when set (by tests), runs between readLog's two passes:
-// an object can go missing there (a gc, a repack), after the first pass
-// found renames with it.
-var betweenPasses func()
-
-// partialClone reports whether the repository holding dir is a partial
-// clone: a promisor remote (remote.NAME.promisor, what git clone --filter
-// writes) or the older extensions.partialClone.
-func partialClone(ctx context.Context, dir string) bool {
-	if out, _ := git(ctx, dir, "config", "--get", "extensions.partialClone"); out != "" {
-		return true
-	}
-	out, _ := git(ctx, dir, "config", "--type=bool", "--get-regexp", `^remote\..*\.promisor$`)
+// partialClone reports whether the repository g reads is a partial
+// clone: a promisor remote (remote.NAME.promisor, what git clone
+// --filter writes) or the older extensions.partialClone. One git config.
+func partialClone(ctx context.Context, g Git) bool {
+	// Keys are printed as git spells them: section and name in lower
+	// case. Not --type=bool: extensions.partialClone names a remote.
+	out, _ := g.text(ctx, "config", "--get-regexp", `^(extensions\.partialclone|remote\..*\.promisor)$`)
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasSuffix(l, " true") {
+		key, value, _ := strings.Cut(l, " ")
+		switch {
+		case key == "extensions.partialclone":
+			if value != "" {
+				return true
+			}
+		case key == "":
+		case value == "": // "promisor" alone in the file: true
 			return true
+		default:
+			switch strings.ToLower(value) {
+			case "true", "yes", "on", "1":
+				return true
+			}
 		}
 	}
 	return false
 }
 
 // readRaw is the first pass: the commits, their messages and files.
-func readRaw(ctx context.Context, dir, renames string, args []string) ([]parsedCommit, error) {
+func readRaw(ctx context.Context, g Git, renames string, args []string) ([]parsedCommit, error) {
 	var pcs []parsedCommit
-	err := runLog(ctx, dir, append(append(cloneArgs(logArgs), renames), append(args, "--")...), "", func(r *bufio.Reader) error {
+	err := g.Stream(ctx, append(append(cloneArgs(logArgs), renames), append(args, "--")...), "", func(r *bufio.Reader) error {
 		var err error
 		pcs, err = parseLog(r)
 		return err
@@ -335,11 +338,11 @@ func readRaw(ctx context.Context, dir, renames string, args []string) ([]parsedC
 // names (pcs[at[hash]]) to the same diffs with their hunks, in runs (see
 // above), and returns the commits whose hunks could not be read, noting
 // them in lo.
-func readHunks(ctx context.Context, dir, renames string, want []string, pcs []parsedCommit, at map[string]int, lo *loss) (map[string]bool, error) {
+func readHunks(ctx context.Context, g Git, renames string, want []string, pcs []parsedCommit, at map[string]int, lo *loss) (map[string]bool, error) {
 	args := append(cloneArgs(logArgs), renames, "-p", "--unified=0", "--no-walk=unsorted", "--stdin")
 	run := func(list []string) ([]parsedCommit, error) {
 		var got []parsedCommit
-		err := runLog(ctx, dir, args, strings.Join(list, "\n")+"\n", func(r *bufio.Reader) error {
+		err := g.Stream(ctx, args, strings.Join(list, "\n")+"\n", func(r *bufio.Reader) error {
 			var err error
 			got, err = parseLog(r)
 			return err
@@ -402,44 +405,6 @@ func gitCause(err error) string {
 		msg = msg[i:]
 	}
 	return msg
-}
-
-// runLog runs git with args, stdin as its input, and parse on its output.
-// A failure is one line: git's last line on its standard error.
-func runLog(ctx context.Context, dir string, args []string, stdin string, parse func(*bufio.Reader) error) error {
-	cmd := gitCmd(ctx, dir, args...)
-	if stdin != "" {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoHistory, err)
-	}
-	perr := parse(bufio.NewReaderSize(out, 1<<20))
-	if perr != nil {
-		io.Copy(io.Discard, out)
-	}
-	if err := cmd.Wait(); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("git log: %v: %s", err, lastLine(stderr.String()))
-	}
-	return perr
-}
-
-// lastLine is the last line of git's standard error that says something.
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
 }
 
 // parsedCommit is a commit as git log gave it: its message and its diffs.

@@ -105,7 +105,7 @@ func touchesOf(h *History, query string) []Touch {
 // moved down by a later insertion and into the file's new name.
 func TestPastTouchesFollowLinesAndRenames(t *testing.T) {
 	r := billingRepo(t)
-	h, err := Load(context.Background(), r.dir, "", Options{})
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestPastTouchesFollowLinesAndRenames(t *testing.T) {
 func TestExtendReadsOnlyNewCommits(t *testing.T) {
 	r := billingRepo(t)
 	ctx := context.Background()
-	old, err := Load(ctx, r.dir, "", Options{})
+	old, err := loadDir(ctx, r.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,14 +147,14 @@ func TestExtendReadsOnlyNewCommits(t *testing.T) {
 	r.write("b.go", "package b\n\n"+strings.Replace(gamma, `"g"`, `"gamma"`, 1))
 	r.git("mv", "b.go", "names.go")
 	r.commit("name the package")
-	ext, err := old.Extend(ctx, r.dir, "", Options{})
+	ext, err := old.extendDir(ctx, r.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ext.Read != 2 {
 		t.Errorf("extension read %d commits, want the 2 new ones", ext.Read)
 	}
-	full, err := Load(ctx, r.dir, "", Options{})
+	full, err := loadDir(ctx, r.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestExtendReadsOnlyNewCommits(t *testing.T) {
 	if old.Head == ext.Head || len(old.raw()) != 4 {
 		t.Error("the extended history changed the one it came from")
 	}
-	if same, err := ext.Extend(ctx, r.dir, "", Options{}); err != nil || same != ext {
+	if same, err := ext.extendDir(ctx, r.dir, "", Options{}); err != nil || same != ext {
 		t.Errorf("extending to the same head: %v, %v", same == ext, err)
 	}
 }
@@ -180,7 +180,7 @@ func TestExtendReadsOnlyNewCommits(t *testing.T) {
 // foreign file is refused with a reason, never half-read.
 func TestCacheRoundTrip(t *testing.T) {
 	r := billingRepo(t)
-	h, err := Load(context.Background(), r.dir, "", Options{})
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,4 +214,27 @@ func TestCacheRoundTrip(t *testing.T) {
 	if _, err := LoadCache(file, r.dir, Options{}); !errors.Is(err, ErrCacheForeign) {
 		t.Errorf("a foreign file: %v", err)
 	}
+}
+
+// loadDir is Load of the repository holding dir.
+func loadDir(ctx context.Context, dir, head string, opts Options) (*History, error) {
+	r, err := Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return Load(ctx, r, head, opts)
+}
+
+// extendDir is Extend in the repository holding dir.
+func (h *History) extendDir(ctx context.Context, dir, head string, opts Options) (*History, error) {
+	r, err := Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return h.Extend(ctx, r, head, opts)
+}
+
+// counted is a Git on dir that counts the commands it starts in n.
+func counted(dir string, n *int) Git {
+	return Git{Dir: dir, Hook: func([]string) { *n++ }}
 }

@@ -80,7 +80,7 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	h, err := Load(ctx, r.dir, "", Options{})
+	h, err := loadDir(ctx, r.dir, "", Options{})
 	if err != nil {
 		t.Fatalf("a missing blob loses the whole history: %v", err)
 	}
@@ -129,7 +129,7 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 	if c.Lost() != h.Lost() {
 		t.Errorf("the cache lost the loss: %q", c.Lost())
 	}
-	if same, err := c.Extend(ctx, r.dir, "", Options{}); err != nil || same != c {
+	if same, err := c.extendDir(ctx, r.dir, "", Options{}); err != nil || same != c {
 		t.Errorf("at the same HEAD the cached history is read again (%v)", err)
 	}
 
@@ -140,7 +140,7 @@ func TestLoadKeepsWhatAMissingObjectLeaves(t *testing.T) {
 	}
 	r.write("money.go", lines("money", 7))
 	r.commit("round to even")
-	h2, err := c.Extend(ctx, r.dir, "", Options{})
+	h2, err := c.extendDir(ctx, r.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestPartialCloneNeverFetches(t *testing.T) {
 	}
 
 	// A git that ignores GIT_NO_LAZY_FETCH, with the source reachable.
-	cmd := gitCmd(context.Background(), clone, "log", "-p", "-M", "--format=%H")
+	cmd := Git{Dir: clone}.Command(context.Background(), "log", "-p", "-M", "--format=%H")
 	cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_NO_LAZY_FETCH=") })
 	cmd.Run() // it fails: the objects are missing
 	if n := missingObjects(t, clone); n != missing {
@@ -202,7 +202,7 @@ func TestPartialCloneNeverFetches(t *testing.T) {
 	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
 		t.Fatal(err)
 	}
-	h, err := Load(context.Background(), clone, "", Options{})
+	h, err := loadDir(context.Background(), clone, "", Options{})
 	if err != nil {
 		t.Fatalf("a partial clone gives no history: %v", err)
 	}
@@ -225,11 +225,11 @@ func TestPartialCloneNeverFetches(t *testing.T) {
 	}
 }
 
-// TestLoadThroughADamagedPack: a packed blob whose bytes are damaged
-// stops git log -p as a missing one does; the history keeps every
-// commit's files and says what it lost.
-func TestLoadThroughADamagedPack(t *testing.T) {
-	r := newGitRepo(t)
+// damagedPackRepo is a repository of four commits of a table, packed,
+// whose blob of table.dat at HEAD~2 has damaged bytes in the pack; it
+// returns the blob's hash and a func that repairs the pack.
+func damagedPackRepo(t *testing.T) (r *gitRepo, sha string, repair func()) {
+	r = newGitRepo(t)
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for v := range 4 {
 		data := make([]byte, 3000) // random: stored whole, not as a delta
@@ -241,7 +241,7 @@ func TestLoadThroughADamagedPack(t *testing.T) {
 		r.commit("regenerate the table " + strconv.Itoa(v))
 	}
 	r.git("gc", "-q")
-	sha := r.git("rev-parse", "HEAD~2:table.dat")
+	sha = r.git("rev-parse", "HEAD~2:table.dat")
 	idx, _ := filepath.Glob(filepath.Join(r.dir, ".git", "objects", "pack", "*.idx"))
 	if len(idx) != 1 {
 		t.Fatalf("packs: %v", idx)
@@ -257,15 +257,33 @@ func TestLoadThroughADamagedPack(t *testing.T) {
 	}
 	pack := strings.TrimSuffix(idx[0], ".idx") + ".pack"
 	os.Chmod(pack, 0o644)
-	f, err := os.OpenFile(pack, os.O_WRONLY, 0)
+	write := func(b []byte) {
+		f, err := os.OpenFile(pack, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteAt(b, int64(off+8)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved := make([]byte, 16)
+	f, err := os.Open(pack)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, 16), int64(off+8)); err != nil {
-		t.Fatal(err)
-	}
+	f.ReadAt(saved, int64(off+8))
 	f.Close()
-	h, err := Load(context.Background(), r.dir, "", Options{})
+	write(bytes.Repeat([]byte{0xff}, 16))
+	return r, sha, func() { write(saved) }
+}
+
+// TestLoadThroughADamagedPack: a packed blob whose bytes are damaged
+// stops git log -p as a missing one does; the history keeps every
+// commit's files and says what it lost.
+func TestLoadThroughADamagedPack(t *testing.T) {
+	r, sha, _ := damagedPackRepo(t)
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
 	if err != nil {
 		t.Fatalf("a damaged pack loses the whole history: %v", err)
 	}
@@ -274,6 +292,39 @@ func TestLoadThroughADamagedPack(t *testing.T) {
 	}
 	if co := paths(h.CoChanged([]string{"table.go"}, 3)); !slices.Equal(co, []string{"table.dat"}) {
 		t.Errorf("co-changed with table.go: %v, want table.dat", co)
+	}
+}
+
+// TestDamagedPackIsExtended: a damaged pack's object is there (git
+// cat-file -e finds it) but cannot be read. While it cannot, a HEAD move
+// extends the history with the new commit, its loss kept, as a missing
+// object's does, not read again whole at every HEAD move; once the pack
+// is repaired, the next HEAD move reads it whole.
+func TestDamagedPackIsExtended(t *testing.T) {
+	r, _, repair := damagedPackRepo(t)
+	ctx := context.Background()
+	h, err := loadDir(ctx, r.dir, "", Options{})
+	if err != nil || h.Lost() == "" {
+		t.Fatalf("the damaged pack's history: lost %q (%v)", h.Lost(), err)
+	}
+	r.write("table.go", gamma+"// sorted\n")
+	r.commit("sort the table")
+	h2, err := h.extendDir(ctx, r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h2.Read != 1 || h2.Len() != 5 || !strings.Contains(h2.Lost(), "2 of 5 commits") {
+		t.Errorf("after a commit: read %d commits, %d in the tables, lost %q; want the new one read, 5 in all, 2 of 5 unread", h2.Read, h2.Len(), h2.Lost())
+	}
+	repair()
+	r.write("table.go", gamma+"// sorted twice\n")
+	r.commit("sort the table again")
+	h3, err := h2.extendDir(ctx, r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h3.Read != 6 || h3.Lost() != "" {
+		t.Errorf("after the repair and a commit: read %d commits, lost %q; want all 6 read, nothing lost", h3.Read, h3.Lost())
 	}
 }
 
@@ -298,7 +349,7 @@ func partialCloneOf(t *testing.T, r *gitRepo) *gitRepo {
 func TestPartialCloneIsExtended(t *testing.T) {
 	c := partialCloneOf(t, invoiceRepo(t))
 	ctx := context.Background()
-	h, err := Load(ctx, c.dir, "", Options{})
+	h, err := loadDir(ctx, c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,8 +367,12 @@ func TestPartialCloneIsExtended(t *testing.T) {
 	c.write("tax.go", gamma+"// rates\n")
 	c.commit("note where the rates come from")
 	for _, from := range []*History{h, cached} {
-		runs := gitRuns.Load()
-		h2, err := from.Extend(ctx, c.dir, "", Options{})
+		runs := 0
+		repo, err := counted(c.dir, &runs).Open(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h2, err := from.Extend(ctx, repo, "", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -329,8 +384,8 @@ func TestPartialCloneIsExtended(t *testing.T) {
 				t.Errorf("the extension's loss %q does not say %q", h2.Lost(), want)
 			}
 		}
-		if n := gitRuns.Load() - runs; n > 12 {
-			t.Errorf("the extension ran git %d times", n)
+		if runs > 12 {
+			t.Errorf("the extension ran git %d times", runs)
 		}
 		if ts := touchesOf(h2, "where the rates come from"); len(ts) == 0 || ts[0].Path != "tax.go" {
 			t.Errorf("the new commit's lines: %+v, want tax.go", ts)
@@ -350,7 +405,7 @@ func TestTreelessCloneSaysWhy(t *testing.T) {
 	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Load(context.Background(), clone, "", Options{})
+	_, err := loadDir(context.Background(), clone, "", Options{})
 	if err == nil {
 		t.Fatal("a treeless clone's history was read: the test proves nothing")
 	}
@@ -381,9 +436,18 @@ func TestUnreadRenameKeepsTheCommitBefore(t *testing.T) {
 	r.write("other.go", lines("other", 4))
 	r.commit("count one more other thing")
 	obj := looseObject(t, r, "HEAD~2:money.go")
-	betweenPasses = func() { os.Remove(obj) }
-	defer func() { betweenPasses = nil }()
-	h, err := Load(context.Background(), r.dir, "", Options{})
+	// The object goes missing just before the second pass, the first
+	// git log -p, starts.
+	g := Git{Dir: r.dir, Hook: func(args []string) {
+		if slices.Contains(args, "-p") {
+			os.Remove(obj)
+		}
+	}}
+	repo, err := g.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Load(context.Background(), repo, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,15 +473,49 @@ func TestUnreadCommitsAreBounded(t *testing.T) {
 		r.commit("add rate " + strconv.Itoa(i))
 	}
 	c := partialCloneOf(t, r)
-	runs := gitRuns.Load()
-	h, err := Load(context.Background(), c.dir, "", Options{})
+	runs := 0
+	repo, err := counted(c.dir, &runs).Open(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := gitRuns.Load() - runs; n > 2*maxUnread+10 {
-		t.Errorf("reading 30 commits whose blobs are missing ran git %d times", n)
+	h, err := Load(context.Background(), repo, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs > 2*maxUnread+10 {
+		t.Errorf("reading 30 commits whose blobs are missing ran git %d times", runs)
 	}
 	if h.Len() != 30 || !strings.Contains(h.Lost(), "30 of 30 commits") {
 		t.Errorf("%d commits in the tables, lost %q; want 30, the lines of 30 of 30 left out", h.Len(), h.Lost())
+	}
+}
+
+// TestPartialCloneConfig: a repository is a partial clone when a remote
+// is a promisor (any way git spells true, or the key alone) or
+// extensions.partialClone names a remote; one git config tells.
+func TestPartialCloneConfig(t *testing.T) {
+	for _, c := range []struct {
+		config string
+		want   bool
+	}{
+		{"", false},
+		{"[remote \"origin\"]\n\tpromisor = true\n", true},
+		{"[remote \"Up\"]\n\tpromisor = Yes\n", true},
+		{"[remote \"origin\"]\n\tpromisor\n", true},
+		{"[remote \"origin\"]\n\tpromisor = false\n", false},
+		{"[extensions]\n\tpartialClone = origin\n", true},
+		{"[remote \"origin\"]\n\tpromisor = 0\n[extensions]\n\tpartialclone = origin\n", true},
+	} {
+		r := newGitRepo(t)
+		f, err := os.OpenFile(filepath.Join(r.dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(c.config)
+		f.Close()
+		runs := 0
+		if got := partialClone(context.Background(), counted(r.dir, &runs)); got != c.want || runs != 1 {
+			t.Errorf("%q: partial clone %v in %d git runs, want %v in 1", c.config, got, runs, c.want)
+		}
 	}
 }

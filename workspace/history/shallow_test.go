@@ -55,7 +55,7 @@ func shallowClone(t *testing.T, r *gitRepo, depth string) *gitRepo {
 // history says it is a shallow clone's 3 commits.
 func TestShallowCloneGivesItsCommits(t *testing.T) {
 	c := shallowClone(t, shopRepo(t), "3")
-	h, err := Load(context.Background(), c.dir, "", Options{})
+	h, err := loadDir(context.Background(), c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestShallowCloneGivesItsCommits(t *testing.T) {
 // every other; none does.
 func TestDepthOneCloneHasNoCoChange(t *testing.T) {
 	c := shallowClone(t, shopRepo(t), "1")
-	h, err := Load(context.Background(), c.dir, "", Options{})
+	h, err := loadDir(context.Background(), c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestDepthOneCloneHasNoCoChange(t *testing.T) {
 func TestDeepenedCloneIsReadAgain(t *testing.T) {
 	ctx := context.Background()
 	c := shallowClone(t, shopRepo(t), "2")
-	h, err := Load(ctx, c.dir, "", Options{})
+	h, err := loadDir(ctx, c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestDeepenedCloneIsReadAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if head != h.Head || h.Current(ctx, c.dir, repo) {
+	if head != h.Head || h.Current(ctx, repo, Options{}) {
 		t.Fatalf("after deepening, HEAD moved (%v) or the old history is still current", head != h.Head)
 	}
 	cached, err := LoadCache(file, c.dir, Options{})
@@ -139,7 +139,7 @@ func TestDeepenedCloneIsReadAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, from := range map[string]*History{"history": h, "cache": cached} {
-		d, err := from.Extend(ctx, c.dir, "", Options{})
+		d, err := from.extendDir(ctx, c.dir, "", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,8 +150,8 @@ func TestDeepenedCloneIsReadAgain(t *testing.T) {
 		if len(got) != 1 || got[0].Path != "price.go" || !strings.Contains(got[0].Why, "2 of its last 2") {
 			t.Errorf("%s: cart.go co-changes with %+v, want price.go in 2 of 2 (the discount and the rounding)", name, got)
 		}
-		if !strings.Contains(d.Partial(), "its 5 commits") || !d.Current(ctx, c.dir, repo) {
-			t.Errorf("%s: says %q, current %v", name, d.Partial(), d.Current(ctx, c.dir, repo))
+		if !strings.Contains(d.Partial(), "its 5 commits") || !d.Current(ctx, repo, Options{}) {
+			t.Errorf("%s: says %q, current %v", name, d.Partial(), d.Current(ctx, repo, Options{}))
 		}
 	}
 
@@ -160,7 +160,7 @@ func TestDeepenedCloneIsReadAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if whole, err = whole.Extend(ctx, c.dir, "", Options{}); err != nil {
+	if whole, err = whole.extendDir(ctx, c.dir, "", Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if whole.Partial() != "" || whole.Read != 6 || whole.Len() != 6 {
@@ -175,7 +175,7 @@ func TestShallowCloneExtends(t *testing.T) {
 	ctx := context.Background()
 	r := shopRepo(t)
 	c := shallowClone(t, r, "3")
-	old, err := Load(ctx, c.dir, "", Options{})
+	old, err := loadDir(ctx, c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,11 +183,11 @@ func TestShallowCloneExtends(t *testing.T) {
 	r.write("price.go", lines("price", 8)+lines("rule", 2)+lines("discount", 2))
 	r.commit("cart: a second discount")
 	c.git("pull", "-q", "--ff-only")
-	ext, err := old.Extend(ctx, c.dir, "", Options{})
+	ext, err := old.extendDir(ctx, c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, err := Load(ctx, c.dir, "", Options{})
+	full, err := loadDir(ctx, c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestCurrentCostsOneGitRun(t *testing.T) {
 	r := shopRepo(t)
 	c := shallowClone(t, r, "2")
 	for _, dir := range []string{r.dir, c.dir} {
-		h, err := Load(ctx, dir, "", Options{})
+		h, err := loadDir(ctx, dir, "", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,22 +222,22 @@ func TestCurrentCostsOneGitRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, from := range []*History{h, cached} {
-			runs := gitRuns.Load()
-			repo, err := Open(ctx, dir)
-			if err != nil || !from.Current(ctx, dir, repo) {
+			runs := 0
+			repo, err := counted(dir, &runs).Open(ctx)
+			if err != nil || !from.Current(ctx, repo, Options{}) {
 				t.Errorf("%s: not current at its own HEAD (%v)", dir, err)
 			}
-			if n := gitRuns.Load() - runs; n != 1 {
-				t.Errorf("%s: telling the history is current ran git %d times, want 1", dir, n)
+			if runs != 1 {
+				t.Errorf("%s: telling the history is current ran git %d times, want 1", dir, runs)
 			}
 		}
 	}
-	h, err := Load(ctx, c.dir, "", Options{})
+	h, err := loadDir(ctx, c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.git("fetch", "-q", "--deepen", "1")
-	if repo, err := Open(ctx, c.dir); err != nil || h.Current(ctx, c.dir, repo) {
+	if repo, err := Open(ctx, c.dir); err != nil || h.Current(ctx, repo, Options{}) {
 		t.Errorf("after deepening the clone its history is still current (%v)", err)
 	}
 }
@@ -249,7 +249,7 @@ func TestCurrentCostsOneGitRun(t *testing.T) {
 func TestCurrentWhenTheBoundaryCannotBeRead(t *testing.T) {
 	ctx := context.Background()
 	c := shallowClone(t, shopRepo(t), "3")
-	h, err := Load(ctx, c.dir, "", Options{})
+	h, err := loadDir(ctx, c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,14 +273,14 @@ func TestCurrentWhenTheBoundaryCannotBeRead(t *testing.T) {
 	if err := os.Remove(filepath.Join(c.dir, ".git", "objects", sha[:2], sha[2:])); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(ctx, c.dir, "", Options{}); err == nil {
+	if _, err := loadDir(ctx, c.dir, "", Options{}); err == nil {
 		t.Fatal("the history can still be read: the test proves nothing")
 	}
 	repo, err := Open(ctx, c.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !h.Current(ctx, c.dir, repo) {
+	if !h.Current(ctx, repo, Options{}) {
 		t.Error("a boundary git cannot read makes the history not current: every refresh would read it again and fail")
 	}
 }
@@ -293,7 +293,7 @@ func TestShallowFileChangeIsReadOnce(t *testing.T) {
 	ctx := context.Background()
 	r := shopRepo(t)
 	c := shallowClone(t, r, "3")
-	h, err := Load(ctx, c.dir, "", Options{})
+	h, err := loadDir(ctx, c.dir, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,19 +306,58 @@ func TestShallowFileChangeIsReadOnce(t *testing.T) {
 	if string(before) == string(after) {
 		t.Fatal("the fetch left the shallow file as it was: the test proves nothing")
 	}
-	repo, err := Open(ctx, c.dir)
+	runs := 0
+	repo, err := counted(c.dir, &runs).Open(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ext, err := h.Extend(ctx, c.dir, repo.Head, Options{})
+	ext, err := h.Extend(ctx, repo, repo.Head, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ext.Read != h.Read || ext.Len() != h.Len() || ext.Partial() != h.Partial() {
 		t.Errorf("the same boundary was read again: read %d, %d kept, says %q", ext.Read, ext.Len(), ext.Partial())
 	}
-	runs := gitRuns.Load()
-	if !ext.Current(ctx, c.dir, repo) || gitRuns.Load() != runs {
-		t.Errorf("after the extension the history is not current without git (%d runs)", gitRuns.Load()-runs)
+	runs = 0
+	if !ext.Current(ctx, repo, Options{}) || runs != 0 {
+		t.Errorf("after the extension the history is not current without git (%d runs)", runs)
+	}
+}
+
+// TestRefreshGitRuns: a refresh after HEAD moved by one commit (what a
+// commit or a pull looks like to the workspace: Open, Current, Extend)
+// runs git at most want times: Open's one rev-parse says what the
+// extension needs of the repository (its prefix, whether it is
+// shallow), and a read that lost objects asks whether it is a partial
+// clone with one git config.
+func TestRefreshGitRuns(t *testing.T) {
+	ctx := context.Background()
+	whole := shopRepo(t)
+	shallow := shallowClone(t, shopRepo(t), "3")
+	partial := partialCloneOf(t, invoiceRepo(t))
+	for _, c := range []struct {
+		name string
+		r    *gitRepo
+		want int
+	}{{"whole", whole, 5}, {"shallow", shallow, 7}, {"partial", partial, 6}} {
+		h, err := loadDir(ctx, c.r.dir, "", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.r.write("cart.go", lines("cart", 12))
+		c.r.commit("cart: keep the cart a week")
+		runs := 0
+		repo, err := counted(c.r.dir, &runs).Open(ctx)
+		if err != nil || h.Current(ctx, repo, Options{}) {
+			t.Fatalf("%s: current after a commit (%v)", c.name, err)
+		}
+		ext, err := h.Extend(ctx, repo, "", Options{})
+		if err != nil || ext.Read != 1 {
+			t.Fatalf("%s: the extension read %v commits (%v), want 1", c.name, ext, err)
+		}
+		t.Logf("%s: a refresh after a commit ran git %d times", c.name, runs)
+		if runs > c.want {
+			t.Errorf("%s: a refresh after a commit ran git %d times, want at most %d", c.name, runs, c.want)
+		}
 	}
 }

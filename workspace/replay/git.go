@@ -15,10 +15,13 @@ import (
 )
 
 // repo runs git on one repository, reading objects only: it never touches
-// a working tree or an index, and never fetches (history.GitEnv keeps a
-// partial clone from reaching for missing objects, on every git version).
+// a working tree or an index, and never fetches (history.Git runs every
+// git command as history does: history.GitEnv keeps a partial clone from
+// reaching for missing objects, on every git version).
 type repo struct {
-	dir string
+	dir  string
+	g    history.Git
+	hist history.Repo // what the history sources are read from
 
 	batch *catFile // git cat-file --batch, started on first use
 	check *catFile // git cat-file --batch-check, started on first use
@@ -26,26 +29,25 @@ type repo struct {
 
 // git runs a git command and returns its standard output.
 func (r *repo) git(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", r.dir, "-c", "core.quotePath=false"}, args...)...)
-	cmd.Env = history.GitEnv()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if errors.Is(err, exec.ErrNotFound) {
-			return nil, errors.New("git is not installed (ctxls replay reads history with the git command)")
-		}
-		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, msg)
+	out, err := r.g.Output(ctx, args...)
+	if errors.Is(err, history.ErrNoGit) {
+		return nil, errNoGit
 	}
-	return out, nil
+	return out, err
 }
+
+// errNoGit is replay's word for history.ErrNoGit.
+var errNoGit = errors.New("git is not installed (ctxls replay reads history with the git command)")
 
 // openRepo checks that dir is a git repository (a working tree or a bare
 // one) with a HEAD.
 func openRepo(ctx context.Context, dir string) (*repo, error) {
-	r := &repo{dir: dir}
-	if _, err := r.git(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
+	r := &repo{dir: dir, g: history.Git{Dir: dir}}
+	var err error
+	if r.hist, err = r.g.Open(ctx); err != nil {
+		if errors.Is(err, history.ErrNoGit) {
+			return nil, errNoGit
+		}
 		if _, err2 := r.git(ctx, "rev-parse", "--git-dir"); err2 != nil {
 			return nil, fmt.Errorf("%s is not a git repository", dir)
 		}
@@ -75,7 +77,9 @@ func (r *repo) commits(ctx context.Context, n int, since string) ([]string, erro
 // commitInfo is a commit's first parent (none for a root commit or a
 // shallow clone's boundary) and its message.
 func (r *repo) commitInfo(ctx context.Context, c string) (parent, message string, err error) {
-	out, err := r.git(ctx, "show", "-s", "--format=%P%x00%B", c)
+	// Not `git show -s`, which still finds the commit's renames, and so
+	// needs blobs a partial clone may lack.
+	out, err := r.git(ctx, "log", "-1", "--format=%P%x00%B", c)
 	if err != nil {
 		return "", "", err
 	}
@@ -159,10 +163,10 @@ type catFile struct {
 	out *bufio.Reader
 }
 
-// startCatFile starts `git cat-file mode` on dir.
-func startCatFile(dir, mode string) (*catFile, error) {
-	cmd := exec.Command("git", "-C", dir, "cat-file", mode)
-	cmd.Env = history.GitEnv()
+// startCatFile starts `git cat-file mode` on the repository.
+func (r *repo) startCatFile(mode string) (*catFile, error) {
+	args := []string{"cat-file", mode}
+	cmd := r.g.Command(context.Background(), args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -172,7 +176,10 @@ func startCatFile(dir, mode string) (*catFile, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
+		if err = history.Fail(context.Background(), args, err, ""); errors.Is(err, history.ErrNoGit) {
+			return nil, errNoGit
+		}
+		return nil, err
 	}
 	return &catFile{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
 }
@@ -209,7 +216,7 @@ func (c *catFile) close() {
 // (`git cat-file --batch-check`).
 func (r *repo) size(sha string) (int64, error) {
 	if r.check == nil {
-		c, err := startCatFile(r.dir, "--batch-check")
+		c, err := r.startCatFile("--batch-check")
 		if err != nil {
 			return 0, err
 		}
@@ -224,7 +231,7 @@ func (r *repo) size(sha string) (int64, error) {
 // and errBlobTooLarge returned.
 func (r *repo) blob(sha string, limit int64) ([]byte, error) {
 	if r.batch == nil {
-		c, err := startCatFile(r.dir, "--batch")
+		c, err := r.startCatFile("--batch")
 		if err != nil {
 			return nil, err
 		}

@@ -568,7 +568,7 @@ func (rp *replayer) sync(ctx context.Context, p string, touched []string) error 
 	if !rp.opts.NoHistory {
 		// The cases walk forward: each history extends the last one
 		// (history.Extend reads only the commits since).
-		h, err := rp.hist.Extend(ctx, rp.r.dir, p, history.Options{
+		h, err := rp.hist.Extend(ctx, rp.r.hist, p, history.Options{
 			MaxCommits: rp.opts.Config.HistoryCommits, MaxAge: time.Duration(rp.opts.Config.HistoryDays) * 24 * time.Hour,
 		})
 		if err != nil {
