@@ -226,3 +226,38 @@ func TestCoChangeBroadCommits(t *testing.T) {
 		t.Errorf("first other file %q, want feed/b.go (changed with ledger.go alone; the others only in broad commits):%s", got, selString(sel))
 	}
 }
+
+// TestNamesakes: with sansio/app.py open and its template_filter named in
+// the request, blueprints.py, whose app_template_filter extends that name
+// and shares few of the request's words, comes first among the other
+// files, before a module the request's words match better, and its why
+// names both names; the test of template_filter is no namesake. Without
+// the source, the better word match comes first.
+func TestNamesakes(t *testing.T) {
+	r := newHistRepo(t)
+	r.commit("initial import", map[string]string{
+		"sansio/app.py": "class App:\n    def template_filter(self, name=None):\n        \"\"\"Register a function as a filter of the templates.\"\"\"\n        def decorator(f):\n            self.add_template_filter(f, name=name)\n            return f\n        return decorator\n\n" +
+			"    def add_template_filter(self, f, name=None):\n        self.jinja_env.filters[name or f.__name__] = f\n",
+		"sansio/blueprints.py": "class Blueprint:\n    def app_template_filter(self, name=None):\n        \"\"\"Register a function for every rendering of the application.\"\"\"\n        def decorator(f):\n            self.record_once(lambda s: s.app.add_template_filter(f, name=name))\n            return f\n        return decorator\n",
+		"sansio/parens.py":     "def strip_parens(text):\n    \"\"\"Use a template without parens: strip the parens of a filter call.\"\"\"\n    return text.replace(\"()\", \"\")\n",
+		"tests/test_app.py":    "def test_template_filter():\n    assert True\n",
+	})
+	active := "sansio/app.py"
+	req := &SelectRequest{Query: "use template_filter without parens", Active: filepath.Join(r.dir, "sansio", "app.py"), Limit: 8, IncludeItems: CodeOnly()}
+	ws := histWorkspace(t, r.dir)
+	sel := selDo(t, ws, req)
+	wantFirstOther(t, sel, active, "sansio/blueprints.py", "sibling", "app_template_filter extends template_filter")
+	for _, it := range sel.Items {
+		if it.Path == "sansio/blueprints.py" && !strings.Contains(it.Why, "defines `app_template_filter`, named like `template_filter` of the file you have open") {
+			t.Errorf("blueprints.py's why %q does not say what it defines", it.Why)
+		}
+		if _, ok := it.Signals["sibling"]; ok && it.Path != "sansio/blueprints.py" {
+			t.Errorf("%s has a sibling signal: only blueprints.py extends template_filter", it.Path)
+		}
+	}
+	withoutSource(t, heuristics.SrcSibling)
+	ws = histWorkspace(t, r.dir)
+	if got, _ := firstOther(selDo(t, ws, req), active); got == "sansio/blueprints.py" {
+		t.Errorf("without the source blueprints.py still comes first: the test shows nothing")
+	}
+}

@@ -975,3 +975,51 @@ func TestSelectDottedNameTooCommonIsNoMention(t *testing.T) {
 		t.Errorf("%d packages' rollup.config.js: %d named by their stem, want none", heuristics.MaxPathMention+1, got)
 	}
 }
+
+// echoLoggers holds three Loggers: the logger middleware of package
+// middleware, the framework's Logger interface and the context's Logger
+// method.
+const echoLoggers = `
+-- go.mod --
+module example.com/web
+
+go 1.22
+-- middleware/logger.go --
+package middleware
+
+// Logger returns a middleware that logs each request.
+func Logger() func(next func() error) func() error {
+	return func(next func() error) func() error { return next }
+}
+-- log.go --
+package web
+
+// Logger is the logging interface of the framework.
+type Logger interface {
+	Print(i ...any)
+}
+-- context.go --
+package web
+
+type context struct{ logger Logger }
+
+// Logger returns the logger of the request's context.
+func (c *context) Logger() Logger { return c.logger }
+`
+
+// A Go-qualified name ("middleware.Logger": package middleware's Logger)
+// names the Logger of the folder middleware/, not every Logger: the
+// framework's interface and the context's method are not named by it.
+func TestSelectPackageQualifiedName(t *testing.T) {
+	ws, _ := selOpen(t, echoLoggers, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Deprecate middleware.Logger", Limit: 8})
+	for _, it := range res.Items {
+		_, named := it.Signals["mention"]
+		if want := it.Path == "middleware/logger.go"; named != want {
+			t.Errorf("%s %s: mention signal %v, want %v", it.Path, it.Symbol, named, want)
+		}
+	}
+	if files := selFiles(res); len(files) == 0 || files[0] != "middleware/logger.go" {
+		t.Errorf("want middleware/logger.go first, got %q", files)
+	}
+}

@@ -153,3 +153,70 @@ func TestSelectConfigFilesShareAPlace(t *testing.T) {
 		t.Errorf("want at most two configuration files among the first four, got %q", files)
 	}
 }
+
+// copiesApp is a Java library with a multi-release layout: one class
+// written three times, for the base JVM and for Java 14 and 16
+// (src/main/java, java14, java16), beside the code that does the work.
+var copiesApp = func() string {
+	copyOf := func(v, lookup string) string {
+		return `package retrofit2;
+
+// DefaultMethodSupport invokes the default methods of a service interface` + v + `.
+final class DefaultMethodSupport {
+  // invoke calls the default method of the proxy with its arguments.
+  static Object invoke(java.lang.reflect.Method method, Class<?> declaringClass, Object proxy, Object[] args) throws Throwable {
+    return ` + lookup + `.unreflectSpecial(method, declaringClass).bindTo(proxy).invokeWithArguments(args);
+  }
+}
+`
+	}
+	return `-- src/main/java/retrofit2/DefaultMethodSupport.java --
+` + copyOf("", "lookup(declaringClass)") + `-- src/main/java14/retrofit2/DefaultMethodSupport.java --
+` + copyOf(" on Java 14", "MethodHandles.privateLookupIn(declaringClass, MethodHandles.lookup())") + `-- src/main/java16/retrofit2/DefaultMethodSupport.java --
+` + copyOf(" on Java 16", "java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args); // ") + `-- src/main/java/retrofit2/ServiceMethod.java --
+package retrofit2;
+
+// ServiceMethod parses the annotations of a service method and invokes it.
+abstract class ServiceMethod {
+  // parseAnnotations reads the method's annotations; a default method is invoked as written.
+  static ServiceMethod parseAnnotations(Retrofit retrofit, java.lang.reflect.Method method) {
+    if (method.isDefault()) {
+      return null;
+    }
+    return HttpServiceMethod.parseAnnotations(retrofit, method);
+  }
+}
+-- src/main/java/retrofit2/Utils.java --
+package retrofit2;
+
+// Utils holds the helpers of the service proxies.
+final class Utils {
+  // methodError builds the error of a service method whose default invocation failed.
+  static RuntimeException methodError(java.lang.reflect.Method method, String message) {
+    return new IllegalArgumentException(message + "\n    for method " + method.getName());
+  }
+}
+`
+}()
+
+// The copies of one class in the parallel source roots of a
+// multi-release layout (java, java14, java16) count as one file: the
+// second and third copy do not take the places of the code beside them.
+func TestSelectVersionedCopiesCountAsOneFile(t *testing.T) {
+	ws, _ := selOpen(t, copiesApp, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "invoke the default method of a service interface", Limit: 12})
+	files := selFiles(res)
+	var copies []int
+	for i, f := range files {
+		if strings.HasSuffix(f, "/DefaultMethodSupport.java") {
+			copies = append(copies, i)
+		}
+	}
+	other := slices.Index(files, "src/main/java/retrofit2/ServiceMethod.java")
+	if len(copies) < 3 || other < 0 {
+		t.Fatalf("want the three copies and ServiceMethod.java, got %q", files)
+	}
+	if other > copies[1] {
+		t.Errorf("want ServiceMethod.java before the second copy of DefaultMethodSupport.java, got %q", files)
+	}
+}

@@ -124,7 +124,7 @@ func (s *scope) collect() []*cand {
 				c.ranks[src], c.scores[src] = r.rank, r.score
 			}
 		}
-		c.site, c.coChanged, c.pastChange = s.sites[c.slot], s.coWhy[c.fileSlot], s.pastWhy[c.fileSlot] // the evidence's words (why.go)
+		c.site, c.coChanged, c.pastChange, c.namesake = s.sites[c.slot], s.coWhy[c.fileSlot], s.pastWhy[c.fileSlot], s.namesakeWhy[c.fileSlot] // the evidence's words (why.go)
 		if lit, ok := s.litSym[c.slot]; ok {
 			c.literal, c.literalOwn = lit, true
 		} else {
@@ -828,7 +828,7 @@ func diversify(all []*cand) []*cand {
 		takenPool.Put(taken)
 	}()
 	for _, c := range all {
-		k := fileKey{c.folder, twinName(c.path), c.lang, c.cat}
+		k := fileKey{c.folder, copyName(twinName(c.path)), c.lang, c.cat}
 		if c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test) {
 			k = fileKey{f: c.folder, cat: heuristics.Config}
 		}
@@ -868,6 +868,43 @@ func twinName(p string) string {
 	}
 	return p
 }
+
+// copyName is a twin name with the version digits of its folders left
+// out ("src/main/java14/x/DefaultMethodSupport" and
+// "src/main/java/x/DefaultMethodSupport": "src/main/java/x/..."): the
+// copies of one file in the parallel source roots of a multi-release or
+// versioned layout (java, java9, java16; v1, v2) are one file to
+// diversify, and take one of the first places, not three. Only digits
+// after a letter end a folder's version; the file's own name keeps them.
+// It allocates only for a path with such a folder.
+func copyName(p string) string {
+	dir := strings.LastIndexByte(p, '/')
+	if dir < 0 || !versionedDir(p[:dir]) {
+		return p
+	}
+	parts := strings.Split(p[:dir], "/")
+	for i, d := range parts {
+		parts[i] = strings.TrimRight(d, "0123456789")
+		if parts[i] == "" || !isLetter(parts[i][len(parts[i])-1]) {
+			parts[i] = d
+		}
+	}
+	return strings.Join(parts, "/") + p[dir:]
+}
+
+// versionedDir reports whether a folder of dir ends in a digit after a
+// letter.
+func versionedDir(dir string) bool {
+	for i := 1; i < len(dir); i++ {
+		if isDigit(dir[i]) && isLetter(dir[i-1]) && (i+1 == len(dir) || dir[i+1] == '/' || isDigit(dir[i+1])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigit(b byte) bool  { return b >= '0' && b <= '9' }
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // better orders candidates by fused score, then place as the index
 // breaks ties (symbolindex.PlaceOrder: path, then position), then name, so

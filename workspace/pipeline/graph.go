@@ -3,12 +3,14 @@ package pipeline
 import (
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/ctxls/ctxls/heuristics"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
+	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
 // The reference graph links files through the identifiers they use: a file
@@ -241,17 +243,104 @@ func neighboursSource(s *scope) ranked {
 // its platform variants (static.go, static_windows.go, static_other.go)
 // and its specialisations (logger.go, request_logger.go). Tests are left
 // to the test partners, on both sides: a test open has no siblings.
+// After them, second, come the namesakes of the active file's symbols the
+// request names (namesakes).
 func siblingSource(s *scope) ranked {
 	if s.activeRel == "" || s.fv.Weights.Source[heuristics.SrcSibling] == 0 || heuristics.IsTestPath(s.activeRel) {
 		return ranked{}
 	}
 	var out ranked
-	for _, fs := range siblings(s.idx, s.activeRel) {
+	sib := siblings(s.idx, s.activeRel)
+	for _, fs := range sib {
 		if s.fileFilter == nil || s.fileFilter(fs) {
 			out.files = append(out.files, scoredFile{fs, 1})
 		}
 	}
+	for _, n := range s.namesakes() {
+		if !slices.Contains(sib, n.file) && (s.fileFilter == nil || s.fileFilter(n.file)) {
+			out.files = append(out.files, scoredFile{n.file, 0.5})
+			if s.namesakeWhy == nil {
+				s.namesakeWhy = map[uint32]string{}
+			}
+			s.namesakeWhy[n.file] = "defines `" + n.name + "`, named like `" + n.of + "` of the file you have open"
+		}
+	}
 	return out
+}
+
+// namesake is a file defining a symbol (name) whose name extends that of
+// the active file's symbol of.
+type namesake struct {
+	file     uint32
+	name, of string
+}
+
+// namesakes are the files, other than the active one and not tests, that
+// define a symbol whose name extends, by whole parts at either end, the
+// name of one of the active file's focus symbols the request names (every
+// word of it, two or more): with template_filter named, app_template_filter
+// of the blueprint beside the app; with LoggerWithConfig,
+// RequestLoggerWithConfig. One piece of behaviour given to several types
+// or layers is named so, and a change to it changes them all. A name that
+// more than heuristics.MaxNamesakeFiles files extend is a convention
+// (every middleware's XConfig.ToMiddleware), not one piece of code; a name
+// merely equal elsewhere is an interface's implementations, and no link.
+func (s *scope) namesakes() []namesake {
+	fs, ok := s.idx.FileSlot(s.activeRel)
+	if !ok {
+		return nil
+	}
+	other := func(slot uint32) bool {
+		r, ok := s.idx.Symbol(slot)
+		return ok && r.File != fs && !heuristics.IsTestPath(r.Path)
+	}
+	var out []namesake
+	for _, f := range s.focusSlots() {
+		ref, ok := s.idx.Symbol(f)
+		if !ok {
+			continue
+		}
+		parts := lowerParts(ref.Name)
+		terms := tokenize.QueryTerms(strings.Join(parts, " "))
+		if len(terms) < 2 || slices.ContainsFunc(terms, func(t string) bool { return !s.q.seen[t] }) {
+			continue
+		}
+		q := make([]symbolindex.QueryTerm, len(terms))
+		for i, t := range terms {
+			q[i] = symbolindex.QueryTerm{Term: t, Weight: 1}
+		}
+		var found []namesake
+		for _, h := range s.idx.SearchSymbols(q, heuristics.NamesakeK, other, s.buf) {
+			r, _ := s.idx.Symbol(h.Doc)
+			if np := lowerParts(r.Name); len(np) > len(parts) && partsExtend(np, parts) &&
+				!slices.ContainsFunc(found, func(n namesake) bool { return n.file == r.File }) {
+				found = append(found, namesake{r.File, r.Name, ref.Name})
+			}
+		}
+		if len(found) > heuristics.MaxNamesakeFiles {
+			continue
+		}
+		for _, n := range found {
+			if !slices.ContainsFunc(out, func(o namesake) bool { return o.file == n.file }) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// lowerParts is a name's parts (identParts), lower-cased.
+func lowerParts(name string) []string {
+	parts := identParts(name)
+	for i, p := range parts {
+		parts[i] = strings.ToLower(p)
+	}
+	return parts
+}
+
+// partsExtend reports whether the parts of name begin or end with part.
+func partsExtend(name, part []string) bool {
+	return len(name) >= len(part) && (slices.Equal(name[:len(part)], part) || slices.Equal(name[len(name)-len(part):], part))
 }
 
 // siblings are the files in rel's directory, with its extension and not

@@ -308,7 +308,9 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if c.ranks[heuristics.SrcLexical] > 0 || c.ranks[heuristics.SrcSentence] > 0 {
 		add(x.words(c))
 	}
-	if c.ranks[heuristics.SrcSibling] > 0 && x.p.activeAbs != "" {
+	if c.ranks[heuristics.SrcSibling] > 0 && c.namesake != "" {
+		add(c.namesake)
+	} else if c.ranks[heuristics.SrcSibling] > 0 && x.p.activeAbs != "" {
 		add("named like " + path.Base(x.p.activeAbs) + ", the file you have open, beside it")
 	}
 	if (c.ranks[heuristics.SrcCoChange] > 0 || c.ranks[heuristics.SrcCoHistory] > 0) && c.coChanged != "" {

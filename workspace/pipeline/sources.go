@@ -103,6 +103,7 @@ type scope struct {
 	coWhy, pastWhy map[uint32]string
 	litWhy         map[uint32]string // the removed literal each file of the literal source holds
 	litSym         map[uint32]string // the removed literal each symbol of the literal source holds
+	namesakeWhy    map[uint32]string // what each namesake file of the sibling source defines (namesakes)
 	pointed        []uint32          // the files of the mention, active and edit sources' symbols and files, in their order (notePointed)
 }
 
@@ -258,7 +259,7 @@ func mentionSource(s *scope) ranked {
 		// differently in the code: fall back to the last part, but only
 		// when the whole name matched nothing.
 		if i := strings.LastIndexByte(m.name, '.'); i > 0 && len(slots) == 0 {
-			for _, slot := range s.idx.Named(m.name[i+1:]) {
+			for _, slot := range s.qualifiedBy(s.idx.Named(m.name[i+1:]), m.name[:i]) {
 				named = append(named, weightedSlot{slot, m.w * heuristics.MemberWeight})
 			}
 		}
@@ -282,6 +283,30 @@ func mentionSource(s *scope) ranked {
 	}
 	out.files = bestPerFile(out.files)
 	s.conf.Mentions += len(out.syms) + len(files)
+	return out
+}
+
+// qualifiedBy keeps, of the symbols a dotted name's last part names, those
+// whose folder or file its qualifier names ("middleware.Logger": the
+// Logger of middleware/, a Go package's; "utils.merge": utils.js's), when
+// some are; else all of them, the qualifier being a receiver or a type
+// spelled otherwise in the code ("reply.redirect()").
+func (s *scope) qualifiedBy(slots []uint32, qualifier string) []uint32 {
+	if i := strings.LastIndexByte(qualifier, '.'); i >= 0 {
+		qualifier = qualifier[i+1:]
+	}
+	var out []uint32
+	for _, slot := range slots {
+		if f, ok := s.idx.SymbolFile(slot); ok {
+			p := s.idx.FilePath(f)
+			if strings.EqualFold(fileStem(p), qualifier) || strings.EqualFold(path.Base(path.Dir(p)), qualifier) {
+				out = append(out, slot)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return slots
+	}
 	return out
 }
 

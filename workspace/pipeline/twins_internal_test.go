@@ -27,3 +27,22 @@ func TestTwinName(t *testing.T) {
 		}
 	}
 }
+
+func TestCopyName(t *testing.T) {
+	for in, want := range map[string]string{
+		"src/main/java14/r/Support": "src/main/java/r/Support",
+		"src/main/java/r/Support":   "src/main/java/r/Support",
+		"v2/flag":                   "v/flag",
+		"lib/python3.8/site":        "lib/python3.8/site",
+		"src/http2/server":          "src/http/server",
+		"docs/releases/1.2.0":       "docs/releases/1.2.0",
+		"pkg/sha256":                "pkg/sha256",
+		"a1b/x":                     "a1b/x",
+		"examples/case12/index":     "examples/case/index",
+		"Makefile":                  "Makefile",
+	} {
+		if got := copyName(in); got != want {
+			t.Errorf("copyName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

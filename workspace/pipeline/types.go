@@ -211,6 +211,9 @@ type cand struct {
 	// coChanged and pastChange are the history's words for why it ranks
 	// the file (sources.go): "changed together with …", "like commit …".
 	coChanged, pastChange string
+	// namesake: the name it defines that extends a name of the active
+	// file the request names (sibling source, namesakes).
+	namesake string
 	// literal: the literal of code the request removes that it holds
 	// (literalOwn) or its file holds (literalSource).
 	literal    string
