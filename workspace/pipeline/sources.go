@@ -1140,10 +1140,11 @@ func (s *scope) spellingHits(texts []litFile, find func([]byte, func(spelling.Hi
 	return out
 }
 
-// spellingTexts are the texts of the folder's files, but docs (whose
-// translations are words of other languages), that the spelling source
+// spellingTexts are the texts of the folder's files the spelling source
 // reads, through the gate: the files the user points at first, then the
-// other sources' by rank, then the rest, at most
+// other sources' by rank, then the rest, docs last (their prose counts
+// the words code writes in its comments, but a site's translations are
+// words of other languages), at most
 // heuristics.SpellingScanFiles files and heuristics.SpellingScanBytes
 // bytes. Only the files already read for the request stay read after it.
 func (s *scope) spellingTexts() []litFile {
@@ -1158,7 +1159,7 @@ func (s *scope) spellingTexts() []litFile {
 			return true
 		}
 		seen[fs] = true
-		if n := s.idx.FileSize(fs); n > heuristics.SpellingScanBytes-size || s.idx.FileCategory(fs).Has(heuristics.Docs) {
+		if n := s.idx.FileSize(fs); n > heuristics.SpellingScanBytes-size {
 			return true
 		}
 		if len(out)%256 == 255 {
@@ -1170,9 +1171,8 @@ func (s *scope) spellingTexts() []litFile {
 		}
 		return true
 	}
-	more := true
 	for _, fs := range s.pointed {
-		if more = add(fs); !more {
+		if !add(fs) {
 			return out
 		}
 	}
@@ -1186,6 +1186,8 @@ func (s *scope) spellingTexts() []litFile {
 			}
 		}
 	}
-	s.idx.EachPath(func(_ string, fs uint32) bool { return add(fs) })
+	for _, docs := range []bool{false, true} {
+		s.idx.EachPath(func(_ string, fs uint32) bool { return s.idx.FileCategory(fs).Has(heuristics.Docs) != docs || add(fs) })
+	}
 	return out
 }
