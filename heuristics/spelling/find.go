@@ -47,10 +47,10 @@ func Find(text []byte, sus map[string]Suspect, named []Named, grammar bool, fn f
 	prevAt, prevEnd := -1, -1
 	lastRun := -1
 	Words(text, func(w []byte, at int, run []byte, start int) {
-		if len(w) < MinLen-1 {
-			// too short to be suspect (Suspects, Variants)
-		} else if s, ok := sus[string(w)]; ok {
-			fn(Hit{at, at + len(w), string(text[at : at+len(w)]), s})
+		if len(w) >= MinLen-1 { // a shorter word is no suspect (Suspects, Variants)
+			if s, ok := sus[string(w)]; ok {
+				fn(Hit{at, at + len(w), string(text[at : at+len(w)]), s})
+			}
 		}
 		if start == lastRun {
 			return
