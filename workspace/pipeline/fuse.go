@@ -77,9 +77,7 @@ func (s *scope) collect() []*cand {
 		r := src.run(s)
 		fileLists[src.src] = r.files
 		s.addSyms(cands, src.src, r.syms)
-		if len(s.q.removed) > 0 && (src.src == heuristics.SrcMention || src.src == heuristics.SrcActive || src.src == heuristics.SrcEdit) {
-			s.notePointed(r)
-		}
+		s.notePointed(src.src, r)
 	}
 	fileScore := s.fuseFiles(&fileLists)
 	// Each file with its score, so that sorting compares scores without
@@ -125,11 +123,7 @@ func (s *scope) collect() []*cand {
 			}
 		}
 		c.site, c.coChanged, c.pastChange, c.namesake = s.sites[c.slot], s.coWhy[c.fileSlot], s.pastWhy[c.fileSlot], s.namesakeWhy[c.fileSlot] // the evidence's words (why.go)
-		if lit, ok := s.litSym[c.slot]; ok {
-			c.literal, c.literalOwn = lit, true
-		} else {
-			c.literal = s.litWhy[c.fileSlot]
-		}
+		s.noteHeld(c)
 		if s.activeRel != "" {
 			c.scores[heuristics.SrcLocality] = float32(locality(s.activeRel, c.path))
 		}
@@ -140,6 +134,21 @@ func (s *scope) collect() []*cand {
 	}
 	s.fuse(out, fileLists[heuristics.SrcGraph])
 	return out
+}
+
+// noteHeld gives c what it, or else its file, holds that the literal and
+// spelling sources rank it for: the words of their evidence (why.go).
+func (s *scope) noteHeld(c *cand) {
+	if lit, ok := s.litSym[c.slot]; ok {
+		c.literal, c.literalOwn = lit, true
+	} else {
+		c.literal = s.litWhy[c.fileSlot]
+	}
+	if why, ok := s.spellSym[c.slot]; ok {
+		c.spelling, c.spellingOwn = why, true
+	} else {
+		c.spelling = s.spellWhy[c.fileSlot]
+	}
 }
 
 // evidentFiles are the files some source other than the embedder found:

@@ -120,6 +120,20 @@ func (s *snap) fileText(idx *symbolindex.Index, root, rel string) []byte {
 	return src
 }
 
+// peekText is the text of rel as fileText reads it, without keeping it
+// for the request when no stage read it before: the spelling source reads
+// many files it ranks none of.
+func (s *snap) peekText(idx *symbolindex.Index, root, rel string) []byte {
+	if src, ok := s.texts[textKey{idx, rel}]; ok {
+		return src
+	}
+	src, err := s.ReadText(root, snapshot.JoinRoot(root, rel))
+	if err != nil || !indexedText(idx, rel, src) {
+		return nil
+	}
+	return src
+}
+
 // indexedText reports whether src is the text the index holds for relPath.
 // A file changed on disk is re-indexed when its watched-file event comes;
 // until then its items are left out rather than cut from the new text at

@@ -316,12 +316,8 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if (c.ranks[heuristics.SrcCoChange] > 0 || c.ranks[heuristics.SrcCoHistory] > 0) && c.coChanged != "" {
 		add(c.coChanged)
 	}
-	if c.ranks[heuristics.SrcLiteral] > 0 && c.literal != "" {
-		holds := "its file holds `"
-		if c.literalOwn {
-			holds = "holds `"
-		}
-		add(holds + shortLiteral(c.literal) + "`, which your request removes or replaces")
+	for _, h := range holds(c) {
+		add(h)
 	}
 	if c.ranks[heuristics.SrcHistory] > 0 && c.pastChange != "" {
 		add("touched by past commits like your question (" + strings.TrimPrefix(c.pastChange, "like ") + ")")
@@ -623,6 +619,27 @@ func (x *explainer) firstSymbolStart(c *cand) uint32 {
 		}
 	}
 	return first
+}
+
+// holds says what c, or its file, holds that the literal and spelling
+// sources rank it for: a literal the request removes, a misspelled word.
+func holds(c *cand) []string {
+	var out []string
+	if c.ranks[heuristics.SrcLiteral] > 0 && c.literal != "" {
+		holds := "its file holds `"
+		if c.literalOwn {
+			holds = "holds `"
+		}
+		out = append(out, holds+shortLiteral(c.literal)+"`, which your request removes or replaces")
+	}
+	if c.ranks[heuristics.SrcSpelling] > 0 && c.spelling != "" {
+		holds := "its file holds "
+		if c.spellingOwn {
+			holds = "holds "
+		}
+		out = append(out, holds+c.spelling)
+	}
+	return out
 }
 
 // shortLiteral is lit cut to about 60 characters, at a rune, for a why.

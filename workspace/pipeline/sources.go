@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"cmp"
+	"maps"
 	"math"
 	"os"
 	"path"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/heuristics/spelling"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/history"
@@ -45,6 +47,7 @@ var sources = []struct {
 	{heuristics.SrcNeighbour, neighboursSource}, // graph.go
 	{heuristics.SrcSibling, siblingSource},      // graph.go
 	{heuristics.SrcLiteral, literalSource},      // after the sources whose files it scans
+	{heuristics.SrcSpelling, spellingSource},    // after the sources whose files it reads first
 }
 
 // ranked is one source's list: symbols it ranks itself and files it ranks
@@ -104,6 +107,9 @@ type scope struct {
 	litWhy         map[uint32]string // the removed literal each file of the literal source holds
 	litSym         map[uint32]string // the removed literal each symbol of the literal source holds
 	namesakeWhy    map[uint32]string // what each namesake file of the sibling source defines (namesakes)
+	spellWhy       map[uint32]string // the first misspelled word each file of the spelling source holds, said
+	spellSym       map[uint32]string // the first misspelled word each symbol of the spelling source holds, said
+	spellIn        []uint32          // the files of the mention source's symbols and files, for the spelling source
 	pointed        []uint32          // the files of the mention, active and edit sources' symbols and files, in their order (notePointed)
 }
 
@@ -647,37 +653,14 @@ func (s *scope) literalFiles(lits [][]byte) (holds []int, files []litFile) {
 // fs (whose text is text) around each place lit is written, by the times
 // it is written in them; each symbol's first literal is its why (litSym).
 func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte, why string) []weightedSlot {
-	type span struct {
-		start, end uint32
-		slot       uint32
-	}
-	var spans []span
-	for _, slot := range s.idx.FileSymbols(fs) {
-		if ref, ok := s.idx.Symbol(slot); ok {
-			spans = append(spans, span{ref.Symbol.StartByte, ref.Symbol.EndByte, slot})
-		}
-	}
-	// By start, the outer of two that start together first: walking back
-	// from the last that starts at or before a place, the first that ends
-	// at or after it is the innermost around it.
-	slices.SortStableFunc(spans, func(a, b span) int {
-		if a.start != b.start {
-			return cmp.Compare(a.start, b.start)
-		}
-		return cmp.Compare(b.end, a.end)
-	})
+	spans := s.spansOf(fs)
 	for at := 0; ; {
 		i := bytes.Index(text[at:], lit)
 		if i < 0 {
 			return out
 		}
 		at += i
-		end := uint32(at + len(lit))
-		k := sort.Search(len(spans), func(k int) bool { return spans[k].start > uint32(at) }) - 1
-		for ; k >= 0 && spans[k].end < end; k-- {
-		}
-		if k >= 0 && s.accepts(spans[k].slot) {
-			best := spans[k].slot
+		if best, ok := spans.innermost(uint32(at), uint32(at+len(lit))); ok && s.accepts(best) {
 			if j := slices.IndexFunc(out, func(w weightedSlot) bool { return w.slot == best }); j >= 0 {
 				out[j].w++
 			} else {
@@ -694,10 +677,96 @@ func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte, 
 	}
 }
 
+// symbolSpans are a file's symbols' spans, by start, the outer of two
+// that start together first (spansOf).
+type symbolSpans []symbolSpan
+
+type symbolSpan struct {
+	start, end uint32
+	slot       uint32
+}
+
+// spansOf are the spans of the file fs's symbols.
+func (s *scope) spansOf(fs uint32) symbolSpans {
+	var spans symbolSpans
+	for _, slot := range s.idx.FileSymbols(fs) {
+		if ref, ok := s.idx.Symbol(slot); ok {
+			spans = append(spans, symbolSpan{ref.Symbol.StartByte, ref.Symbol.EndByte, slot})
+		}
+	}
+	slices.SortStableFunc(spans, func(a, b symbolSpan) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
+		}
+		return cmp.Compare(b.end, a.end)
+	})
+	return spans
+}
+
+// innermost is the innermost symbol around the bytes [at, end): walking
+// back from the last that starts at or before at, the first that ends at
+// or after end.
+func (spans symbolSpans) innermost(at, end uint32) (uint32, bool) {
+	k := sort.Search(len(spans), func(k int) bool { return spans[k].start > at }) - 1
+	for ; k >= 0 && spans[k].end < end; k-- {
+	}
+	if k < 0 {
+		return 0, false
+	}
+	return spans[k].slot, true
+}
+
+// documented is the symbol whose doc comment holds text[at:end]: the
+// first symbol that starts after it with no blank line between, unless a
+// symbol holds it.
+func (spans symbolSpans) documented(text []byte, at, end uint32) (uint32, bool) {
+	k := sort.Search(len(spans), func(k int) bool { return spans[k].start >= end })
+	inner, ok := spans.innermost(at, end)
+	if k == len(spans) || spans[k].start > uint32(len(text)) || bytes.Contains(text[end:spans[k].start], []byte("\n\n")) ||
+		ok && spans[k].start > spans.end(inner) {
+		return inner, ok
+	}
+	return spans[k].slot, true
+}
+
+// end is where the span of slot ends.
+func (spans symbolSpans) end(slot uint32) uint32 {
+	for _, sp := range spans {
+		if sp.slot == slot {
+			return sp.end
+		}
+	}
+	return 0
+}
+
+// filesOf are the files of r's symbols and files.
+func filesOf(s *scope, r ranked) []uint32 {
+	var out []uint32
+	for _, h := range r.syms {
+		if fs, ok := s.idx.SymbolFile(h.slot); ok && !slices.Contains(out, fs) {
+			out = append(out, fs)
+		}
+	}
+	for _, f := range r.files {
+		if !slices.Contains(out, f.slot) {
+			out = append(out, f.slot)
+		}
+	}
+	return out
+}
+
 // notePointed adds to s.pointed the files of a mention, active or edit
-// source's symbols and files, for the literal source (whose scan skips a
-// file it has seen).
-func (s *scope) notePointed(r ranked) {
+// source's symbols and files, for the literal and spelling sources (whose
+// scans read them first), and keeps the mention source's as the files
+// the spelling source keeps to (spellIn).
+func (s *scope) notePointed(src heuristics.Source, r ranked) {
+	spell := s.q.spell.Spelling || s.q.spell.NonASCII
+	if spell && src == heuristics.SrcMention {
+		s.spellIn = filesOf(s, r)
+	}
+	if len(s.q.removed) == 0 && !spell || src != heuristics.SrcMention && src != heuristics.SrcActive && src != heuristics.SrcEdit {
+		return
+	}
 	for _, h := range r.syms {
 		if fs, ok := s.idx.SymbolFile(h.slot); ok {
 			s.pointed = append(s.pointed, fs)
@@ -997,4 +1066,153 @@ func (f *fileSyms) innermost(t history.Touch, hit []int, commit []uint32) ([]int
 		}
 	}
 	return hit, commit
+}
+
+// spellingSource ranks, when the request asks to fix typos or spelling
+// (q.spell), the symbols, and their files, that hold what looks
+// misspelled (spelling.Find): a variant of a word the request names
+// ("fix macOS spelling": `MacOS`) if any code file holds one, else the
+// words the workspace writes once or twice a letter from a word it writes
+// many times (its vocabulary, from at most heuristics.SpellingScanFiles
+// files and heuristics.SpellingScanBytes bytes, read through the gate),
+// contractions without their apostrophe, "an" before a consonant and a
+// short word written twice. A symbol is the innermost around a place,
+// ranked by the weight of its places, and a file by its places' weight.
+func spellingSource(s *scope) ranked {
+	ask := s.q.spell
+	if !ask.Spelling && !ask.NonASCII || s.fv.Weights.Source[heuristics.SrcSpelling] == 0 {
+		return ranked{}
+	}
+	texts := s.spellingTexts()
+	if ask.NonASCII {
+		return s.spellingHits(s.spellingWhere(texts), func(text []byte, fn func(spelling.Hit)) { spelling.FindNonASCII(text, fn) })
+	}
+	vocab := spelling.NewVocab()
+	for _, t := range texts {
+		vocab.Add(t.text)
+	}
+	texts = s.spellingWhere(texts)
+	var named []spelling.Named
+	variants := map[string]spelling.Suspect{}
+	for _, w := range ask.Named {
+		named = append(named, spelling.Named{Word: w, Case: mixedCase(w) && len(s.idx.Named(w)) == 0})
+		maps.Copy(variants, vocab.Variants(w))
+	}
+	var out ranked
+	if len(variants) > 0 || slices.ContainsFunc(named, func(n spelling.Named) bool { return n.Case }) {
+		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, variants, named, false, fn) })
+	}
+	if len(out.files) == 0 {
+		sus := vocab.Suspects()
+		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, sus, nil, true, fn) })
+	}
+	return out
+}
+
+// spellingWhere are the texts where the request says what it fixes is
+// (the files of the symbols and files it names: "fix typos in
+// httperror.go"), if it says, else all.
+func (s *scope) spellingWhere(texts []litFile) []litFile {
+	if len(s.spellIn) == 0 {
+		return texts
+	}
+	return slices.DeleteFunc(texts, func(t litFile) bool { return !slices.Contains(s.spellIn, t.slot) })
+}
+
+// mixedCase reports whether w's case is part of its spelling: a capital
+// after a small letter (macOS, GitHub).
+func mixedCase(w string) bool {
+	i := strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' })
+	return i >= 0 && strings.ContainsFunc(w[i:], func(r rune) bool { return r >= 'A' && r <= 'Z' })
+}
+
+// spellingHits ranks the code files of texts that hold what
+// spelling.Find finds, and the innermost symbols around each place.
+func (s *scope) spellingHits(texts []litFile, find func([]byte, func(spelling.Hit))) ranked {
+	var out ranked
+	var holders []weightedSlot
+	s.spellWhy, s.spellSym = map[uint32]string{}, map[uint32]string{}
+	for _, f := range texts {
+		if s.idx.FileCategory(f.slot) != 0 {
+			continue
+		}
+		var spans symbolSpans
+		w := 0.0
+		find(f.text, func(h spelling.Hit) {
+			if w == 0 {
+				s.spellWhy[f.slot] = h.Why()
+				spans = s.spansOf(f.slot)
+			}
+			w += h.Weight
+			if slot, ok := spans.documented(f.text, uint32(h.At), uint32(h.End)); ok && s.accepts(slot) {
+				if j := slices.IndexFunc(holders, func(x weightedSlot) bool { return x.slot == slot }); j >= 0 {
+					holders[j].w += h.Weight
+				} else {
+					holders = append(holders, weightedSlot{slot, h.Weight})
+					s.spellSym[slot] = h.Why()
+				}
+			}
+		})
+		if w > 0 {
+			out.files = append(out.files, scoredFile{f.slot, w})
+		}
+	}
+	sort.SliceStable(out.files, func(i, j int) bool { return out.files[i].score > out.files[j].score })
+	sort.SliceStable(holders, func(i, j int) bool { return holders[i].w > holders[j].w })
+	for i, r := range heuristics.CompetitionRanks(holders, weightOf) {
+		out.syms = append(out.syms, symRank{slot: holders[i].slot, rank: int32(r), score: float32(holders[i].w)})
+	}
+	return out
+}
+
+// spellingTexts are the texts of the folder's files the spelling source
+// reads, through the gate: the files the user points at first, then the
+// other sources' by rank, then the rest, docs last (their prose counts
+// the words code writes in its comments, but a site's translations are
+// words of other languages), at most
+// heuristics.SpellingScanFiles files and heuristics.SpellingScanBytes
+// bytes. Only the files already read for the request stay read after it.
+func (s *scope) spellingTexts() []litFile {
+	var out []litFile
+	seen := map[uint32]bool{}
+	size := int64(0)
+	add := func(fs uint32) bool {
+		if len(out) == heuristics.SpellingScanFiles || size >= heuristics.SpellingScanBytes {
+			return false
+		}
+		if seen[fs] {
+			return true
+		}
+		seen[fs] = true
+		if n := s.idx.FileSize(fs); n > heuristics.SpellingScanBytes-size {
+			return true
+		}
+		if len(out)%256 == 255 {
+			s.snap.Yield()
+		}
+		if text := s.snap.peekText(s.idx, s.fv.Root, s.idx.FilePath(fs)); len(text) > 0 {
+			out = append(out, litFile{slot: fs, text: text})
+			size += int64(len(text))
+		}
+		return true
+	}
+	for _, fs := range s.pointed {
+		if !add(fs) {
+			return out
+		}
+	}
+	for src := range heuristics.SrcSpelling {
+		if s.lists == nil {
+			break
+		}
+		for _, f := range s.lists[src] {
+			if !add(f.slot) {
+				return out
+			}
+		}
+	}
+	for _, docs := range []bool{false, true} {
+		s.idx.EachPath(func(_ string, fs uint32) bool { return s.idx.FileCategory(fs).Has(heuristics.Docs) != docs || add(fs) })
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/heuristics/spelling"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/workspace/glob"
@@ -218,6 +219,10 @@ type cand struct {
 	// (literalOwn) or its file holds (literalSource).
 	literal    string
 	literalOwn bool
+	// spelling: why the spelling source ranks it, the misspelled word it
+	// holds (spellingOwn) or its file holds (spellingSource).
+	spelling    string
+	spellingOwn bool
 	// around: a window of the lines around the lead (surround.go) names
 	// the lead's symbol, and above says on which side of it the window is.
 	around string
@@ -263,6 +268,9 @@ type query struct {
 	// removed are the literals of code the request removes or replaces
 	// (heuristics.RemovedLiterals), for the literal source.
 	removed []string
+	// spell: what the request asks about spelling (spelling.Request), for
+	// the spelling source.
+	spell spelling.Ask
 	// deictic: the query points at the code under the cursor; its own
 	// words are not searched for (deixis.go).
 	deictic bool

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/heuristics/spelling"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/symbolindex/parse"
@@ -215,6 +216,7 @@ func analyse(p *plan) *query {
 	if !q.deictic {
 		q.words = wordRuns(p.text)
 		q.removed = heuristics.RemovedLiterals(p.text)
+		q.spell = spelling.Request(p.text)
 	}
 	return q
 }

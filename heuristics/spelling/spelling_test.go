@@ -1,0 +1,115 @@
+package spelling
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestRequest(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		asks  bool
+		named []string
+	}{
+		{"chore: fix some typos in comment", true, nil},
+		{"Fix typos\n\nFound via `codespell -L onlyonce`", true, []string{"onlyonce"}},
+		{"docs: fix macOS spelling in BSD ls comment", true, []string{"macOS"}},
+		{"fix: correct spelling mistakes in comments and field name", true, []string{"correct"}[:0]},
+		{"Update CHANGELOG.md, fix typo(s)", true, nil},
+		{"Warn about common option misspellings", false, nil},
+		{"Fix the misspellings in the help text", true, nil},
+		{"Add a cache for parsed templates", false, nil},
+		{`Fix typo "+"`, false, nil},
+		{"Fix typo in SetParamValues comment\n\nChange 'brake' to 'break'", true, []string{"SetParamValues", "brake", "break"}},
+	} {
+		a := Request(c.text)
+		asks, named := a.Spelling, a.Named
+		if asks != c.asks || len(named) != len(c.named) || len(named) > 0 && !slices.Equal(named, c.named) {
+			t.Errorf("Request(%q) = %v, %q, want %v, %q", c.text, asks, named, c.asks, c.named)
+		}
+	}
+}
+
+func TestRequestNonASCII(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Clean up non-ascii characters":                    true,
+		"Replace the non-ASCII dashes in comments":         true,
+		"Prefilter rune-mode input for non-ASCII patterns": false,
+		"Skip rune decoding for ASCII bytes in ToChars":    false,
+	} {
+		if got := Request(text).NonASCII; got != want {
+			t.Errorf("Request(%q).NonASCII = %v, want %v", text, got, want)
+		}
+	}
+	var got []string
+	FindNonASCII([]byte("// SGR 4:N — underline, “quoted”… ─│ é "), func(h Hit) { got = append(got, h.Word) })
+	if want := []string{"—", "“", "”", "…", "\u00a0"}; !slices.Equal(got, want) {
+		t.Errorf("FindNonASCII = %q, want %q", got, want)
+	}
+}
+
+func TestEdit(t *testing.T) {
+	for _, c := range []struct{ w, r, want string }{
+		{"recieve", "receive", KindSwap},
+		{"emtpy", "empty", KindSwap},
+		{"commited", "committed", KindDouble},
+		{"adress", "address", KindDouble},
+		{"doesnt", "doesn't", KindApostrophe},
+		{"can't", "cant", ""},    // the contraction is no misspelling
+		{"users", "user's", ""},  // a possessive is no contraction
+		{"parser", "parsed", ""}, // a last letter: a word's other form
+		{"reader", "leader", ""}, // a first letter
+		{"parses", "parse", ""},  // a letter added at the end
+		{"seperate", "separate", KindLetter},
+		{"receive", "receive", ""},
+		{"recv", "receive", ""},
+	} {
+		if got := Edit(c.w, c.r); got != c.want {
+			t.Errorf("Edit(%q, %q) = %q, want %q", c.w, c.r, got, c.want)
+		}
+	}
+}
+
+// A word written once a letter from one written many times is suspect; a
+// word with forms of its own, a common word, or a short one is not.
+func TestSuspects(t *testing.T) {
+	v := NewVocab()
+	v.Add([]byte(strings.Repeat("receive the message; parsing the header; a seperate token. ", 10)))
+	v.Add([]byte("// recieve it, then pass the passing sepurate token: dont parse. the seperate one\nfunc recvUnit(uint int) {}"))
+	sus := v.Suspects()
+	for w, right := range map[string]string{"recieve": "receive", "sepurate": "seperate", "dont": "don't"} {
+		if s, ok := sus[w]; !ok || s.Right != right {
+			t.Errorf("Suspects()[%q] = %+v, want one from %q", w, s, right)
+		}
+	}
+	for _, w := range []string{"passing", "receive", "parse", "unit", "recv"} {
+		if s, ok := sus[w]; ok {
+			t.Errorf("%q is suspect: %+v", w, s)
+		}
+	}
+	if got := v.Variants("recEive"); len(got) != 1 || got["recieve"].Right != "recEive" {
+		t.Errorf("Variants(recEive) = %+v", got)
+	}
+}
+
+func TestFind(t *testing.T) {
+	text := []byte("// Send an sync request to the the server on MacOS; an http call is an option.\nfunc recieveAll() {}\n")
+	sus := map[string]Suspect{"recieve": {Right: "receive", Uses: 42, Kind: KindSwap, Weight: 1}}
+	var got []string
+	Find(text, sus, []Named{{Word: "macOS", Case: true}}, true, func(h Hit) {
+		if string(text[h.At:h.End]) != h.Word {
+			t.Errorf("hit %q at %d:%d holds %q", h.Word, h.At, h.End, text[h.At:h.End])
+		}
+		got = append(got, h.Why())
+	})
+	want := []string{
+		"`an sync`: an before a consonant (`a sync`): your request asks about spelling",
+		"`the the`, a word written twice: your request asks about spelling",
+		"`MacOS`, a variant of `macOS`, which your request names",
+		"`recieve`, two letters swapped from `receive` (42 uses): your request asks about spelling",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Find:\n got %q\nwant %q", got, want)
+	}
+}
