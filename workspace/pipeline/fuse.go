@@ -124,7 +124,7 @@ func (s *scope) collect() []*cand {
 				c.ranks[src], c.scores[src] = r.rank, r.score
 			}
 		}
-		c.site, c.coChanged, c.pastChange = s.sites[c.slot], s.coWhy[c.fileSlot], s.pastWhy[c.fileSlot] // the evidence's words (why.go)
+		c.site, c.coChanged, c.pastChange, c.gone = s.sites[c.slot], s.coWhy[c.fileSlot], s.pastWhy[c.fileSlot], s.goneWhy[c.fileSlot] // the evidence's words (why.go)
 		if lit, ok := s.litSym[c.slot]; ok {
 			c.literal, c.literalOwn = lit, true
 		} else {

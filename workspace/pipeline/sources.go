@@ -45,6 +45,7 @@ var sources = []struct {
 	{heuristics.SrcNeighbour, neighboursSource}, // graph.go
 	{heuristics.SrcSibling, siblingSource},      // graph.go
 	{heuristics.SrcLiteral, literalSource},      // after the sources whose files it scans
+	{heuristics.SrcGone, goneSource},
 }
 
 // ranked is one source's list: symbols it ranks itself and files it ranks
@@ -102,6 +103,7 @@ type scope struct {
 	pathFiles      map[string][]uint32 // the files each path mention names (filesByPath)
 	coWhy, pastWhy map[uint32]string
 	litWhy         map[uint32]string // the removed literal each file of the literal source holds
+	goneWhy        map[uint32]string // where the gone source's name was removed from each file, in words
 	litSym         map[uint32]string // the removed literal each symbol of the literal source holds
 	pointed        []uint32          // the files of the mention, active and edit sources' symbols and files, in their order (notePointed)
 }
@@ -796,6 +798,97 @@ func bestPerFile(list []scoredFile) []scoredFile {
 		}
 	}
 	return out
+}
+
+// goneSource ranks the files the names the request writes that no symbol
+// of the workspace has, and no file it ranks first writes, were taken out
+// of (history.Gone): "Reintroduce `URLTypes`" points at the file that
+// defined it.
+// A dotted name is looked for by its last part (http.Hijacker: Hijacker),
+// as past lines wrote it.
+func goneSource(s *scope) ranked {
+	h := s.fv.History
+	if h == nil || s.fv.Weights.Source[heuristics.SrcGone] == 0 {
+		return ranked{}
+	}
+	score := map[uint32]float64{}
+	for _, m := range s.q.idents {
+		name := m.name
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		if name == "" || len(s.idx.Named(m.name)) > 0 || len(s.idx.Named(name)) > 0 || s.written(name, nil) {
+			continue
+		}
+		for _, t := range h.Gone(name) {
+			fs, ok := s.idx.FileSlot(t.Path)
+			if !ok || s.fileFilter != nil && !s.fileFilter(fs) || s.written(name, []uint32{fs}) {
+				continue
+			}
+			if _, ok := score[fs]; !ok {
+				if s.goneWhy == nil {
+					s.goneWhy = map[uint32]string{}
+				}
+				s.goneWhy[fs] = h.GoneWhy(name, t)
+			}
+			score[fs] += t.Weight * m.w
+		}
+	}
+	var out ranked
+	for fs, sc := range score {
+		out.files = append(out.files, scoredFile{fs, sc})
+	}
+	slices.SortFunc(out.files, func(a, b scoredFile) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.slot, b.slot)
+	})
+	return out
+}
+
+// written reports whether name is written as a word in one of the files
+// fs, or, when fs is nil, in one of the files the other sources rank
+// first (heuristics.GoneScanRanks of each): a name still written there
+// (None, ContentLength) is not gone, though no symbol of the workspace
+// defines it.
+func (s *scope) written(name string, fs []uint32) bool {
+	if fs == nil && s.lists != nil {
+		seen := map[uint32]bool{}
+		for src := range heuristics.SrcGone {
+			for _, f := range s.lists[src][:min(len(s.lists[src]), heuristics.GoneScanRanks)] {
+				if !seen[f.slot] {
+					seen[f.slot] = true
+					fs = append(fs, f.slot)
+				}
+			}
+		}
+	}
+	for _, f := range fs {
+		if holdsWord(s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(f)), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsWord reports whether text holds name not inside a longer name.
+func holdsWord(text []byte, name string) bool {
+	word := func(c byte) bool {
+		return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	for at := 0; ; {
+		i := bytes.Index(text[at:], []byte(name))
+		if i < 0 {
+			return false
+		}
+		i += at
+		j := i + len(name)
+		if (i == 0 || !word(text[i-1])) && (j == len(text) || !word(text[j])) {
+			return true
+		}
+		at = i + 1
+	}
 }
 
 // pastSymbolSource ranks the symbols whose lines past commits described in

@@ -211,6 +211,9 @@ type cand struct {
 	// coChanged and pastChange are the history's words for why it ranks
 	// the file (sources.go): "changed together with …", "like commit …".
 	coChanged, pastChange string
+	// gone: where a name the request writes was removed from its file
+	// (goneSource).
+	gone string
 	// literal: the literal of code the request removes that it holds
 	// (literalOwn) or its file holds (literalSource).
 	literal    string
