@@ -38,3 +38,29 @@ func TestGoneNameFindsWhereItLived(t *testing.T) {
 		t.Errorf("no gone signal: %+v", sel.Items[0].Signals)
 	}
 }
+
+// TestNamedCommitFindsItsFiles: "This reverts commit 1a2b3c4…" names a
+// past commit by its hash, whose subject shares no word with the file it
+// changed: that file comes first, saying which commit changed it.
+func TestNamedCommitFindsItsFiles(t *testing.T) {
+	r := newHistRepo(t)
+	r.commit("initial import", map[string]string{
+		"lib/query.go":  "package lib\n\n// ParseQuery splits a query string.\nfunc ParseQuery(s string) map[string]string { return nil }\n",
+		"lib/patch.go":  "package lib\n\n// Patch applies a fix to the settings.\nfunc Patch(s string) string { return s }\n",
+		"lib/limits.go": "package lib\n\n// MaxDepth bounds nesting.\nconst MaxDepth = 5\n",
+	})
+	r.commit("sec: harden against CVE-2024-51999", map[string]string{
+		"lib/limits.go": "package lib\n\n// MaxDepth bounds nesting.\nconst MaxDepth = 1\n",
+	})
+	hash := r.git("rev-parse", "HEAD")
+	r.commit("docs: words", map[string]string{"README.md": "# lib\n"})
+	ws := histWorkspace(t, r.dir)
+	req := "Revert the fix\n\nThis reverts commit " + hash + "."
+	sel := selDo(t, ws, &SelectRequest{Query: req, Limit: 3})
+	if rankOf(sel, "lib/limits.go") != 1 {
+		t.Fatalf("the file the reverted commit changed is not first:%s", selString(sel))
+	}
+	if why := sel.Items[0].Why; !strings.Contains(why, "changed by commit "+hash[:7]) {
+		t.Errorf("its why does not name the commit: %q", why)
+	}
+}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -232,4 +233,34 @@ func appendGone(out []goneName, d fileDiff, t *track, rel func(string) (string, 
 		}
 	}
 	return out
+}
+
+// NamedCommit is the files of the commit whose hash starts with prefix
+// (at least 7 hex digits, as "This reverts commit 2f64f68c…" or "Follow
+// up 1490e6b" write it), as touches of whole files, each weighted 1/√n
+// of its n files; none when the history does not hold it, or holds it
+// only as a sweep.
+func (h *History) NamedCommit(prefix string) []Touch {
+	if h == nil || len(prefix) < 7 {
+		return nil
+	}
+	prefix = strings.ToLower(prefix)
+	for i := range h.commits {
+		c := &h.commits[i]
+		if !strings.HasPrefix(c.hash, prefix) {
+			continue
+		}
+		var out []Touch
+		for _, f := range c.files {
+			out = append(out, Touch{Path: h.paths[f], Weight: 1 / math.Sqrt(float64(len(c.files))), Commit: int32(i)})
+		}
+		return out
+	}
+	return nil
+}
+
+// NamedWhy says, in words, why a touch of NamedCommit counts.
+func (h *History) NamedWhy(t Touch) string {
+	c := &h.commits[t.Commit]
+	return fmt.Sprintf("changed by commit %.7s «%s», which your request names", c.hash, strings.TrimSpace(c.subject))
 }

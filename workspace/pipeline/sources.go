@@ -803,7 +803,8 @@ func bestPerFile(list []scoredFile) []scoredFile {
 // goneSource ranks the files the names the request writes that no symbol
 // of the workspace has, and no file it ranks first writes, were taken out
 // of (history.Gone): "Reintroduce `URLTypes`" points at the file that
-// defined it.
+// defined it. A past commit the request names by its hash ("This reverts
+// commit 2f64f68c…") points at the files it changed (history.NamedCommit).
 // A dotted name is looked for by its last part (http.Hijacker: Hijacker),
 // as past lines wrote it.
 func goneSource(s *scope) ranked {
@@ -834,6 +835,21 @@ func goneSource(s *scope) ranked {
 			score[fs] += t.Weight * m.w
 		}
 	}
+	for _, hash := range commitHashes(s.p.query.Text) {
+		for _, t := range h.NamedCommit(hash) {
+			fs, ok := s.idx.FileSlot(t.Path)
+			if !ok || s.fileFilter != nil && !s.fileFilter(fs) {
+				continue
+			}
+			if _, ok := score[fs]; !ok {
+				if s.goneWhy == nil {
+					s.goneWhy = map[uint32]string{}
+				}
+				s.goneWhy[fs] = h.NamedWhy(t)
+			}
+			score[fs] += t.Weight
+		}
+	}
 	var out ranked
 	for fs, sc := range score {
 		out.files = append(out.files, scoredFile{fs, sc})
@@ -844,6 +860,22 @@ func goneSource(s *scope) ranked {
 		}
 		return cmp.Compare(a.slot, b.slot)
 	})
+	return out
+}
+
+// commitHashes are the words of text that may be commit hashes: 7 to 40
+// lower-case hex digits, with a letter and a digit among them.
+func commitHashes(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	}) {
+		if len(w) < 7 || len(w) > 40 || strings.Trim(w, "0123456789abcdef") != "" ||
+			!strings.ContainsAny(w, "0123456789") || !strings.ContainsAny(w, "abcdef") {
+			continue
+		}
+		out = append(out, w)
+	}
 	return out
 }
 
