@@ -818,10 +818,16 @@ func goneSource(s *scope) ranked {
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]
 		}
-		if name == "" || len(s.idx.Named(m.name)) > 0 || len(s.idx.Named(name)) > 0 || s.written(name, nil) {
+		if name == "" || len(s.idx.Named(m.name)) > 0 || len(s.idx.Named(name)) > 0 {
 			continue
 		}
-		for _, t := range h.Gone(name) {
+		// The history first: most names were never removed, and reading
+		// the files costs more than asking it.
+		places := h.Gone(name)
+		if len(places) == 0 || s.written(name, nil) {
+			continue
+		}
+		for _, t := range places {
 			fs, ok := s.idx.FileSlot(t.Path)
 			if !ok || s.fileFilter != nil && !s.fileFilter(fs) || s.written(name, []uint32{fs}) {
 				continue
