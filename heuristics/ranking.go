@@ -35,12 +35,13 @@ const (
 	SrcNeighbour                    // callers and callees, in other files, of the symbol under the cursor or the active file's symbols the query matches
 	SrcSibling                      // files beside the active file named as its parts or variants (static.go: static_windows.go)
 	SrcLiteral                      // files holding a literal of code the request removes or replaces ("Replace interface{} with any")
+	SrcGone                         // symbols and files a name the request writes, defined nowhere today, was removed from by past commits
 	SrcSpelling                     // symbols holding words that look misspelled, when the request asks to fix typos
 	NumSources
 )
 
 // SourceNames are the sources' names in Item.Signals.
-var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history", "item", "pastsymbol", "cochangesymbol", "cohistory", "neighbour", "sibling", "literal", "spelling"}
+var SourceNames = [NumSources]string{"lexical", "file", "semantic", "mention", "active", "locality", "edit", "graph", "sentence", "cochange", "history", "item", "pastsymbol", "cochangesymbol", "cohistory", "neighbour", "sibling", "literal", "gone", "spelling"}
 
 // Weights are the per-source weights of reciprocal-rank fusion.
 var Weights = [NumSources]float64{
@@ -64,6 +65,7 @@ var Weights = [NumSources]float64{
 	SrcNeighbour:      NeighbourWeight,
 	SrcSibling:        SiblingWeight,
 	SrcLiteral:        LiteralWeight,
+	SrcGone:           GoneWeight,
 	SrcSpelling:       SpellingWeight,
 }
 
@@ -146,6 +148,19 @@ const (
 	SpellingScanBytes = 16 << 20
 )
 
+// GoneWeight is the weight of the gone source: a name the request
+// writes ("Reintroduce `URLTypes`") that no symbol of the workspace has
+// is looked for among the names past commits took out of files
+// (history.Gone), and the symbols and files it was removed from rank.
+// See EVAL.md, "## ghost".
+// GoneScanRanks is how many of each other source's first files are read
+// to tell a name no longer written from one written but defined
+// elsewhere (None, ContentLength).
+const (
+	GoneWeight    = 3.0
+	GoneScanRanks = 10
+)
+
 // PastSymbolWeight and CoChangeSymbolWeight are the symbol-level history
 // sources' weights; 0 leaves a source out (it is not run). pastsymbol is
 // off: at .5 (its best on the last 30 commits of the development set:
@@ -168,7 +183,7 @@ var SymbolHistoryWeights = [2]float64{0.5, 1.0}
 // FileOnlySymbolShare of its weight, once more in the symbol's own fused
 // score. Its per-symbol rank is kept for Item.Signals.
 func FileOnly(src Source) bool {
-	return src == SrcCoChange || src == SrcHistory || src == SrcCoHistory || src == SrcSibling
+	return src == SrcCoChange || src == SrcHistory || src == SrcCoHistory || src == SrcSibling || src == SrcGone
 }
 
 // FileOnlySymbolShare is the share of a file-only source's weight its

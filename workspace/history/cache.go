@@ -49,6 +49,9 @@ func (h *History) raw() []rawCommit {
 		for _, sp := range c.spans {
 			rc.spans = append(rc.spans, rawSpan{path: h.paths[sp.file], start: sp.start, end: sp.end})
 		}
+		for _, g := range c.gone {
+			rc.gone = append(rc.gone, goneName{name: g.name, def: g.def, rawSpan: rawSpan{path: h.paths[g.file], start: g.start, end: g.end}})
+		}
 		out[i] = rc
 	}
 	return out
@@ -108,6 +111,13 @@ func (h *History) Extend(ctx context.Context, r Repo, head string, opts Options)
 		}
 		sort.SliceStable(spans, func(i, j int) bool { return spans[i].path < spans[j].path })
 		rc.spans = spans
+		names := rc.gone[:0:0]
+		for _, g := range rc.gone {
+			if f, ok := tr.follow(prefix, g.rawSpan); ok {
+				names = append(names, goneName{name: g.name, def: g.def, rawSpan: f})
+			}
+		}
+		rc.gone = names
 		cs = append(cs, rc)
 	}
 	since := time.Unix(headTime, 0).Add(-opts.MaxAge).Unix()
@@ -156,7 +166,9 @@ func isAncestor(ctx context.Context, g Git, a, b string) bool {
 // MaxCacheBytes bounds a history cache file, read or written.
 const MaxCacheBytes = 64 << 20
 
-const cacheMagic = "ctxls history cache v1\n"
+// v2: commits keep the names they took out of files (gone.go); a v1
+// cache lacks them and is read again rather than taken as knowing none.
+const cacheMagic = "ctxls history cache v2\n"
 
 // ErrCacheForeign is a cache file that is not a history cache of this
 // version, or not of this directory or these bounds.
@@ -188,9 +200,12 @@ type cacheCommit struct {
 	Hash          string
 	Time          int64
 	Subject, Body string
-	Files         []int32 // nil: left out of the tables
-	Spans         []int32 // file, start, end; ...
-	Boundary      bool    // a shallow clone's boundary commit
+	Files         []int32  // nil: left out of the tables
+	Spans         []int32  // file, start, end; ...
+	Gone          []string // names taken out of files, each at the span of GoneSpans at its index
+	GoneSpans     []int32  // file, start, end; ...
+	GoneDefs      []bool   // whether the removed lines defined it
+	Boundary      bool     // a shallow clone's boundary commit
 }
 
 // Save writes the history, read from dir, to the cache file path.
@@ -205,6 +220,11 @@ func (h *History) Save(path, dir string) error {
 			cc.Spans = make([]int32, 0, 3*len(c.spans))
 			for _, sp := range c.spans {
 				cc.Spans = append(cc.Spans, sp.file, sp.start, sp.end)
+			}
+			for _, g := range c.gone {
+				cc.Gone = append(cc.Gone, g.name)
+				cc.GoneDefs = append(cc.GoneDefs, g.def)
+				cc.GoneSpans = append(cc.GoneSpans, g.file, g.start, g.end)
 			}
 		}
 		cf.Commits[i] = cc
@@ -263,6 +283,16 @@ func LoadCache(path, dir string, opts Options) (*History, error) {
 				return nil, fmt.Errorf("%s: history cache damaged: path %d of %d", path, f, len(cf.Paths))
 			}
 			rc.spans = append(rc.spans, rawSpan{path: cf.Paths[f], start: cc.Spans[j+1], end: cc.Spans[j+2]})
+		}
+		if len(cc.GoneSpans) != 3*len(cc.Gone) || len(cc.GoneDefs) != len(cc.Gone) {
+			return nil, fmt.Errorf("%s: history cache damaged: names", path)
+		}
+		for j, name := range cc.Gone {
+			f := cc.GoneSpans[3*j]
+			if f < 0 || int(f) >= len(cf.Paths) {
+				return nil, fmt.Errorf("%s: history cache damaged: path %d of %d", path, f, len(cf.Paths))
+			}
+			rc.gone = append(rc.gone, goneName{name: name, def: cc.GoneDefs[j], rawSpan: rawSpan{path: cf.Paths[f], start: cc.GoneSpans[3*j+1], end: cc.GoneSpans[3*j+2]}})
 		}
 		cs[i] = rc
 	}

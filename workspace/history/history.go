@@ -65,8 +65,9 @@ type History struct {
 	commits []commit
 	paths   []string
 	byPath  map[string]int32
-	byFile  [][]int32         // path id → its commits, newest first
-	bySpan  map[int32][]int32 // path id at head → the commits with spans in it, newest first
+	byFile  [][]int32          // path id → its commits, newest first
+	bySpan  map[int32][]int32  // path id at head → the commits with spans in it, newest first
+	byGone  map[string][]int32 // a name → the commits that took it out of a file, newest first (gone.go)
 	lex     *symbolindex.Lexical
 	newest  int64 // commit time of the newest commit
 	kept    int   // commits in the tables
@@ -120,6 +121,9 @@ type commit struct {
 	// spans are the lines the commit touched, followed to the head commit
 	// (hunks.go): what the symbol-level tables read.
 	spans []span
+	// gone are the names it took out of files, placed at the head
+	// (gone.go).
+	gone []gone
 	// boundary: a shallow clone's boundary commit, whose parents the
 	// clone lacks; git diffs it against nothing, so it has no files.
 	boundary bool
@@ -270,7 +274,7 @@ func commitTime(ctx context.Context, g Git, c string) (int64, error) {
 // build makes the tables of the commits read, newest first, whose paths
 // are in the raw form rawCommit holds them.
 func (h *History) build(cs []rawCommit) error {
-	h.byPath, h.paths, h.byFile, h.bySpan = map[string]int32{}, nil, nil, map[int32][]int32{}
+	h.byPath, h.paths, h.byFile, h.bySpan, h.byGone = map[string]int32{}, nil, nil, map[int32][]int32{}, map[string][]int32{}
 	h.lex = symbolindex.NewLexical(symbolindex.DefaultFileParams())
 	h.commits = make([]commit, len(cs))
 	h.kept, h.newest, h.cut = 0, 0, false
@@ -285,6 +289,9 @@ func (h *History) build(cs []rawCommit) error {
 			for _, sp := range rc.spans {
 				c.spans = append(c.spans, span{file: h.pathID(sp.path), start: sp.start, end: sp.end})
 			}
+			for _, g := range rc.gone {
+				c.gone = append(c.gone, gone{name: g.name, def: g.def, span: span{file: h.pathID(g.path), start: g.start, end: g.end}})
+			}
 		}
 		h.commits[i] = c
 		if c.files == nil {
@@ -294,6 +301,13 @@ func (h *History) build(cs []rawCommit) error {
 		ci := int32(i)
 		for _, p := range c.files {
 			h.byFile[p] = append(h.byFile[p], ci)
+		}
+		for j, g := range c.gone {
+			if j == 0 || c.gone[j-1].name != g.name {
+				if l := h.byGone[g.name]; len(l) == 0 || l[len(l)-1] != ci {
+					h.byGone[g.name] = append(l, ci)
+				}
+			}
 		}
 		for j, sp := range c.spans {
 			if j == 0 || c.spans[j-1].file != sp.file {

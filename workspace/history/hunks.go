@@ -56,6 +56,7 @@ type rawCommit struct {
 	body    string
 	files   []string // relative to the directory, as they were then
 	spans   []rawSpan
+	gone    []goneName // the names it took out of files (gone.go)
 	// boundary: a shallow clone's boundary commit (history.go); read
 	// with no files.
 	boundary bool
@@ -151,6 +152,7 @@ type fileDiff struct {
 	status   byte // 'A', 'D', 'M', 'R', 'C', 'T', ...
 	old, new string
 	hunks    []hunk
+	names    diffNames // the names its hunks' lines hold (gone.go)
 }
 
 // logArgs is how readLog asks git log for commits: their messages and
@@ -503,13 +505,15 @@ func (lp *logParser) flush() {
 // line reads one line of the log.
 func (lp *logParser) line(line []byte) {
 	if lp.oldRem > 0 || lp.newRem > 0 {
-		// A hunk's lines: skipped, counted.
+		// A hunk's lines: counted, their names noted (gone.go).
 		switch {
 		case len(line) > 0 && line[0] == '-':
 			lp.oldRem--
+			lp.names(line[1:], true)
 			return
 		case len(line) > 0 && line[0] == '+':
 			lp.newRem--
+			lp.names(line[1:], false)
 			return
 		case len(line) > 0 && line[0] == '\\':
 			return
@@ -543,6 +547,14 @@ func (lp *logParser) line(line []byte) {
 			body = body[:maxBody]
 		}
 		lp.cur = &rawCommit{hash: f[0], time: t, subject: f[2], body: body}
+	}
+}
+
+// names notes the names of a line of the current diff's last hunk.
+func (lp *logParser) names(line []byte, minus bool) {
+	if lp.nDiff >= 0 && lp.nDiff < len(lp.diffs) {
+		d := &lp.diffs[lp.nDiff]
+		d.names.scanNames(line, minus, len(d.hunks)-1)
 	}
 }
 
@@ -659,6 +671,7 @@ func (tr *tracker) commit(c *rawCommit, diffs []fileDiff, prefix string, unread 
 				}
 			}
 		}
+		c.gone = appendGone(c.gone, d, t, rel)
 		if len(d.hunks) > 0 {
 			t.later = append(t.later, d.hunks)
 		}

@@ -236,7 +236,7 @@ func fileHead(top *cand) *cand {
 func fileEvidence(c *cand) {
 	for src := range heuristics.NumSources {
 		switch src {
-		case heuristics.SrcFile, heuristics.SrcLocality, heuristics.SrcGraph, heuristics.SrcCoChange, heuristics.SrcHistory, heuristics.SrcSibling, heuristics.SrcLiteral, heuristics.SrcSpelling:
+		case heuristics.SrcFile, heuristics.SrcLocality, heuristics.SrcGraph, heuristics.SrcCoChange, heuristics.SrcHistory, heuristics.SrcSibling, heuristics.SrcLiteral, heuristics.SrcGone, heuristics.SrcSpelling:
 		default:
 			c.ranks[src], c.scores[src] = 0, 0
 		}

@@ -122,7 +122,7 @@ func (s *scope) collect() []*cand {
 				c.ranks[src], c.scores[src] = r.rank, r.score
 			}
 		}
-		c.site, c.coChanged, c.pastChange, c.namesake = s.sites[c.slot], s.coWhy[c.fileSlot], s.pastWhy[c.fileSlot], s.namesakeWhy[c.fileSlot] // the evidence's words (why.go)
+		c.site, c.coChanged, c.pastChange, c.namesake, c.gone = s.sites[c.slot], s.coWhy[c.fileSlot], s.pastWhy[c.fileSlot], s.namesakeWhy[c.fileSlot], s.goneWhy[c.fileSlot] // the evidence's words (why.go)
 		s.noteHeld(c)
 		if s.activeRel != "" {
 			c.scores[heuristics.SrcLocality] = float32(locality(s.activeRel, c.path))

@@ -319,6 +319,9 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	for _, h := range holds(c) {
 		add(h)
 	}
+	if c.ranks[heuristics.SrcGone] > 0 && c.gone != "" {
+		add(c.gone)
+	}
 	if c.ranks[heuristics.SrcHistory] > 0 && c.pastChange != "" {
 		add("touched by past commits like your question (" + strings.TrimPrefix(c.pastChange, "like ") + ")")
 	}

@@ -47,7 +47,8 @@ var sources = []struct {
 	{heuristics.SrcNeighbour, neighboursSource}, // graph.go
 	{heuristics.SrcSibling, siblingSource},      // graph.go
 	{heuristics.SrcLiteral, literalSource},      // after the sources whose files it scans
-	{heuristics.SrcSpelling, spellingSource},    // after the sources whose files it reads first
+	{heuristics.SrcGone, goneSource},
+	{heuristics.SrcSpelling, spellingSource}, // after the sources whose files it reads first
 }
 
 // ranked is one source's list: symbols it ranks itself and files it ranks
@@ -105,6 +106,7 @@ type scope struct {
 	pathFiles      map[string][]uint32 // the files each path mention names (filesByPath)
 	coWhy, pastWhy map[uint32]string
 	litWhy         map[uint32]string // the removed literal each file of the literal source holds
+	goneWhy        map[uint32]string // where the gone source's name was removed from each file, in words
 	litSym         map[uint32]string // the removed literal each symbol of the literal source holds
 	namesakeWhy    map[uint32]string // what each namesake file of the sibling source defines (namesakes)
 	spellWhy       map[uint32]string // the first misspelled word each file of the spelling source holds, said
@@ -723,14 +725,14 @@ func (spans symbolSpans) documented(text []byte, at, end uint32) (uint32, bool) 
 	k := sort.Search(len(spans), func(k int) bool { return spans[k].start >= end })
 	inner, ok := spans.innermost(at, end)
 	if k == len(spans) || spans[k].start > uint32(len(text)) || bytes.Contains(text[end:spans[k].start], []byte("\n\n")) ||
-		ok && spans[k].start > spans.end(inner) {
+		ok && spans[k].start > spans.endOf(inner) {
 		return inner, ok
 	}
 	return spans[k].slot, true
 }
 
-// end is where the span of slot ends.
-func (spans symbolSpans) end(slot uint32) uint32 {
+// endOf is where the span of slot ends.
+func (spans symbolSpans) endOf(slot uint32) uint32 {
 	for _, sp := range spans {
 		if sp.slot == slot {
 			return sp.end
@@ -890,6 +892,135 @@ func bestPerFile(list []scoredFile) []scoredFile {
 		}
 	}
 	return out
+}
+
+// goneSource ranks the files the names the request writes that no symbol
+// of the workspace has, and no file it ranks first writes, were taken out
+// of (history.Gone): "Reintroduce `URLTypes`" points at the file that
+// defined it. A past commit the request names by its hash ("This reverts
+// commit 2f64f68c…") points at the files it changed (history.NamedCommit).
+// A dotted name is looked for by its last part (http.Hijacker: Hijacker),
+// as past lines wrote it.
+func goneSource(s *scope) ranked {
+	h := s.fv.History
+	if h == nil || s.fv.Weights.Source[heuristics.SrcGone] == 0 {
+		return ranked{}
+	}
+	score := map[uint32]float64{}
+	for _, m := range s.q.idents {
+		name := m.name
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		if name == "" || len(s.idx.Named(m.name)) > 0 || len(s.idx.Named(name)) > 0 {
+			continue
+		}
+		// The history first: most names were never removed, and reading
+		// the files costs more than asking it.
+		places := h.Gone(name)
+		if len(places) == 0 || s.written(name, nil) {
+			continue
+		}
+		for _, t := range places {
+			fs, ok := s.idx.FileSlot(t.Path)
+			if !ok || s.fileFilter != nil && !s.fileFilter(fs) || s.written(name, []uint32{fs}) {
+				continue
+			}
+			if _, ok := score[fs]; !ok {
+				if s.goneWhy == nil {
+					s.goneWhy = map[uint32]string{}
+				}
+				s.goneWhy[fs] = h.GoneWhy(name, t)
+			}
+			score[fs] += t.Weight * m.w
+		}
+	}
+	for _, hash := range commitHashes(s.p.query.Text) {
+		for _, t := range h.NamedCommit(hash) {
+			fs, ok := s.idx.FileSlot(t.Path)
+			if !ok || s.fileFilter != nil && !s.fileFilter(fs) {
+				continue
+			}
+			if _, ok := score[fs]; !ok {
+				if s.goneWhy == nil {
+					s.goneWhy = map[uint32]string{}
+				}
+				s.goneWhy[fs] = h.NamedWhy(t)
+			}
+			score[fs] += t.Weight
+		}
+	}
+	var out ranked
+	for fs, sc := range score {
+		out.files = append(out.files, scoredFile{fs, sc})
+	}
+	slices.SortFunc(out.files, func(a, b scoredFile) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.slot, b.slot)
+	})
+	return out
+}
+
+// commitHashes are the words of text that may be commit hashes: 7 to 40
+// lower-case hex digits, with a letter and a digit among them.
+func commitHashes(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	}) {
+		if len(w) < 7 || len(w) > 40 || strings.Trim(w, "0123456789abcdef") != "" ||
+			!strings.ContainsAny(w, "0123456789") || !strings.ContainsAny(w, "abcdef") {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// written reports whether name is written as a word in one of the files
+// fs, or, when fs is nil, in one of the files the other sources rank
+// first (heuristics.GoneScanRanks of each): a name still written there
+// (None, ContentLength) is not gone, though no symbol of the workspace
+// defines it.
+func (s *scope) written(name string, fs []uint32) bool {
+	if fs == nil && s.lists != nil {
+		seen := map[uint32]bool{}
+		for src := range heuristics.SrcGone {
+			for _, f := range s.lists[src][:min(len(s.lists[src]), heuristics.GoneScanRanks)] {
+				if !seen[f.slot] {
+					seen[f.slot] = true
+					fs = append(fs, f.slot)
+				}
+			}
+		}
+	}
+	for _, f := range fs {
+		if holdsWord(s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(f)), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsWord reports whether text holds name not inside a longer name.
+func holdsWord(text []byte, name string) bool {
+	word := func(c byte) bool {
+		return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	for at := 0; ; {
+		i := bytes.Index(text[at:], []byte(name))
+		if i < 0 {
+			return false
+		}
+		i += at
+		j := i + len(name)
+		if (i == 0 || !word(text[i-1])) && (j == len(text) || !word(text[j])) {
+			return true
+		}
+		at = i + 1
+	}
 }
 
 // pastSymbolSource ranks the symbols whose lines past commits described in

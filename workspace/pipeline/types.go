@@ -215,6 +215,9 @@ type cand struct {
 	// namesake: the name it defines that extends a name of the active
 	// file the request names (sibling source, namesakes).
 	namesake string
+	// gone: where a name the request writes was removed from its file
+	// (goneSource).
+	gone string
 	// literal: the literal of code the request removes that it holds
 	// (literalOwn) or its file holds (literalSource).
 	literal    string
