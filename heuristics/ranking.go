@@ -1,8 +1,10 @@
 package heuristics
 
 import (
+	"cmp"
 	"iter"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -343,6 +345,76 @@ func TieRank(first, n int) int {
 		return first
 	}
 	return min(n*(RRFK+first)-RRFK, math.MaxInt32)
+}
+
+// EvidenceTies yields the index and Tie of each of n files sorted best
+// first by fused score, given each file's Evidence. Files of equal
+// evidence (within TieTolerance) whose words match (Search positive) and
+// that are more than TieKeep share the credit of the best rank among them,
+// as SharedRanks' ties do: the embedder's small differences (a generated
+// handler's number) would otherwise order files that nothing else tells
+// apart one by one, each of the first taking a first place's credit. Other
+// files keep their own rank; so do the files of one past commit that only
+// the history ties ("fix typo": EVAL.md, "## literal2").
+func EvidenceTies(n int, ev func(int) Evidence) iter.Seq2[int, Tie] {
+	return func(yield func(int, Tie) bool) {
+		byEv := make([]int, n)
+		for i := range byEv {
+			byEv[i] = i
+		}
+		slices.SortStableFunc(byEv, func(a, b int) int {
+			ea, eb := ev(a), ev(b)
+			return cmp.Or(cmp.Compare(eb.Words, ea.Words), cmp.Compare(eb.Search, ea.Search))
+		})
+		var shared map[int]Tie
+		for j := 0; j < n; {
+			top, end := ev(byEv[j]), j+1
+			for end < n && sameScore(ev(byEv[end]).Words, top.Words) && sameScore(ev(byEv[end]).Search, top.Search) {
+				end++
+			}
+			if end-j > TieKeep && top.Search > 0 {
+				if shared == nil {
+					shared = map[int]Tie{}
+				}
+				first := slices.Min(byEv[j:end])
+				for _, i := range byEv[j:end] {
+					shared[i] = Tie{First: first + 1, Files: end - j}
+				}
+			}
+			j = end
+		}
+		for i := range n {
+			t, ok := shared[i]
+			if !ok {
+				t = Tie{First: i + 1}
+			}
+			if !yield(i, t) {
+				return
+			}
+		}
+	}
+}
+
+// Evidence is what a file's fused score holds apart from the embedder's
+// rank and the locality prior: Words, every other source's part, and
+// Search, the part of the searches of the request's words (lexical, file,
+// sentence).
+type Evidence struct{ Words, Search float64 }
+
+// SearchSource reports whether src ranks by the request's own words
+// (Evidence.Search).
+func SearchSource(src Source) bool {
+	return src == SrcLexical || src == SrcFile || src == SrcSentence
+}
+
+// TieTolerance is how far below a tie's best score another is still
+// equal to it, relatively: generated files whose words differ by one
+// token score a hair apart.
+const TieTolerance = 0
+
+// sameScore reports whether score is equal to top within TieTolerance.
+func sameScore(score, top float64) bool {
+	return score == top || score >= top*(1-TieTolerance) && score <= top
 }
 
 // LocalityPrior is what nearness in [0,1] to the active file adds to a

@@ -81,43 +81,19 @@ func (s *scope) collect() []*cand {
 			s.notePointed(r)
 		}
 	}
-	fileScore := s.fuseFiles(&fileLists)
-	// Each file with its score, so that sorting compares scores without
-	// looking them up in the map each time.
-	type scored struct {
-		fs    uint32
-		score float64
-	}
-	files := make([]scored, 0, len(fileScore))
-	for fs, sc := range fileScore {
-		files = append(files, scored{fs, sc})
-	}
-	sort.Slice(files, func(i, j int) bool {
-		a, b := files[i].score, files[j].score
-		if a != b {
-			return a > b
-		}
-		// Ties by path: slots depend on the order files were indexed in.
-		return s.idx.FilePath(files[i].fs) < s.idx.FilePath(files[j].fs)
-	})
-	fileRank := make(map[uint32]int32, len(files))
-	for i, f := range files {
-		fs := f.fs
-		fileRank[fs] = int32(i + 1)
-		if i < heuristics.TopFiles {
-			for _, slot := range s.idx.FileSymbols(fs) {
-				s.cand(cands, slot)
-			}
-		}
-	}
+	fileScore, ev := s.fuseFiles(&fileLists)
+	fileRank := s.rankFiles(cands, fileScore, ev)
 	onlyRanks := fileOnlyRanks(&fileLists)
 	evident := evidentFiles(&fileLists)
 	out := make([]*cand, 0, len(cands))
 	for _, c := range cands {
 		c.evident = evident[c.fileSlot] || c.hasEvidence()
-		if r, ok := fileRank[c.fileSlot]; ok {
-			c.ranks[heuristics.SrcFile] = r
+		if t, ok := fileRank[c.fileSlot]; ok {
+			c.ranks[heuristics.SrcFile] = int32(t.Rank())
 			c.scores[heuristics.SrcFile] = float32(fileScore[c.fileSlot])
+			if t.Files > 0 {
+				c.tied = append(c.tied, tiedRank{heuristics.SrcFile, t})
+			}
 		}
 		for src, ranks := range onlyRanks {
 			if r, ok := ranks[c.fileSlot]; ok {
@@ -140,6 +116,46 @@ func (s *scope) collect() []*cand {
 	}
 	s.fuse(out, fileLists[heuristics.SrcGraph])
 	return out
+}
+
+// rankFiles ranks the files by their fused scores (ties by path), the
+// file source's ranks of their symbols, and makes candidates of the
+// heuristics.TopFiles best files' symbols. Files that the request's words
+// match alike and nothing else but the embedder tells apart share the
+// credit of their best rank when they are more than heuristics.TieKeep
+// (heuristics.EvidenceTies): the embedder's small differences would
+// otherwise spread generated files over the first ranks one by one.
+func (s *scope) rankFiles(cands map[uint32]*cand, fileScore map[uint32]float64, ev map[uint32]heuristics.Evidence) map[uint32]heuristics.Tie {
+	// Each file with its score, so that sorting compares scores without
+	// looking them up in the map each time.
+	type scored struct {
+		fs    uint32
+		score float64
+		ev    heuristics.Evidence
+	}
+	files := make([]scored, 0, len(fileScore))
+	for fs, sc := range fileScore {
+		files = append(files, scored{fs, sc, ev[fs]})
+	}
+	sort.Slice(files, func(i, j int) bool {
+		a, b := files[i].score, files[j].score
+		if a != b {
+			return a > b
+		}
+		// Ties by path: slots depend on the order files were indexed in.
+		return s.idx.FilePath(files[i].fs) < s.idx.FilePath(files[j].fs)
+	})
+	fileRank := make(map[uint32]heuristics.Tie, len(files))
+	for i, t := range heuristics.EvidenceTies(len(files), func(i int) heuristics.Evidence { return files[i].ev }) {
+		fs := files[i].fs
+		fileRank[fs] = t
+		if i < heuristics.TopFiles {
+			for _, slot := range s.idx.FileSymbols(fs) {
+				s.cand(cands, slot)
+			}
+		}
+	}
+	return fileRank
 }
 
 // evidentFiles are the files some source other than the embedder found:
@@ -234,17 +250,29 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 
 // fuseFiles fuses the file-level lists into one score per file: each
 // source's ranks, then nearness to the active file as a prior, then the
-// reference graph.
-func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32]float64 {
-	fileScore := map[uint32]float64{}
+// reference graph; and each file's evidence apart from the embedder's
+// ranks and the prior, which rankFiles' ties compare.
+func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) (fileScore map[uint32]float64, ev map[uint32]heuristics.Evidence) {
+	fileScore, ev = map[uint32]float64{}, map[uint32]heuristics.Evidence{}
 	add := func(src heuristics.Source) {
 		list := lists[src]
 		w := s.fv.Weights.Source[src]
 		top, floor, lead := s.leadRange(src, len(list), func(i int) float64 { return list[i].score })
 		for i, r := range heuristics.CompetitionRanks(list, fileScoreOf) {
-			fileScore[list[i].slot] += heuristics.RRF(w, r)
+			fs, part := list[i].slot, heuristics.RRF(w, r)
+			fileScore[fs] += part
 			if lead { // added apart: the sums stay those the replays measured
-				fileScore[list[i].slot] += heuristics.LeadBonus(w, list[i].score, top, floor)
+				l := heuristics.LeadBonus(w, list[i].score, top, floor)
+				fileScore[fs] += l
+				part += l
+			}
+			if src != heuristics.SrcSemantic {
+				e := ev[fs]
+				e.Words += part
+				if heuristics.SearchSource(src) {
+					e.Search += part
+				}
+				ev[fs] = e
 			}
 		}
 	}
@@ -268,7 +296,7 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32
 		}
 	}
 	add(heuristics.SrcGraph)
-	return fileScore
+	return fileScore, ev
 }
 
 // fuse gives each candidate its fused score and its reason. The tests of
