@@ -349,8 +349,10 @@ func TieRank(first, n int) int {
 
 // EvidenceTies yields the index and Tie of each of n files sorted best
 // first by fused score, given each file's Evidence. Files of equal
-// evidence (within TieTolerance) whose words match (Search positive) and
-// that are more than TieKeep share the credit of the best rank among them,
+// evidence (exactly: a relative tolerance that joined files a token apart
+// cost the development set; EVAL.md, "## literal2") whose words match
+// (Search positive) and that are more than TieKeep share the credit of the
+// best rank among them,
 // as SharedRanks' ties do: the embedder's small differences (a generated
 // handler's number) would otherwise order files that nothing else tells
 // apart one by one, each of the first taking a first place's credit. Other
@@ -369,7 +371,7 @@ func EvidenceTies(n int, ev func(int) Evidence) iter.Seq2[int, Tie] {
 		var shared map[int]Tie
 		for j := 0; j < n; {
 			top, end := ev(byEv[j]), j+1
-			for end < n && sameScore(ev(byEv[end]).Words, top.Words) && sameScore(ev(byEv[end]).Search, top.Search) {
+			for end < n && ev(byEv[end]) == top {
 				end++
 			}
 			if end-j > TieKeep && top.Search > 0 {
@@ -405,16 +407,6 @@ type Evidence struct{ Words, Search float64 }
 // (Evidence.Search).
 func SearchSource(src Source) bool {
 	return src == SrcLexical || src == SrcFile || src == SrcSentence
-}
-
-// TieTolerance is how far below a tie's best score another is still
-// equal to it, relatively: generated files whose words differ by one
-// token score a hair apart.
-const TieTolerance = 0
-
-// sameScore reports whether score is equal to top within TieTolerance.
-func sameScore(score, top float64) bool {
-	return score == top || score >= top*(1-TieTolerance) && score <= top
 }
 
 // LocalityPrior is what nearness in [0,1] to the active file adds to a
