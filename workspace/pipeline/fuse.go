@@ -205,7 +205,9 @@ func (s *scope) addSyms(cands map[uint32]*cand, src heuristics.Source, syms []sy
 				c.tied = append(c.tied, tiedRank{src, h.tie})
 			}
 			if lead && c.cat == 0 {
-				c.lead += heuristics.LeadBonus(s.fv.Weights.Source[src], float64(h.score), top, floor)
+				// A tie that shares its rank's credit shares its lead too:
+				// four tied files ahead of the fifth take one lead, not four.
+				c.lead += heuristics.LeadBonus(s.fv.Weights.Source[src], float64(h.score), top, floor) / float64(max(1, h.tie.Files))
 			}
 			if src == heuristics.SrcActive {
 				c.reason = ReasonActive
