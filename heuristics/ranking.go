@@ -360,27 +360,39 @@ func TieRank(first, n int) int {
 // the history ties ("fix typo": EVAL.md, "## literal2").
 func EvidenceTies(n int, ev func(int) Evidence) iter.Seq2[int, Tie] {
 	return func(yield func(int, Tie) bool) {
-		byEv := make([]int, n)
-		for i := range byEv {
-			byEv[i] = i
+		// Only files whose words match can share: sorted by their
+		// evidence, equal ones are neighbours.
+		type entry struct {
+			i  int
+			ev Evidence
 		}
-		slices.SortStableFunc(byEv, func(a, b int) int {
-			ea, eb := ev(a), ev(b)
-			return cmp.Or(cmp.Compare(eb.Words, ea.Words), cmp.Compare(eb.Search, ea.Search))
+		byEv := make([]entry, 0, n)
+		for i := range n {
+			if e := ev(i); e.Search > 0 {
+				byEv = append(byEv, entry{i, e})
+			}
+		}
+		slices.SortFunc(byEv, func(a, b entry) int {
+			if c := cmp.Compare(b.ev.Words, a.ev.Words); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(b.ev.Search, a.ev.Search); c != 0 {
+				return c
+			}
+			return a.i - b.i
 		})
 		var shared map[int]Tie
-		for j := 0; j < n; {
-			top, end := ev(byEv[j]), j+1
-			for end < n && ev(byEv[end]) == top {
+		for j := 0; j < len(byEv); {
+			end := j + 1
+			for end < len(byEv) && byEv[end].ev == byEv[j].ev {
 				end++
 			}
-			if end-j > TieKeep && top.Search > 0 {
+			if end-j > TieKeep {
 				if shared == nil {
 					shared = map[int]Tie{}
 				}
-				first := slices.Min(byEv[j:end])
-				for _, i := range byEv[j:end] {
-					shared[i] = Tie{First: first + 1, Files: end - j}
+				for _, e := range byEv[j:end] {
+					shared[e.i] = Tie{First: byEv[j].i + 1, Files: end - j} // the first by index is the best ranked
 				}
 			}
 			j = end
