@@ -366,7 +366,7 @@ func EvidenceTies(n int, ev func(int) Evidence) iter.Seq2[int, Tie] {
 			i  int
 			ev Evidence
 		}
-		byEv := make([]entry, 0, n)
+		var byEv []entry
 		for i := range n {
 			if e := ev(i); e.Search > 0 {
 				byEv = append(byEv, entry{i, e})
@@ -407,6 +407,22 @@ func EvidenceTies(n int, ev func(int) Evidence) iter.Seq2[int, Tie] {
 			}
 		}
 	}
+}
+
+// LongTie reports whether a list sorted best first by key holds more
+// than TieKeep equal keys in a row. Files tie in EvidenceTies only when
+// some search list ties them so: without such a tie the evidence need not
+// be summed.
+func LongTie[E any](list []E, key func(E) float64) bool {
+	run := 1
+	for i := 1; i < len(list); i++ {
+		if key(list[i]) != key(list[i-1]) {
+			run = 1
+		} else if run++; run > TieKeep {
+			return true
+		}
+	}
+	return false
 }
 
 // Evidence is what a file's fused score holds apart from the embedder's

@@ -137,3 +137,22 @@ func TestEvidenceTies(t *testing.T) {
 		break // stopping early must not panic
 	}
 }
+
+// LongTie finds a run of more than TieKeep equal scores, wherever it is.
+func TestLongTie(t *testing.T) {
+	id := func(x float64) float64 { return x }
+	for _, c := range []struct {
+		list []float64
+		want bool
+	}{
+		{nil, false},
+		{[]float64{5, 5, 5}, false},
+		{[]float64{9, 5, 5, 5, 4, 4, 4, 1}, false},
+		{[]float64{9, 5, 5, 5, 5}, true},
+		{[]float64{5, 5, 5, 5, 1}, true},
+	} {
+		if got := LongTie(c.list, id); got != c.want {
+			t.Errorf("LongTie(%v) = %v, want %v", c.list, got, c.want)
+		}
+	}
+}

@@ -253,9 +253,16 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 // fuseFiles fuses the file-level lists into one score per file: each
 // source's ranks, then nearness to the active file as a prior, then the
 // reference graph; and each file's evidence apart from the embedder's
-// ranks and the prior, which rankFiles' ties compare.
+// ranks and the prior, which rankFiles' ties compare (nil when no search
+// list holds a tie over more than heuristics.TieKeep files).
 func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) (fileScore map[uint32]float64, ev map[uint32]heuristics.Evidence) {
-	fileScore, ev = map[uint32]float64{}, map[uint32]heuristics.Evidence{}
+	fileScore = map[uint32]float64{}
+	for src := range heuristics.NumSources {
+		if heuristics.SearchSource(src) && heuristics.LongTie(lists[src], fileScoreOf) {
+			ev = map[uint32]heuristics.Evidence{} // else no file ties (rankFiles)
+			break
+		}
+	}
 	add := func(src heuristics.Source) {
 		list := lists[src]
 		w := s.fv.Weights.Source[src]
@@ -268,7 +275,7 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) (fileScore
 				fileScore[fs] += l
 				part += l
 			}
-			if src != heuristics.SrcSemantic {
+			if ev != nil && src != heuristics.SrcSemantic {
 				e := ev[fs]
 				e.Words += part
 				if heuristics.SearchSource(src) {
