@@ -82,16 +82,16 @@ func (s *scope) collect() []*cand {
 		}
 	}
 	fileScore, ev := s.fuseFiles(&fileLists)
-	fileRank := s.rankFiles(cands, fileScore, ev)
+	fileRank, fileTies := s.rankFiles(cands, fileScore, ev)
 	onlyRanks := fileOnlyRanks(&fileLists)
 	evident := evidentFiles(&fileLists)
 	out := make([]*cand, 0, len(cands))
 	for _, c := range cands {
 		c.evident = evident[c.fileSlot] || c.hasEvidence()
-		if t, ok := fileRank[c.fileSlot]; ok {
-			c.ranks[heuristics.SrcFile] = int32(t.Rank())
+		if r, ok := fileRank[c.fileSlot]; ok {
+			c.ranks[heuristics.SrcFile] = r
 			c.scores[heuristics.SrcFile] = float32(fileScore[c.fileSlot])
-			if t.Files > 0 {
+			if t, ok := fileTies[c.fileSlot]; ok {
 				c.tied = append(c.tied, tiedRank{heuristics.SrcFile, t})
 			}
 		}
@@ -119,13 +119,14 @@ func (s *scope) collect() []*cand {
 }
 
 // rankFiles ranks the files by their fused scores (ties by path), the
-// file source's ranks of their symbols, and makes candidates of the
-// heuristics.TopFiles best files' symbols. Files that the request's words
+// file source's ranks of their symbols (and, in ties, the shared ones'
+// heuristics.Tie), and makes candidates of the heuristics.TopFiles best
+// files' symbols. Files that the request's words
 // match alike and nothing else but the embedder tells apart share the
 // credit of their best rank when they are more than heuristics.TieKeep
 // (heuristics.EvidenceTies): the embedder's small differences would
 // otherwise spread generated files over the first ranks one by one.
-func (s *scope) rankFiles(cands map[uint32]*cand, fileScore map[uint32]float64, ev map[uint32]heuristics.Evidence) map[uint32]heuristics.Tie {
+func (s *scope) rankFiles(cands map[uint32]*cand, fileScore map[uint32]float64, ev map[uint32]heuristics.Evidence) (fileRank map[uint32]int32, ties map[uint32]heuristics.Tie) {
 	// Each file with its score, so that sorting compares scores without
 	// looking them up in the map each time.
 	type scored struct {
@@ -145,17 +146,23 @@ func (s *scope) rankFiles(cands map[uint32]*cand, fileScore map[uint32]float64, 
 		// Ties by path: slots depend on the order files were indexed in.
 		return s.idx.FilePath(files[i].fs) < s.idx.FilePath(files[j].fs)
 	})
-	fileRank := make(map[uint32]heuristics.Tie, len(files))
+	fileRank = make(map[uint32]int32, len(files))
 	for i, t := range heuristics.EvidenceTies(len(files), func(i int) heuristics.Evidence { return files[i].ev }) {
 		fs := files[i].fs
-		fileRank[fs] = t
+		fileRank[fs] = int32(t.Rank())
+		if t.Files > 0 {
+			if ties == nil {
+				ties = map[uint32]heuristics.Tie{}
+			}
+			ties[fs] = t
+		}
 		if i < heuristics.TopFiles {
 			for _, slot := range s.idx.FileSymbols(fs) {
 				s.cand(cands, slot)
 			}
 		}
 	}
-	return fileRank
+	return fileRank, ties
 }
 
 // evidentFiles are the files some source other than the embedder found:
