@@ -21,10 +21,10 @@ const MaxLiterals = 8
 // not a literal anyone writes.
 const MaxLiteralBytes = 256
 
-// removalWords begin a stretch of a clause whose literals go away;
-// introductionWords (and replaceTargets, after a verb of replacing) begin
-// one whose literals come in. The last of either before a literal, in its
-// clause, decides.
+// removalWords (and changeVerbs) begin a stretch of a clause whose
+// literals go away; introductionWords (and replaceTargets, after a verb of
+// replacing or changing) begin one whose literals come in. The last of
+// either before a literal, in its clause, decides.
 var (
 	removalWords = map[string]bool{
 		"replace": true, "replaces": true, "replaced": true, "replacing": true,
@@ -45,26 +45,38 @@ var (
 	}
 )
 
-// replaceTargets are the words that name what a replacement
-// brings ("Replace X with Y", "change X to Y"): they end a removal only
-// after a verb of replacing (replaceVerbs), not after remove, drop or
-// delete ("Remove deprecated calls to os.Exit()").
+// replaceTargets are the words that name what a replacement or a change
+// brings ("Replace X with Y", "change X to Y", "Rename A -> B"): they end
+// a removal only after a verb of replacing or changing, not after remove,
+// drop or delete ("Remove deprecated calls to os.Exit()"). What a change,
+// a conversion, a move or a rename starts from is in the files it touches
+// ("Change interface{} to any", "Move tunnel_start_tls() to
+// HTTPConnection", "Convert DataEvent.data from bytearray to bytes",
+// "Switch from std::sync::mpsc to crossbeam-channel"); what it goes to is
+// not ("Change the default to os.Stdout", "Switch to typing.Optional").
 var (
-	replaceTargets = map[string]bool{"with": true, "by": true, "to": true, "for": true, "into": true}
-	replaceVerbs   = map[string]bool{
+	replaceTargets = map[string]bool{"with": true, "by": true, "to": true, "for": true, "into": true,
+		"->": true, "=>": true, "→": true, "arrow_right": true} // "Rename A -> B", ":arrow_right:" (its colons trimmed)
+	replaceVerbs = map[string]bool{
 		"replace": true, "replaces": true, "replaced": true, "replacing": true,
+	}
+	changeVerbs = map[string]bool{
 		"change": true, "changes": true, "changed": true, "changing": true,
+		"convert": true, "converts": true, "converted": true, "converting": true,
 		"migrate": true, "migrates": true, "migrated": true, "migrating": true,
 		"switch": true, "switches": true, "switched": true, "switching": true,
+		"move": true, "moves": true, "moved": true, "moving": true,
+		"rename": true, "renames": true, "renamed": true, "renaming": true,
 	}
 )
 
 // RemovedLiterals are the literals of code the request text says are
 // removed or replaced: words holding punctuation the tokenizer drops
 // (`interface{}`, `trimRight()`, `sort.Sort(`, `a.b`), backticked spans
-// with such punctuation, and a `word: word` pair ending its clause (a
-// pragma such as "type: ignore"), each whose clause puts a removal word after the last
-// introduction word before it. Paths and file names are the mention
+// with such punctuation, and a `word: word` pair ending its clause or
+// before a word naming pragmas (pragmaEnd: "type: ignore comments"), each
+// whose clause puts a removal word after the last introduction word
+// before it. Paths and file names are the mention
 // source's, and a placeholder "..." ends a literal. Each once, at most
 // MaxLiterals.
 func RemovedLiterals(text string) []string {
@@ -77,11 +89,11 @@ func RemovedLiterals(text string) []string {
 			if !f.quoted { // "Remove the `with` keyword": code, not a marker
 				word = strings.ToLower(strings.Trim(f.text, "`\"'()[]{},.;:!?"+proseQuotes))
 			}
-			if replaceVerbs[word] {
+			if replaceVerbs[word] || changeVerbs[word] {
 				replacing = true
 			}
 			switch {
-			case removalWords[word]:
+			case removalWords[word] || changeVerbs[word]:
 				removing = true
 				continue
 			case replaceTargets[word]:
@@ -97,10 +109,11 @@ func RemovedLiterals(text string) []string {
 				continue
 			}
 			lit := f.literal()
-			if lit == "" && i > 0 && i+2 == len(fields) && strings.HasSuffix(f.text, ":") && !f.quoted {
+			if lit == "" && i > 0 && i+1 < len(fields) && pragmaEnd(fields[i+2:]) && strings.HasSuffix(f.text, ":") && !f.quoted {
 				// "type: ignore": a pragma's name and value, the last two
-				// words of the clause ("unused imports: this breaks lint"
-				// is prose; backticked, `type: ignore` is a literal).
+				// words of the clause or before a word naming pragmas
+				// ("unused imports: this breaks lint" is prose; backticked,
+				// `type: ignore` is a literal).
 				if name, val := strings.TrimSuffix(f.text, ":"), fields[i+1].text; isIdent(name) && isIdent(strings.TrimRight(val, ".,;")) {
 					lit = name + ": " + strings.TrimRight(val, ".,;")
 				}
@@ -114,6 +127,27 @@ func RemovedLiterals(text string) []string {
 		}
 	}
 	return out
+}
+
+// pragmaEnd reports whether the words after a `name: value` pair leave
+// it a pragma: none but a pull request's number ("(#3038)"), or a word
+// naming pragmas ("Remove unneeded type: ignore comments").
+func pragmaEnd(rest []litField) bool {
+	if len(rest) > 0 && !rest[0].quoted && pragmaNouns[strings.ToLower(strings.TrimRight(rest[0].text, ".,;:!?"))] {
+		return true
+	}
+	for _, f := range rest {
+		if n := strings.Trim(f.text, "()#.,;"); f.quoted || n == "" || strings.Trim(n, "0123456789") != "" || !strings.Contains(f.text, "#") {
+			return false
+		}
+	}
+	return true
+}
+
+var pragmaNouns = map[string]bool{
+	"comment": true, "comments": true, "pragma": true, "pragmas": true,
+	"directive": true, "directives": true, "annotation": true, "annotations": true,
+	"marker": true, "markers": true,
 }
 
 // clauses cuts text at line ends, semicolons and a period a space follows

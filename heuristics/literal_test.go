@@ -50,6 +50,25 @@ func TestRemovedLiterals(t *testing.T) {
 		// A name and value are a pragma only backticked or ending the clause.
 		{"Remove unused imports: this breaks lint", nil},
 		{"Remove `type: ignore` comments", []string{"type: ignore"}},
+		// A change, conversion, move or rename starts from what is there;
+		// to, into and an arrow name where it goes.
+		{"Change interface{} to any", []string{"interface{}"}},
+		{"Change 'interface{}' to 'any' (#4308)", []string{"interface{}"}},
+		{"Move tunnel_start_tls() to HTTPConnection (#609)", []string{"tunnel_start_tls()"}},
+		{"Convert DataEvent.data from bytearray to bytes", []string{"DataEvent.data"}},
+		{"Switch from std::sync::mpsc to crossbeam-channel", []string{"std::sync::mpsc"}},
+		{"Renamed Context#Context => Context#StdContext", []string{"Context#Context"}},
+		{"Rename `Command.Subcommands` :arrow_right: `Command.Commands`", []string{"Command.Subcommands"}},
+		{"Change the default to os.Stdout", nil},
+		{"Switch to explicit `typing.Optional` throughout", nil},
+		{"Migrate the docs into docs.Build()", nil},
+		// A pragma followed by a word naming pragmas, or by a pull
+		// request's number, is still one; prose after a colon is not.
+		{"Remove unneeded type: ignore comments", []string{"type: ignore"}},
+		{"Remove unused type: ignore (#3038)", []string{"type: ignore"}},
+		{"use # pragma: no cover instead of # pragma: nocover (#2471)", []string{"pragma: nocover"}},
+		{"Remove unused imports: these lines break lint", nil},
+		{"removed os: linux due to travis default", nil},
 		// A clause ends the removal.
 		{"Remove the old flag. Add cmd.Flags() to the help", nil},
 	} {

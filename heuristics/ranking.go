@@ -1,8 +1,10 @@
 package heuristics
 
 import (
+	"cmp"
 	"iter"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -389,6 +391,96 @@ func TieRank(first, n int) int {
 		return first
 	}
 	return min(n*(RRFK+first)-RRFK, math.MaxInt32)
+}
+
+// EvidenceTies yields the index and Tie of each of n files sorted best
+// first by fused score, given each file's Evidence. Files of equal
+// evidence (exactly: a relative tolerance that joined files a token apart
+// cost the development set; EVAL.md, "## literal2") whose words match
+// (Search positive) and that are more than TieKeep share the credit of the
+// best rank among them,
+// as SharedRanks' ties do: the embedder's small differences (a generated
+// handler's number) would otherwise order files that nothing else tells
+// apart one by one, each of the first taking a first place's credit. Other
+// files keep their own rank; so do the files of one past commit that only
+// the history ties ("fix typo": EVAL.md, "## literal2").
+func EvidenceTies(n int, ev func(int) Evidence) iter.Seq2[int, Tie] {
+	return func(yield func(int, Tie) bool) {
+		// Only files whose words match can share: sorted by their
+		// evidence, equal ones are neighbours.
+		type entry struct {
+			i  int
+			ev Evidence
+		}
+		var byEv []entry
+		for i := range n {
+			if e := ev(i); e.Search > 0 {
+				byEv = append(byEv, entry{i, e})
+			}
+		}
+		slices.SortFunc(byEv, func(a, b entry) int {
+			if c := cmp.Compare(b.ev.Words, a.ev.Words); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(b.ev.Search, a.ev.Search); c != 0 {
+				return c
+			}
+			return a.i - b.i
+		})
+		var shared map[int]Tie
+		for j := 0; j < len(byEv); {
+			end := j + 1
+			for end < len(byEv) && byEv[end].ev == byEv[j].ev {
+				end++
+			}
+			if end-j > TieKeep {
+				if shared == nil {
+					shared = map[int]Tie{}
+				}
+				for _, e := range byEv[j:end] {
+					shared[e.i] = Tie{First: byEv[j].i + 1, Files: end - j} // the first by index is the best ranked
+				}
+			}
+			j = end
+		}
+		for i := range n {
+			t, ok := shared[i]
+			if !ok {
+				t = Tie{First: i + 1}
+			}
+			if !yield(i, t) {
+				return
+			}
+		}
+	}
+}
+
+// LongTie reports whether a list sorted best first by key holds more
+// than TieKeep equal keys in a row. Files tie in EvidenceTies only when
+// some search list ties them so: without such a tie the evidence need not
+// be summed.
+func LongTie[E any](list []E, key func(E) float64) bool {
+	run := 1
+	for i := 1; i < len(list); i++ {
+		if key(list[i]) != key(list[i-1]) {
+			run = 1
+		} else if run++; run > TieKeep {
+			return true
+		}
+	}
+	return false
+}
+
+// Evidence is what a file's fused score holds apart from the embedder's
+// rank and the locality prior: Words, every other source's part, and
+// Search, the part of the searches of the request's words (lexical, file,
+// sentence).
+type Evidence struct{ Words, Search float64 }
+
+// SearchSource reports whether src ranks by the request's own words
+// (Evidence.Search).
+func SearchSource(src Source) bool {
+	return src == SrcLexical || src == SrcFile || src == SrcSentence
 }
 
 // LocalityPrior is what nearness in [0,1] to the active file adds to a

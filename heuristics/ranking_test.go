@@ -109,3 +109,50 @@ func TestWindowTail(t *testing.T) {
 		}
 	}
 }
+
+// Files that only the embedder tells apart (equal words, positive
+// search) share the credit of their best rank when more than TieKeep;
+// files tied by the history alone, or by fewer, keep their own.
+func TestEvidenceTies(t *testing.T) {
+	gen, hist := Evidence{Words: 0.05, Search: 0.04}, Evidence{Words: 0.05}
+	evs := []Evidence{
+		{Words: 0.1, Search: 0.1}, // 1: alone
+		gen, hist, gen, hist, gen, // 2-6: four generated (from 2), two of one past commit
+		{Words: 0.02, Search: 0.01}, {Words: 0.02, Search: 0.01}, {Words: 0.02, Search: 0.01}, // 7-9: three keep theirs
+		gen, hist, hist, // 10-12: the fourth generated; four of history alone keep theirs
+	}
+	var got []Tie
+	for i, tie := range EvidenceTies(len(evs), func(i int) Evidence { return evs[i] }) {
+		if i != len(got) {
+			t.Fatalf("index %d out of order", i)
+		}
+		got = append(got, tie)
+	}
+	g := Tie{First: 2, Files: 4}
+	want := []Tie{{1, 0}, g, {3, 0}, g, {5, 0}, g, {7, 0}, {8, 0}, {9, 0}, g, {11, 0}, {12, 0}}
+	if !slices.Equal(got, want) {
+		t.Errorf("ties %v, want %v", got, want)
+	}
+	for range EvidenceTies(len(evs), func(i int) Evidence { return evs[i] }) {
+		break // stopping early must not panic
+	}
+}
+
+// LongTie finds a run of more than TieKeep equal scores, wherever it is.
+func TestLongTie(t *testing.T) {
+	id := func(x float64) float64 { return x }
+	for _, c := range []struct {
+		list []float64
+		want bool
+	}{
+		{nil, false},
+		{[]float64{5, 5, 5}, false},
+		{[]float64{9, 5, 5, 5, 4, 4, 4, 1}, false},
+		{[]float64{9, 5, 5, 5, 5}, true},
+		{[]float64{5, 5, 5, 5, 1}, true},
+	} {
+		if got := LongTie(c.list, id); got != c.want {
+			t.Errorf("LongTie(%v) = %v, want %v", c.list, got, c.want)
+		}
+	}
+}

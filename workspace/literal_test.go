@@ -149,6 +149,30 @@ func TestSelectRemovedLiteralFindsItsFiles(t *testing.T) {
 	}
 }
 
+// A change, a conversion, a move or a rename starts from what is there:
+// "Change interface{} to any" brings the files holding interface{} as
+// "Replace" does, and what it changes to counts for nothing.
+func TestSelectChangedLiteralFindsItsFiles(t *testing.T) {
+	ws, _ := selOpen(t, kvstore, Options{})
+	for _, q := range []string{"Change interface{} to any\nThe alias any reads better.", "Switch from interface{} to any\nThe alias any reads better."} {
+		res := selDo(t, ws, &SelectRequest{Query: q, Limit: 10})
+		for _, p := range []string{"store.go", "codec.go"} {
+			if it := selFind(res, "sym:"+p+"::"+map[string]string{"store.go": "Store", "codec.go": "Decode"}[p]); it == nil || it.Signals["literal"].Rank == 0 {
+				t.Errorf("%q: %s, which holds interface{}, has no literal rank: %q", q, p, selIDs(res))
+			}
+		}
+		if ids := selIDs(res); len(ids) < 2 || !strings.HasPrefix(ids[0], "sym:store.go::") && !strings.HasPrefix(ids[0], "sym:codec.go::") {
+			t.Errorf("%q: a holder of interface{} is not first: %q", q, ids)
+		}
+	}
+	res := selDo(t, ws, &SelectRequest{Query: "Change the alias default to interface{}\nThe alias any reads better.", Limit: 10})
+	for _, it := range res.Items {
+		if it.Signals["literal"].Rank > 0 {
+			t.Errorf("%s ranked by a literal the request changes to", it.ID)
+		}
+	}
+}
+
 // handlers is a package where twelve handlers check `err != nil` and one
 // decoder, also a handler's, returns `interface{}`.
 func handlers() string {

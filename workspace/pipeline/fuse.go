@@ -79,35 +79,8 @@ func (s *scope) collect() []*cand {
 		s.addSyms(cands, src.src, r.syms)
 		s.notePointed(src.src, r)
 	}
-	fileScore := s.fuseFiles(&fileLists)
-	// Each file with its score, so that sorting compares scores without
-	// looking them up in the map each time.
-	type scored struct {
-		fs    uint32
-		score float64
-	}
-	files := make([]scored, 0, len(fileScore))
-	for fs, sc := range fileScore {
-		files = append(files, scored{fs, sc})
-	}
-	sort.Slice(files, func(i, j int) bool {
-		a, b := files[i].score, files[j].score
-		if a != b {
-			return a > b
-		}
-		// Ties by path: slots depend on the order files were indexed in.
-		return s.idx.FilePath(files[i].fs) < s.idx.FilePath(files[j].fs)
-	})
-	fileRank := make(map[uint32]int32, len(files))
-	for i, f := range files {
-		fs := f.fs
-		fileRank[fs] = int32(i + 1)
-		if i < heuristics.TopFiles {
-			for _, slot := range s.idx.FileSymbols(fs) {
-				s.cand(cands, slot)
-			}
-		}
-	}
+	fileScore, ev := s.fuseFiles(&fileLists)
+	fileRank, fileTies := s.rankFiles(cands, fileScore, ev)
 	onlyRanks := fileOnlyRanks(&fileLists)
 	evident := evidentFiles(&fileLists)
 	out := make([]*cand, 0, len(cands))
@@ -116,6 +89,9 @@ func (s *scope) collect() []*cand {
 		if r, ok := fileRank[c.fileSlot]; ok {
 			c.ranks[heuristics.SrcFile] = r
 			c.scores[heuristics.SrcFile] = float32(fileScore[c.fileSlot])
+			if t, ok := fileTies[c.fileSlot]; ok {
+				c.tied = append(c.tied, tiedRank{heuristics.SrcFile, t})
+			}
 		}
 		for src, ranks := range onlyRanks {
 			if r, ok := ranks[c.fileSlot]; ok {
@@ -149,6 +125,53 @@ func (s *scope) noteHeld(c *cand) {
 	} else {
 		c.spelling = s.spellWhy[c.fileSlot]
 	}
+}
+
+// rankFiles ranks the files by their fused scores (ties by path), the
+// file source's ranks of their symbols (and, in ties, the shared ones'
+// heuristics.Tie), and makes candidates of the heuristics.TopFiles best
+// files' symbols. Files that the request's words
+// match alike and nothing else but the embedder tells apart share the
+// credit of their best rank when they are more than heuristics.TieKeep
+// (heuristics.EvidenceTies): the embedder's small differences would
+// otherwise spread generated files over the first ranks one by one.
+func (s *scope) rankFiles(cands map[uint32]*cand, fileScore map[uint32]float64, ev map[uint32]heuristics.Evidence) (fileRank map[uint32]int32, ties map[uint32]heuristics.Tie) {
+	// Each file with its score, so that sorting compares scores without
+	// looking them up in the map each time.
+	type scored struct {
+		fs    uint32
+		score float64
+		ev    heuristics.Evidence
+	}
+	files := make([]scored, 0, len(fileScore))
+	for fs, sc := range fileScore {
+		files = append(files, scored{fs, sc, ev[fs]})
+	}
+	sort.Slice(files, func(i, j int) bool {
+		a, b := files[i].score, files[j].score
+		if a != b {
+			return a > b
+		}
+		// Ties by path: slots depend on the order files were indexed in.
+		return s.idx.FilePath(files[i].fs) < s.idx.FilePath(files[j].fs)
+	})
+	fileRank = make(map[uint32]int32, len(files))
+	for i, t := range heuristics.EvidenceTies(len(files), func(i int) heuristics.Evidence { return files[i].ev }) {
+		fs := files[i].fs
+		fileRank[fs] = int32(t.Rank())
+		if t.Files > 0 {
+			if ties == nil {
+				ties = map[uint32]heuristics.Tie{}
+			}
+			ties[fs] = t
+		}
+		if i < heuristics.TopFiles {
+			for _, slot := range s.idx.FileSymbols(fs) {
+				s.cand(cands, slot)
+			}
+		}
+	}
+	return fileRank, ties
 }
 
 // evidentFiles are the files some source other than the embedder found:
@@ -198,7 +221,9 @@ func (s *scope) addSyms(cands map[uint32]*cand, src heuristics.Source, syms []sy
 				c.tied = append(c.tied, tiedRank{src, h.tie})
 			}
 			if lead && c.cat == 0 {
-				c.lead += heuristics.LeadBonus(s.fv.Weights.Source[src], float64(h.score), top, floor)
+				// A tie that shares its rank's credit shares its lead too:
+				// four tied files ahead of the fifth take one lead, not four.
+				c.lead += heuristics.LeadBonus(s.fv.Weights.Source[src], float64(h.score), top, floor) / float64(max(1, h.tie.Files))
 			}
 			if src == heuristics.SrcActive {
 				c.reason = ReasonActive
@@ -243,17 +268,36 @@ func (s *scope) cand(cands map[uint32]*cand, slot uint32) *cand {
 
 // fuseFiles fuses the file-level lists into one score per file: each
 // source's ranks, then nearness to the active file as a prior, then the
-// reference graph.
-func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32]float64 {
-	fileScore := map[uint32]float64{}
+// reference graph; and each file's evidence apart from the embedder's
+// ranks and the prior, which rankFiles' ties compare (nil when no search
+// list holds a tie over more than heuristics.TieKeep files).
+func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) (fileScore map[uint32]float64, ev map[uint32]heuristics.Evidence) {
+	fileScore = map[uint32]float64{}
+	for src := range heuristics.NumSources {
+		if heuristics.SearchSource(src) && heuristics.LongTie(lists[src], fileScoreOf) {
+			ev = map[uint32]heuristics.Evidence{} // else no file ties (rankFiles)
+			break
+		}
+	}
 	add := func(src heuristics.Source) {
 		list := lists[src]
 		w := s.fv.Weights.Source[src]
 		top, floor, lead := s.leadRange(src, len(list), func(i int) float64 { return list[i].score })
 		for i, r := range heuristics.CompetitionRanks(list, fileScoreOf) {
-			fileScore[list[i].slot] += heuristics.RRF(w, r)
+			fs, part := list[i].slot, heuristics.RRF(w, r)
+			fileScore[fs] += part
 			if lead { // added apart: the sums stay those the replays measured
-				fileScore[list[i].slot] += heuristics.LeadBonus(w, list[i].score, top, floor)
+				l := heuristics.LeadBonus(w, list[i].score, top, floor)
+				fileScore[fs] += l
+				part += l
+			}
+			if ev != nil && src != heuristics.SrcSemantic {
+				e := ev[fs]
+				e.Words += part
+				if heuristics.SearchSource(src) {
+					e.Search += part
+				}
+				ev[fs] = e
 			}
 		}
 	}
@@ -277,7 +321,7 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) map[uint32
 		}
 	}
 	add(heuristics.SrcGraph)
-	return fileScore
+	return fileScore, ev
 }
 
 // fuse gives each candidate its fused score and its reason. The tests of

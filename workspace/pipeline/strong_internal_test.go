@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
 	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // The names a query writes as code does: capitals or underscores, as
@@ -60,5 +62,41 @@ func TestFileEvidenceDropsTheLead(t *testing.T) {
 	}
 	if c.ranks[heuristics.SrcFile] != 2 {
 		t.Errorf("after fileEvidence the file's rank is %d, want 2 (kept)", c.ranks[heuristics.SrcFile])
+	}
+}
+
+// A tie over more than TieKeep files shares its lead as it shares its
+// rank: four generated handlers tied at the top of the lexical list, far
+// ahead of the fifth, each take a quarter of a lead, not a whole one
+// (a tie of five or more has no lead, the fifth being its own); a tie
+// over three files keeps it whole.
+func TestSharedTieSharesItsLead(t *testing.T) {
+	s := &scope{p: &plan{}, fv: &snapshot.Folder{Weights: heuristics.DefaultWeightSet()}}
+	shared := heuristics.Tie{First: 1, Files: 4}
+	syms := []symRank{
+		{slot: 1, rank: int32(shared.Rank()), score: 10, tie: shared},
+		{slot: 2, rank: int32(shared.Rank()), score: 10, tie: shared},
+		{slot: 3, rank: int32(shared.Rank()), score: 10, tie: shared},
+		{slot: 4, rank: int32(shared.Rank()), score: 10, tie: shared},
+		{slot: 5, rank: 5, score: 2},
+	}
+	cands := map[uint32]*cand{}
+	for _, h := range syms {
+		cands[h.slot] = &cand{slot: h.slot}
+	}
+	s.addSyms(cands, heuristics.SrcLexical, syms)
+	whole := heuristics.LeadBonus(s.fv.Weights.Source[heuristics.SrcLexical], 10, 10, 2)
+	for slot := uint32(1); slot <= 4; slot++ {
+		if got, want := cands[slot].lead, whole/4; math.Abs(got-want) > 1e-12 {
+			t.Errorf("a member of a tie over four files takes a lead of %v, want a quarter of %v", got, whole)
+		}
+	}
+	kept := []symRank{{slot: 1, rank: 1, score: 10}, {slot: 2, rank: 1, score: 10}, {slot: 3, rank: 1, score: 10}, {slot: 4, rank: 4, score: 3}, {slot: 5, rank: 5, score: 2}}
+	for _, h := range kept {
+		cands[h.slot] = &cand{slot: h.slot}
+	}
+	s.addSyms(cands, heuristics.SrcLexical, kept)
+	if got := cands[1].lead; math.Abs(got-whole) > 1e-12 {
+		t.Errorf("a member of a tie over three files takes a lead of %v, want %v", got, whole)
 	}
 }
