@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -136,6 +137,35 @@ func TestOlderCacheIsReadAgain(t *testing.T) {
 		}
 		if _, err := LoadCache(cache, r.dir, Options{}); !errors.Is(err, ErrCacheForeign) {
 			t.Errorf("a cache written as %q: LoadCache err %v, want ErrCacheForeign", strings.TrimSpace(old), err)
+		}
+	}
+}
+
+// TestAddedFileNamesAreNotKept: the read notes no names of an added file's
+// lines (none of them can be gone), only of a changed file's.
+func TestAddedFileNamesAreNotKept(t *testing.T) {
+	r := newGitRepo(t)
+	r.write("old.py", "OldName = 1\n")
+	r.commit("initial")
+	r.write("old.py", "NewName = 1\n")
+	r.write("vendored.py", "VendoredName = 1\nOtherName = 2\n")
+	r.commit("vendor")
+	out := r.git(append(cloneArgs(logArgs), "-p", "--unified=0", "-1")...)
+	pcs, err := parseLog(bufio.NewReader(strings.NewReader(out)))
+	if err != nil || len(pcs) != 1 || len(pcs[0].diffs) != 2 {
+		t.Fatalf("parsed %d commits (%v)", len(pcs), err)
+	}
+	for _, d := range pcs[0].diffs {
+		n := d.names
+		switch d.new {
+		case "vendored.py":
+			if n.plus != nil || n.minus != nil {
+				t.Errorf("the added file's names were noted: %v", n.plus)
+			}
+		case "old.py":
+			if _, ok := n.minus["OldName"]; !ok || !n.plus["NewName"] {
+				t.Errorf("the changed file's names: plus %v minus %v", n.plus, n.minus)
+			}
 		}
 	}
 }
