@@ -169,7 +169,7 @@ var (
 	definers = map[string]bool{"def": true, "class": true, "type": true, "func": true, "fn": true, "fun": true, "const": true, "let": true,
 		"var": true, "val": true, "interface": true, "struct": true, "enum": true, "trait": true, "module": true, "mod": true, "function": true}
 	modifiers = map[string]bool{"export": true, "pub": true, "public": true, "private": true, "protected": true, "internal": true,
-		"static": true, "final": true, "abstract": true, "async": true, "default": true, "unsafe": true, "override": true, "readonly": true}
+		"static": true, "final": true, "abstract": true, "async": true, "default": true, "unsafe": true, "override": true, "readonly": true, "declare": true}
 	// statements are the words after a modifier that start no definition.
 	statements = map[string]bool{"use": true, "with": true, "for": true, "import": true, "return": true, "await": true, "yield": true}
 )

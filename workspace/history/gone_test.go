@@ -73,15 +73,19 @@ func TestGoneWhereANameWasRemoved(t *testing.T) {
 // name is where it is gone from, not one whose removed lines only used it:
 // a Java method or field is named after its type ("public Response
 // getBody()", "static final String BASE_URL"), a Rust item may be
-// pub(crate), and a Rust path (Token::Text) or a Java method reference
-// uses a name, it does not define it.
+// pub(crate), a TypeScript declaration is "export declare function", and
+// a Rust path (Token::Text) uses a name, it does not define it.
 func TestGoneDefinitionsPerLanguage(t *testing.T) {
 	r := newGitRepo(t)
 	r.write("src/token.rs", "pub(crate) enum Token {\n    Text(String),\n}\n\npub(crate) fn parse_token(s: &str) -> Token {\n    Token::Text(s.into())\n}\n\nfn keep() {}\n")
 	r.write("src/render.rs", "use crate::token::Token;\n\nfn render() {\n    let t = parse_token(\"x\");\n    match t {\n        Token::Text(s) => s,\n    };\n}\n")
 	r.write("src/main/Client.java", "package x;\n\nclass Client {\n    public static final String BASE_URL = \"x\";\n\n    public Response getBody() {\n        return null;\n    }\n\n    void keep() {}\n}\n")
 	r.write("src/main/Caller.java", "package x;\n\nclass Caller {\n    String url = Client.BASE_URL;\n    Object body = client.getBody();\n    Response response;\n}\n")
+	r.write("index.d.ts", "export declare function createInstance(config: Config): Instance;\nexport declare const VERSION: string;\n")
+	r.write("lib/axios.js", "import { createInstance } from './core';\nconst axios = createInstance(defaults);\n")
 	r.commit("initial")
+	r.write("index.d.ts", "export declare const VERSION: string;\n")
+	r.write("lib/axios.js", "const axios = {};\n")
 	r.write("src/token.rs", "fn keep() {}\n")
 	r.write("src/render.rs", "fn render() {\n}\n")
 	r.write("src/main/Client.java", "package x;\n\nclass Client {\n    void keep() {}\n}\n")
@@ -96,6 +100,8 @@ func TestGoneDefinitionsPerLanguage(t *testing.T) {
 		"parse_token": "src/token.rs",
 		"BASE_URL":    "src/main/Client.java",
 		"getBody":     "src/main/Client.java",
+		// a TypeScript declaration
+		"createInstance": "index.d.ts",
 	} {
 		got := h.Gone(name)
 		if len(got) != 1 || got[0].Path != want {
