@@ -14,7 +14,10 @@ import (
 // Git runs the git command on one repository, as every git command ctxls
 // runs (history and replay) is run: in Dir (git -C), with GitEnv's
 // environment (objects only, never a fetch), paths unquoted
-// (core.quotePath=false), and a failure said in one line: the command,
+// (core.quotePath=false), signatures not checked (log.showSignature=false:
+// a user who signs may set it, and git log would then run gpg for every
+// signed commit and write what it says before the commit's own lines),
+// and a failure said in one line: the command,
 // its exit and git's last line on its standard error; ErrNoGit when there
 // is no git to run.
 type Git struct {
@@ -33,7 +36,7 @@ func (g Git) Command(ctx context.Context, args ...string) *exec.Cmd {
 	if g.Hook != nil {
 		g.Hook(args)
 	}
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", g.Dir, "-c", "core.quotePath=false"}, args...)...)
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", g.Dir, "-c", "core.quotePath=false", "-c", "log.showSignature=false"}, args...)...)
 	cmd.Env = GitEnv()
 	return cmd
 }

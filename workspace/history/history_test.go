@@ -186,3 +186,46 @@ func TestRunsAreCountedPerReader(t *testing.T) {
 		t.Errorf("git runs counted alone %v, together %v", alone, together)
 	}
 }
+
+// TestSignedCommitsReadWithoutGpg: the history of signed commits, in a
+// repository whose owner asks git log to check signatures
+// (log.showSignature), is read as any other, without running gpg for
+// every commit (a stand-in gpg counts its checks).
+func TestSignedCommitsReadWithoutGpg(t *testing.T) {
+	r := newGitRepo(t)
+	checks := filepath.Join(t.TempDir(), "checks")
+	gpg := filepath.Join(t.TempDir(), "gpg")
+	script := `#!/bin/sh
+case "$*" in
+*--verify*) echo "gpg: Signature made by a stand-in" >&2; echo x >> '` + checks + `'; exit 0 ;;
+esac
+cat >/dev/null
+printf '%s\n' '-----BEGIN PGP SIGNATURE-----' '' 'c3RhbmQtaW4=' '-----END PGP SIGNATURE-----'
+printf '\n[GNUPG:] SIG_CREATED D 1 8 00 1 X\n' >&2
+`
+	if err := os.WriteFile(gpg, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.git("config", "gpg.program", gpg)
+	r.git("config", "commit.gpgSign", "true")
+	r.write("billing/invoice.go", lines("invoice", 20))
+	r.write("billing/tax.go", lines("tax", 20))
+	r.commit("add invoices and taxes")
+	r.write("billing/invoice.go", lines("invoice", 21))
+	r.write("billing/tax.go", lines("tax", 21))
+	r.commit("round invoice totals with the tax")
+	r.git("config", "log.showSignature", "true")
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Len() != 2 || h.Lost() != "" {
+		t.Errorf("%d commits read, lost %q; want both, nothing lost", h.Len(), h.Lost())
+	}
+	if co := paths(h.CoChanged([]string{"billing/invoice.go"}, 3)); !slices.Equal(co, []string{"billing/tax.go"}) {
+		t.Errorf("co-changed with invoice.go: %v, want tax.go", co)
+	}
+	if data, err := os.ReadFile(checks); err == nil {
+		t.Errorf("gpg was run %d times to check signatures", bytes.Count(data, []byte("\n")))
+	}
+}
