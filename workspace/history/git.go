@@ -13,11 +13,9 @@ import (
 
 // Git runs the git command on one repository, as every git command ctxls
 // runs (history and replay) is run: in Dir (git -C), with GitEnv's
-// environment (objects only, never a fetch), paths unquoted
-// (core.quotePath=false), signatures not checked (log.showSignature=false:
-// a user who signs may set it, and git log would then run gpg for every
-// signed commit and write what it says before the commit's own lines),
-// and a failure said in one line: the command,
+// environment (objects only, never a fetch), the settings of the user's
+// that change what git writes pinned (pinned), and a failure said in one
+// line: the command,
 // its exit and git's last line on its standard error; ErrNoGit when there
 // is no git to run.
 type Git struct {
@@ -26,6 +24,17 @@ type Git struct {
 	// starts: a test counts the runs with it, or acts between them.
 	Hook func(args []string)
 }
+
+// pinned are the settings every command runs with, whatever the user's
+// configuration says:
+//   - core.quotePath=false: paths as they are, not quoted octal;
+//   - log.showSignature=false: a user who signs may set it, and git log
+//     would then run gpg for every signed commit and write what it says
+//     before the commit's own lines (replay took "gpg:" for a parent);
+//   - diff.relative=false: with it, a diff run in a subdirectory names
+//     paths relative to it, and the hunks of a subdirectory's history
+//     matched none of its files.
+var pinned = []string{"-c", "core.quotePath=false", "-c", "log.showSignature=false", "-c", "diff.relative=false"}
 
 // ErrNoGit is the error of a git command when git is not installed.
 var ErrNoGit = fmt.Errorf("%w: git is not installed", ErrNoHistory)
@@ -36,7 +45,7 @@ func (g Git) Command(ctx context.Context, args ...string) *exec.Cmd {
 	if g.Hook != nil {
 		g.Hook(args)
 	}
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", g.Dir, "-c", "core.quotePath=false", "-c", "log.showSignature=false"}, args...)...)
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{"-C", g.Dir}, pinned...), args...)...)
 	cmd.Env = GitEnv()
 	return cmd
 }

@@ -229,3 +229,29 @@ printf '\n[GNUPG:] SIG_CREATED D 1 8 00 1 X\n' >&2
 		t.Errorf("gpg was run %d times to check signatures", bytes.Count(data, []byte("\n")))
 	}
 }
+
+// TestLoadFromASubdirectoryDiffRelative: a user's diff.relative (git diff
+// and log show paths relative to the directory they run in) does not
+// change what a subdirectory's history holds: its commits, with their
+// files and lines.
+func TestLoadFromASubdirectoryDiffRelative(t *testing.T) {
+	r := newGitRepo(t)
+	r.write("billing/invoice.go", lines("invoice", 20))
+	r.write("billing/tax.go", lines("tax", 20))
+	r.write("README.md", "billing\n")
+	r.commit("add invoices and taxes")
+	r.write("billing/invoice.go", lines("invoice", 21))
+	r.write("billing/tax.go", lines("tax", 21))
+	r.commit("round invoice totals with the tax")
+	r.git("config", "diff.relative", "true")
+	h, err := loadDir(context.Background(), filepath.Join(r.dir, "billing"), "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if co := paths(h.CoChanged([]string{"invoice.go"}, 3)); !slices.Equal(co, []string{"tax.go"}) {
+		t.Errorf("co-changed with invoice.go seen from billing: %v, want tax.go", co)
+	}
+	if got := touchesOf(h, "round invoice totals"); len(got) == 0 {
+		t.Errorf("no lines of the commit that rounded the totals")
+	}
+}
