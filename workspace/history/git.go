@@ -33,8 +33,11 @@ type Git struct {
 //     before the commit's own lines (replay took "gpg:" for a parent);
 //   - diff.relative=false: with it, a diff run in a subdirectory names
 //     paths relative to it, and the hunks of a subdirectory's history
-//     matched none of its files.
-var pinned = []string{"-c", "core.quotePath=false", "-c", "log.showSignature=false", "-c", "diff.relative=false"}
+//     matched none of its files;
+//   - diff.interHunkContext=0: with it, hunks a few lines apart are fused
+//     and the lines between written as context, which the reading of a
+//     hunk's removed and added lines stops at.
+var pinned = []string{"-c", "core.quotePath=false", "-c", "log.showSignature=false", "-c", "diff.relative=false", "-c", "diff.interHunkContext=0"}
 
 // ErrNoGit is the error of a git command when git is not installed.
 var ErrNoGit = fmt.Errorf("%w: git is not installed", ErrNoHistory)

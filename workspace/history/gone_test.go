@@ -175,3 +175,22 @@ func TestAddedFileNamesAreNotKept(t *testing.T) {
 		}
 	}
 }
+
+// TestGoneWithFusedHunks: a user's diff.interHunkContext (hunks a few
+// lines apart fused, the lines between written as context) does not make
+// a name moved two lines down look gone.
+func TestGoneWithFusedHunks(t *testing.T) {
+	r := newGitRepo(t)
+	r.write("conf.py", "a = OldName\nkeep = 1\nb = other\n")
+	r.commit("initial")
+	r.write("conf.py", "a = other\nkeep = 1\nb = OldName\n")
+	r.commit("swap")
+	r.git("config", "diff.interHunkContext", "3")
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := h.Gone("OldName"); len(g) != 0 {
+		t.Errorf("Gone(OldName) = %+v: it only moved", g)
+	}
+}
