@@ -36,8 +36,13 @@ type Git struct {
 //     matched none of its files;
 //   - diff.interHunkContext=0: with it, hunks a few lines apart are fused
 //     and the lines between written as context, which the reading of a
-//     hunk's removed and added lines stops at.
-var pinned = []string{"-c", "core.quotePath=false", "-c", "log.showSignature=false", "-c", "diff.relative=false", "-c", "diff.interHunkContext=0"}
+//     hunk's removed and added lines stops at;
+//   - diff.submodule=short: with log (or diff), a submodule's change is
+//     its commits (or its files' diffs), not one "diff --git", and the
+//     diffs after it were taken for the files before (hunks.go reads them
+//     in the order of the raw lines).
+var pinned = []string{"-c", "core.quotePath=false", "-c", "log.showSignature=false", "-c", "diff.relative=false", "-c", "diff.interHunkContext=0",
+	"-c", "diff.submodule=short"}
 
 // ErrNoGit is the error of a git command when git is not installed.
 var ErrNoGit = fmt.Errorf("%w: git is not installed", ErrNoHistory)

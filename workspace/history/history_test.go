@@ -255,3 +255,34 @@ func TestLoadFromASubdirectoryDiffRelative(t *testing.T) {
 		t.Errorf("no lines of the commit that rounded the totals")
 	}
 }
+
+// TestSubmoduleChangeKeepsTheOtherFilesLines: a commit that moves a
+// submodule and changes files after it in path order keeps those files'
+// lines, whatever a user's diff.submodule says (log writes a submodule's
+// commits, not a diff, and the diffs after it were taken for the ones
+// before).
+func TestSubmoduleChangeKeepsTheOtherFilesLines(t *testing.T) {
+	r := newGitRepo(t)
+	r.write("a.go", lines("alpha", 10))
+	r.write("z.go", lines("zeta", 10))
+	// A gitlink with no submodule checked out: added to the index, not
+	// by add -A, which would take it out again.
+	gitlink := func(sha string) { r.git("update-index", "--add", "--cacheinfo", "160000,"+sha+",lib") }
+	gitlink("1111111111111111111111111111111111111111")
+	r.git("add", "a.go", "z.go")
+	r.git("commit", "-q", "-m", "initial")
+	r.write("z.go", lines("zeta", 11))
+	gitlink("2222222222222222222222222222222222222222")
+	r.git("add", "z.go")
+	r.git("commit", "-q", "-m", "bump the library and round the zeta totals")
+	r.git("config", "diff.submodule", "log")
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := touchesOf(h, "round the zeta totals")
+	if !slices.ContainsFunc(got, func(tc Touch) bool { return tc.Path == "z.go" && tc.Start <= 11 && tc.End >= 11 }) ||
+		slices.ContainsFunc(got, func(tc Touch) bool { return tc.Path == "lib" && tc.End > 1 }) {
+		t.Errorf("the lines of the commit that rounded the totals: %+v, want z.go's line 11 (and the submodule's one line)", got)
+	}
+}
