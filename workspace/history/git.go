@@ -40,9 +40,11 @@ type Git struct {
 //   - diff.submodule=short: with log (or diff), a submodule's change is
 //     its commits (or its files' diffs), not one "diff --git", and the
 //     diffs after it were taken for the files before (hunks.go reads them
-//     in the order of the raw lines).
+//     in the order of the raw lines);
+//   - log.showRoot=true: with false, git log shows the first commit with
+//     no files.
 var pinned = []string{"-c", "core.quotePath=false", "-c", "log.showSignature=false", "-c", "diff.relative=false", "-c", "diff.interHunkContext=0",
-	"-c", "diff.submodule=short"}
+	"-c", "diff.submodule=short", "-c", "log.showRoot=true"}
 
 // ErrNoGit is the error of a git command when git is not installed.
 var ErrNoGit = fmt.Errorf("%w: git is not installed", ErrNoHistory)

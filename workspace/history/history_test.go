@@ -286,3 +286,23 @@ func TestSubmoduleChangeKeepsTheOtherFilesLines(t *testing.T) {
 		t.Errorf("the lines of the commit that rounded the totals: %+v, want z.go's line 11 (and the submodule's one line)", got)
 	}
 }
+
+// TestRootCommitKeepsItsFiles: the first commit's files count, whatever a
+// user's log.showRoot says (false: git log shows the root commit with no
+// diff).
+func TestRootCommitKeepsItsFiles(t *testing.T) {
+	r := newGitRepo(t)
+	r.write("billing/invoice.go", lines("invoice", 20))
+	r.write("billing/tax.go", lines("tax", 20))
+	r.commit("add invoices and taxes")
+	r.write("README.md", "billing\n")
+	r.commit("readme")
+	r.git("config", "log.showRoot", "false")
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if co := paths(h.CoChanged([]string{"billing/invoice.go"}, 3)); !slices.Equal(co, []string{"billing/tax.go"}) {
+		t.Errorf("co-changed with invoice.go: %v, want tax.go (the root commit added both)", co)
+	}
+}
