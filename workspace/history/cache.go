@@ -171,7 +171,10 @@ const MaxCacheBytes = 64 << 20
 // v3: which of those names a removed line defined is read rightly for
 // Java's typed members and Rust's pub(crate) items and paths (defines);
 // a v2 cache's marks would send Gone to the files that used a name.
-const cacheMagic = "ctxls history cache v3\n"
+const cacheMagic = cacheKind + "3\n"
+
+// cacheKind is what every version's magic starts with.
+const cacheKind = "ctxls history cache v"
 
 // ErrCacheForeign is a cache file that is not a history cache of this
 // version, or not of this directory or these bounds.
@@ -255,6 +258,9 @@ func LoadCache(path, dir string, opts Options) (*History, error) {
 		return nil, err
 	}
 	if !bytes.HasPrefix(data, []byte(cacheMagic)) {
+		if bytes.HasPrefix(data, []byte(cacheKind)) {
+			return nil, fmt.Errorf("%s: written by another version of ctxls: %w", path, ErrCacheForeign)
+		}
 		return nil, fmt.Errorf("%s: %w", path, ErrCacheForeign)
 	}
 	body := data[len(cacheMagic):]

@@ -116,7 +116,8 @@ func TestGoneDefinitionsPerLanguage(t *testing.T) {
 
 // TestOlderCacheIsReadAgain: a cache an older version wrote (v1 without
 // the removed names, v2 with their definitions marked by the older rule)
-// is foreign, so the history is read again, not taken from it.
+// is foreign, so the history is read again, not taken from it, and the
+// log says why: another version wrote it (not another folder's).
 func TestOlderCacheIsReadAgain(t *testing.T) {
 	r := newGitRepo(t)
 	r.write("a.py", "URLTypes = 1\n")
@@ -141,8 +142,8 @@ func TestOlderCacheIsReadAgain(t *testing.T) {
 		if err := os.WriteFile(cache, append([]byte(old), body...), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadCache(cache, r.dir, Options{}); !errors.Is(err, ErrCacheForeign) {
-			t.Errorf("a cache written as %q: LoadCache err %v, want ErrCacheForeign", strings.TrimSpace(old), err)
+		if _, err := LoadCache(cache, r.dir, Options{}); !errors.Is(err, ErrCacheForeign) || !strings.Contains(err.Error(), "another version") {
+			t.Errorf("a cache written as %q: LoadCache err %v, want ErrCacheForeign saying it is another version's", strings.TrimSpace(old), err)
 		}
 	}
 }
