@@ -125,7 +125,7 @@ func (w *Workspace) cachedHistory(cfile, root string, opts history.Options) *his
 		return h
 	case errors.Is(err, fs.ErrNotExist):
 	case errors.Is(err, history.ErrCacheForeign):
-		w.log.Info("history cache not for this folder or these bounds; reading the history again", "root", root, "path", cfile)
+		w.log.Info("history cache not for this folder, these bounds or this version; reading the history again", "root", root, "why", err)
 	default:
 		w.warnOnce("history cache "+cfile, "ignoring unreadable history cache; reading the history again", "root", root, "err", err)
 	}

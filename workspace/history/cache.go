@@ -168,7 +168,13 @@ const MaxCacheBytes = 64 << 20
 
 // v2: commits keep the names they took out of files (gone.go); a v1
 // cache lacks them and is read again rather than taken as knowing none.
-const cacheMagic = "ctxls history cache v2\n"
+// v3: which of those names a removed line defined is read rightly for
+// Java's typed members and Rust's pub(crate) items and paths (defines);
+// a v2 cache's marks would send Gone to the files that used a name.
+const cacheMagic = cacheKind + "3\n"
+
+// cacheKind is what every version's magic starts with.
+const cacheKind = "ctxls history cache v"
 
 // ErrCacheForeign is a cache file that is not a history cache of this
 // version, or not of this directory or these bounds.
@@ -252,6 +258,9 @@ func LoadCache(path, dir string, opts Options) (*History, error) {
 		return nil, err
 	}
 	if !bytes.HasPrefix(data, []byte(cacheMagic)) {
+		if bytes.HasPrefix(data, []byte(cacheKind)) {
+			return nil, fmt.Errorf("%s: written by another version of ctxls: %w", path, ErrCacheForeign)
+		}
 		return nil, fmt.Errorf("%s: %w", path, ErrCacheForeign)
 	}
 	body := data[len(cacheMagic):]

@@ -13,8 +13,9 @@ import (
 
 // Git runs the git command on one repository, as every git command ctxls
 // runs (history and replay) is run: in Dir (git -C), with GitEnv's
-// environment (objects only, never a fetch), paths unquoted
-// (core.quotePath=false), and a failure said in one line: the command,
+// environment (objects only, never a fetch), the settings of the user's
+// that change what git writes pinned (pinned), and a failure said in one
+// line: the command,
 // its exit and git's last line on its standard error; ErrNoGit when there
 // is no git to run.
 type Git struct {
@@ -23,6 +24,27 @@ type Git struct {
 	// starts: a test counts the runs with it, or acts between them.
 	Hook func(args []string)
 }
+
+// pinned are the settings every command runs with, whatever the user's
+// configuration says:
+//   - core.quotePath=false: paths as they are, not quoted octal;
+//   - log.showSignature=false: a user who signs may set it, and git log
+//     would then run gpg for every signed commit and write what it says
+//     before the commit's own lines (replay took "gpg:" for a parent);
+//   - diff.relative=false: with it, a diff run in a subdirectory names
+//     paths relative to it, and the hunks of a subdirectory's history
+//     matched none of its files;
+//   - diff.interHunkContext=0: with it, hunks a few lines apart are fused
+//     and the lines between written as context, which the reading of a
+//     hunk's removed and added lines stops at;
+//   - diff.submodule=short: with log (or diff), a submodule's change is
+//     its commits (or its files' diffs), not one "diff --git", and the
+//     diffs after it were taken for the files before (hunks.go reads them
+//     in the order of the raw lines);
+//   - log.showRoot=true: with false, git log shows the first commit with
+//     no files.
+var pinned = []string{"-c", "core.quotePath=false", "-c", "log.showSignature=false", "-c", "diff.relative=false", "-c", "diff.interHunkContext=0",
+	"-c", "diff.submodule=short", "-c", "log.showRoot=true"}
 
 // ErrNoGit is the error of a git command when git is not installed.
 var ErrNoGit = fmt.Errorf("%w: git is not installed", ErrNoHistory)
@@ -33,7 +55,7 @@ func (g Git) Command(ctx context.Context, args ...string) *exec.Cmd {
 	if g.Hook != nil {
 		g.Hook(args)
 	}
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", g.Dir, "-c", "core.quotePath=false"}, args...)...)
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{"-C", g.Dir}, pinned...), args...)...)
 	cmd.Env = GitEnv()
 	return cmd
 }

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"sort"
@@ -93,40 +94,93 @@ func (d *diffNames) scanNames(line []byte, minus bool, hi int) {
 
 // defines is the name a line of code defines, "" for none: the first
 // name on it after its indentation, keywords and a Go receiver, when the
-// line starts with a definition's keyword or the name is assigned
-// ("URLTypes = Union[...]", "def get(", "type Flusher interface",
-// "func (r *Response) Flush()", "export const x =").
+// line starts with a definition's keyword or the name is assigned or
+// annotated ("URLTypes = Union[...]", "def get(", "type Flusher
+// interface", "func (r *Response) Flush()", "export const x =",
+// "pub(crate) fn parse(", "timeout: float"). After modifiers alone
+// (public, static, ...) the first name may be a type and the name defined
+// the one after it ("public Response getBody()", "static final String
+// BASE_URL =", "private fun close()"). A path (Token::Text, std::fs) uses
+// its first name, it does not define it.
 func defines(line []byte) string {
-	s := strings.TrimLeft(string(line), " \t")
-	keyword := false
+	s := bytes.TrimLeft(line, " \t")
+	keyword, modifier := false, false
+words:
 	for {
-		w, rest, _ := strings.Cut(s, " ")
-		switch w {
-		case "export", "pub", "public", "private", "protected", "static", "final", "abstract", "async", "default",
-			"def", "class", "type", "func", "fn", "const", "let", "var", "val", "interface", "struct", "enum", "trait", "module", "function":
-			keyword = true
-			s = strings.TrimLeft(rest, " \t")
-			continue
+		w, rest, _ := bytes.Cut(s, []byte(" "))
+		switch {
+		case definers[string(w)]:
+			keyword, modifier = true, false
+		case modifiers[string(w)] || bytes.HasPrefix(w, []byte("pub(")):
+			keyword, modifier = true, true
+		case modifier && statements[string(w)]: // async with, pub use
+			return ""
+		default:
+			break words
 		}
-		break
+		s = bytes.TrimLeft(rest, " \t")
 	}
-	if keyword && strings.HasPrefix(s, "(") { // a Go method's receiver
-		if i := strings.IndexByte(s, ')'); i >= 0 {
-			s = strings.TrimLeft(s[i+1:], " \t")
+	if keyword && bytes.HasPrefix(s, []byte("(")) { // a Go method's receiver
+		if i := bytes.IndexByte(s, ')'); i >= 0 {
+			s = bytes.TrimLeft(s[i+1:], " \t")
 		}
 	}
+	j := identLen(s)
+	if j == 0 {
+		return ""
+	}
+	rest := s[j:]
+	if modifier {
+		// A type, then the name: "Map<K, V> cache", "String[] names".
+		t := rest
+		if bytes.HasPrefix(t, []byte("<")) {
+			depth, k := 0, 0
+			for ; k < len(t); k++ {
+				if t[k] == '<' {
+					depth++
+				} else if t[k] == '>' {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			t = t[min(k+1, len(t)):]
+		}
+		for bytes.HasPrefix(t, []byte("[]")) {
+			t = t[2:]
+		}
+		if u := bytes.TrimLeft(t, " \t"); len(u) < len(t) {
+			if k := identLen(u); k > 0 {
+				return string(u[:k])
+			}
+		}
+	}
+	rest = bytes.TrimLeft(rest, " \t")
+	if keyword || bytes.HasPrefix(rest, []byte("=")) && !bytes.HasPrefix(rest, []byte("==")) ||
+		bytes.HasPrefix(rest, []byte(":")) && !bytes.HasPrefix(rest, []byte("::")) {
+		return string(s[:j])
+	}
+	return ""
+}
+
+// definers are the keywords a definition's name follows; modifiers the
+// ones a definer, a type or the name follows.
+var (
+	definers = map[string]bool{"def": true, "class": true, "type": true, "func": true, "fn": true, "fun": true, "const": true, "let": true,
+		"var": true, "val": true, "interface": true, "struct": true, "enum": true, "trait": true, "module": true, "mod": true, "function": true}
+	modifiers = map[string]bool{"export": true, "pub": true, "public": true, "private": true, "protected": true, "internal": true,
+		"static": true, "final": true, "abstract": true, "async": true, "default": true, "unsafe": true, "override": true, "readonly": true, "declare": true}
+	// statements are the words after a modifier that start no definition.
+	statements = map[string]bool{"use": true, "with": true, "for": true, "import": true, "return": true, "await": true, "yield": true}
+)
+
+// identLen is the length of the name s starts with, 0 for none.
+func identLen(s []byte) int {
 	j := 0
 	for j < len(s) && (identStart(s[j]) || j > 0 && '0' <= s[j] && s[j] <= '9') {
 		j++
 	}
-	if j == 0 {
-		return ""
-	}
-	rest := strings.TrimLeft(s[j:], " \t")
-	if keyword || strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, ":") {
-		return s[:j]
-	}
-	return ""
+	return j
 }
 
 func identStart(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

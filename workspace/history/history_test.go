@@ -186,3 +186,123 @@ func TestRunsAreCountedPerReader(t *testing.T) {
 		t.Errorf("git runs counted alone %v, together %v", alone, together)
 	}
 }
+
+// TestSignedCommitsReadWithoutGpg: the history of signed commits, in a
+// repository whose owner asks git log to check signatures
+// (log.showSignature), is read as any other, without running gpg for
+// every commit (a stand-in gpg counts its checks).
+func TestSignedCommitsReadWithoutGpg(t *testing.T) {
+	r := newGitRepo(t)
+	checks := filepath.Join(t.TempDir(), "checks")
+	gpg := filepath.Join(t.TempDir(), "gpg")
+	script := `#!/bin/sh
+case "$*" in
+*--verify*) echo "gpg: Signature made by a stand-in" >&2; echo x >> '` + checks + `'; exit 0 ;;
+esac
+cat >/dev/null
+printf '%s\n' '-----BEGIN PGP SIGNATURE-----' '' 'c3RhbmQtaW4=' '-----END PGP SIGNATURE-----'
+printf '\n[GNUPG:] SIG_CREATED D 1 8 00 1 X\n' >&2
+`
+	if err := os.WriteFile(gpg, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.git("config", "gpg.program", gpg)
+	r.git("config", "commit.gpgSign", "true")
+	r.write("billing/invoice.go", lines("invoice", 20))
+	r.write("billing/tax.go", lines("tax", 20))
+	r.commit("add invoices and taxes")
+	r.write("billing/invoice.go", lines("invoice", 21))
+	r.write("billing/tax.go", lines("tax", 21))
+	r.commit("round invoice totals with the tax")
+	r.git("config", "log.showSignature", "true")
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Len() != 2 || h.Lost() != "" {
+		t.Errorf("%d commits read, lost %q; want both, nothing lost", h.Len(), h.Lost())
+	}
+	if co := paths(h.CoChanged([]string{"billing/invoice.go"}, 3)); !slices.Equal(co, []string{"billing/tax.go"}) {
+		t.Errorf("co-changed with invoice.go: %v, want tax.go", co)
+	}
+	if data, err := os.ReadFile(checks); err == nil {
+		t.Errorf("gpg was run %d times to check signatures", bytes.Count(data, []byte("\n")))
+	}
+}
+
+// TestLoadFromASubdirectoryDiffRelative: a user's diff.relative (git diff
+// and log show paths relative to the directory they run in) does not
+// change what a subdirectory's history holds: its commits, with their
+// files and lines.
+func TestLoadFromASubdirectoryDiffRelative(t *testing.T) {
+	r := newGitRepo(t)
+	r.write("billing/invoice.go", lines("invoice", 20))
+	r.write("billing/tax.go", lines("tax", 20))
+	r.write("README.md", "billing\n")
+	r.commit("add invoices and taxes")
+	r.write("billing/invoice.go", lines("invoice", 21))
+	r.write("billing/tax.go", lines("tax", 21))
+	r.commit("round invoice totals with the tax")
+	r.git("config", "diff.relative", "true")
+	h, err := loadDir(context.Background(), filepath.Join(r.dir, "billing"), "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if co := paths(h.CoChanged([]string{"invoice.go"}, 3)); !slices.Equal(co, []string{"tax.go"}) {
+		t.Errorf("co-changed with invoice.go seen from billing: %v, want tax.go", co)
+	}
+	if got := touchesOf(h, "round invoice totals"); len(got) == 0 {
+		t.Errorf("no lines of the commit that rounded the totals")
+	}
+}
+
+// TestSubmoduleChangeKeepsTheOtherFilesLines: a commit that moves a
+// submodule and changes files after it in path order keeps those files'
+// lines, whatever a user's diff.submodule says (log writes a submodule's
+// commits, not a diff, and the diffs after it were taken for the ones
+// before).
+func TestSubmoduleChangeKeepsTheOtherFilesLines(t *testing.T) {
+	r := newGitRepo(t)
+	r.write("a.go", lines("alpha", 10))
+	r.write("z.go", lines("zeta", 10))
+	// A gitlink with no submodule checked out: added to the index, not
+	// by add -A, which would take it out again.
+	gitlink := func(sha string) { r.git("update-index", "--add", "--cacheinfo", "160000,"+sha+",lib") }
+	gitlink("1111111111111111111111111111111111111111")
+	r.git("add", "a.go", "z.go")
+	r.git("commit", "-q", "-m", "initial")
+	r.write("z.go", lines("zeta", 11))
+	gitlink("2222222222222222222222222222222222222222")
+	r.git("add", "z.go")
+	r.git("commit", "-q", "-m", "bump the library and round the zeta totals")
+	r.git("config", "diff.submodule", "log")
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := touchesOf(h, "round the zeta totals")
+	if !slices.ContainsFunc(got, func(tc Touch) bool { return tc.Path == "z.go" && tc.Start <= 11 && tc.End >= 11 }) ||
+		slices.ContainsFunc(got, func(tc Touch) bool { return tc.Path == "lib" && tc.End > 1 }) {
+		t.Errorf("the lines of the commit that rounded the totals: %+v, want z.go's line 11 (and the submodule's one line)", got)
+	}
+}
+
+// TestRootCommitKeepsItsFiles: the first commit's files count, whatever a
+// user's log.showRoot says (false: git log shows the root commit with no
+// diff).
+func TestRootCommitKeepsItsFiles(t *testing.T) {
+	r := newGitRepo(t)
+	r.write("billing/invoice.go", lines("invoice", 20))
+	r.write("billing/tax.go", lines("tax", 20))
+	r.commit("add invoices and taxes")
+	r.write("README.md", "billing\n")
+	r.commit("readme")
+	r.git("config", "log.showRoot", "false")
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if co := paths(h.CoChanged([]string{"billing/invoice.go"}, 3)); !slices.Equal(co, []string{"billing/tax.go"}) {
+		t.Errorf("co-changed with invoice.go: %v, want tax.go (the root commit added both)", co)
+	}
+}

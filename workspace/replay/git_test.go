@@ -85,3 +85,59 @@ func TestNoGitSaysSo(t *testing.T) {
 		t.Errorf("cat-file --batch without git: %v", err)
 	}
 }
+
+// signedRepo is a repository of two commits signed with a stand-in gpg,
+// configured as one whose owner signs (log.showSignature): git log then
+// runs gpg for every signed commit it shows and writes what gpg says among
+// its output. Each check gpg is asked for is counted in the file checks.
+func signedRepo(t *testing.T) (g *gitRepo, checks string) {
+	t.Helper()
+	g = newGitRepo(t)
+	checks = filepath.Join(t.TempDir(), "checks")
+	gpg := filepath.Join(t.TempDir(), "gpg")
+	script := `#!/bin/sh
+case "$*" in
+*--verify*) echo "gpg: Signature made by a stand-in" >&2; echo x >> '` + checks + `'; exit 0 ;;
+esac
+cat >/dev/null
+printf '%s\n' '-----BEGIN PGP SIGNATURE-----' '' 'c3RhbmQtaW4=' '-----END PGP SIGNATURE-----'
+printf '\n[GNUPG:] SIG_CREATED D 1 8 00 1 X\n' >&2
+`
+	if err := os.WriteFile(gpg, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g.run("config", "gpg.program", gpg)
+	g.run("config", "commit.gpgSign", "true")
+	g.commit("add the money helpers", map[string]string{"money.go": goFile("money", "// money\n")})
+	g.commit("round the money", map[string]string{"money.go": goFile("money", "// money, rounded\n")})
+	g.run("config", "log.showSignature", "true")
+	if out := g.run("log", "-1", "--format=%H"); !strings.Contains(out, "stand-in") {
+		t.Fatalf("git log shows no signature check: %q", out)
+	}
+	os.Remove(checks)
+	return g, checks
+}
+
+// TestCommitInfoOfASignedCommit: a signed commit's parent and message are
+// read as any commit's, though its owner asks git log to check signatures
+// (which it would write before them), and gpg is not run.
+func TestCommitInfoOfASignedCommit(t *testing.T) {
+	g, checks := signedRepo(t)
+	ctx := context.Background()
+	r, err := openRepo(ctx, g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	head := g.run("rev-parse", "HEAD")
+	parent, msg, err := r.commitInfo(ctx, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := g.run("rev-parse", "HEAD~1"); parent != want || strings.TrimSpace(msg) != "round the money" {
+		t.Errorf("parent %q, message %q; want %s and the commit's message", parent, msg, want)
+	}
+	if _, err := os.Stat(checks); err == nil {
+		t.Errorf("gpg was run to check a signature")
+	}
+}
