@@ -164,3 +164,20 @@ func BenchmarkSelectSpelling(b *testing.B) {
 		})
 	}
 }
+
+// A comment a blank line above a symbol is not its doc comment, in a file
+// of CRLF lines as in one of LF lines: the symbol is not ranked for the
+// word the comment misspells.
+func TestSelectSpellingCRLFBlankLine(t *testing.T) {
+	queue := "package mailbox\n\n// Queue holds messages in order.\ntype Queue struct{ items []string }\n\n" +
+		"// Messages that wait to recieve are kept in order.\n\n" +
+		"// Drain empties the queue.\nfunc (q *Queue) Drain() []string {\n\tout := q.items\n\tq.items = nil\n\treturn out\n}\n"
+	for _, eol := range []string{"\n", "\r\n"} {
+		arch := strings.Replace(mailbox(), "-- queue.go --", "-- old.go --", 1) + "-- queue.go --\n" + strings.ReplaceAll(queue, "\n", eol)
+		ws, _ := selOpen(t, arch, Options{})
+		res := selDo(t, ws, &SelectRequest{Query: "chore: fix some typos in comments", Limit: 10})
+		if it := selFind(res, "sym:queue.go::Queue.Drain"); it != nil && it.Signals["spelling"].Rank > 0 {
+			t.Errorf("%q lines: Drain is ranked for the comment a blank line above it: %s", eol, it.Why)
+		}
+	}
+}

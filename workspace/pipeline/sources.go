@@ -723,11 +723,27 @@ func (spans symbolSpans) innermost(at, end uint32) (uint32, bool) {
 func (spans symbolSpans) documented(text []byte, at, end uint32) (uint32, bool) {
 	k := sort.Search(len(spans), func(k int) bool { return spans[k].start >= end })
 	inner, ok := spans.innermost(at, end)
-	if k == len(spans) || spans[k].start > uint32(len(text)) || bytes.Contains(text[end:spans[k].start], []byte("\n\n")) ||
+	if k == len(spans) || spans[k].start > uint32(len(text)) || hasBlankLine(text[end:spans[k].start]) ||
 		ok && spans[k].start > spans.endOf(inner) {
 		return inner, ok
 	}
 	return spans[k].slot, true
+}
+
+// hasBlankLine reports whether b holds a blank line: two line ends with
+// only spaces between (a CRLF file's "\r\n\r\n" too).
+func hasBlankLine(b []byte) bool {
+	for i := bytes.IndexByte(b, '\n'); i >= 0; {
+		j := bytes.IndexByte(b[i+1:], '\n')
+		if j < 0 {
+			return false
+		}
+		if len(bytes.TrimSpace(b[i+1:i+1+j])) == 0 {
+			return true
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // endOf is where the span of slot ends.
