@@ -91,14 +91,21 @@ func (r *runs) slip(text, run []byte, start int) (Hit, bool) {
 		return Hit{}, false
 	}
 	prev := text[prevAt:prevEnd]
+	if prevAt > 0 && identByte(text[prevAt-1]) { // "x_an", "is_the": part of a name
+		return Hit{}, false
+	}
 	switch {
 	case string(prev) == "an" && consonantWord(run):
 		return Hit{prevAt, end, string(text[prevAt:end]), Suspect{Right: "a " + string(run), Kind: KindArticle, Weight: GrammarWeight}}, true
-	case bytes.Equal(prev, run) && twiceWords[string(run)]:
+	case bytes.Equal(prev, run) && twiceWords[string(run)] && (end == len(text) || !identByte(text[end])): // "in in_flight" names in_flight
 		return Hit{prevAt, end, string(text[prevAt:end]), Suspect{Right: string(run), Kind: KindTwice, Weight: GrammarWeight}}, true
 	}
 	return Hit{}, false
 }
+
+// identByte reports whether c is a byte of a name, but for a letter:
+// a digit or an underscore.
+func identByte(c byte) bool { return c >= '0' && c <= '9' || c == '_' }
 
 // consonantWord reports whether run is a lowercase word that begins with
 // a consonant sound: a letter other than a vowel or h, three letters or

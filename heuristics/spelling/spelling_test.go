@@ -113,3 +113,26 @@ func TestFind(t *testing.T) {
 		t.Errorf("Find:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A word is written twice only when both are words of their own: the
+// first part of an identifier after the word is no repeat of it (Python's
+// "key in in_flight", Go's "is is_set").
+func TestFindTwiceWholeWords(t *testing.T) {
+	for text, want := range map[string]int{
+		"if key in in_flight:\n":         0,
+		"return x is is_set\n":           0,
+		"# copy the the_list entries\n":  0,
+		"# x_the the list\n":             0,
+		"# send it to the the server\n":  1,
+		"# in in1 and in in_2\n":         0,
+		"// an sync_request is sent.\n":  1,
+		"// an_sync request is sent.\n":  0,
+		"// take an http, an sync one\n": 1,
+	} {
+		n := 0
+		Find([]byte(text), nil, nil, true, func(Hit) { n++ })
+		if n != want {
+			t.Errorf("Find(%q): %d slips, want %d", text, n, want)
+		}
+	}
+}
