@@ -136,3 +136,19 @@ func TestFindTwiceWholeWords(t *testing.T) {
 		}
 	}
 }
+
+// A run of ASCII letters that a letter outside ASCII continues is part of
+// a word of another language, no word of its own: French "retourné" holds
+// no misspelled `retourn`, one letter from `return`.
+func TestWordsOutsideASCII(t *testing.T) {
+	var got []string
+	Words([]byte("paramètres café naïve Größe über x—y: ok"), func(w []byte, _ int, _ []byte, _ int) { got = append(got, string(w)) })
+	if want := []string{"x", "y", "ok"}; !slices.Equal(got, want) {
+		t.Errorf("Words = %q, want %q", got, want)
+	}
+	v := NewVocab()
+	v.Add([]byte(strings.Repeat("return it\n", 10) + "# Retourné la valeur\n"))
+	if s, ok := v.Suspects()["retourn"]; ok {
+		t.Errorf("retourn, of retourné, is a suspect: %+v", s)
+	}
+}
