@@ -152,3 +152,16 @@ func TestWordsOutsideASCII(t *testing.T) {
 		t.Errorf("retourn, of retourné, is a suspect: %+v", s)
 	}
 }
+
+// A rare word as near two words written as often is judged the same way
+// each time: by the nearer kind of edit, then the first word.
+func TestSuspectsTieIsStable(t *testing.T) {
+	text := "abcdef " + strings.Repeat("abxcdef abcddef ", 5)
+	for range 40 {
+		v := NewVocab()
+		v.Add([]byte(text))
+		if s := v.Suspects()["abcdef"]; s.Right != "abcddef" || s.Kind != KindDouble {
+			t.Fatalf("abcdef: %+v, want a doubled letter from abcddef", s)
+		}
+	}
+}

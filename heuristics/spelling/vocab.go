@@ -137,7 +137,7 @@ func (v *Vocab) suspects() map[string]Suspect {
 				return
 			}
 			uses := v.Uses(r)
-			if uses < MinRightUses || uses < RightRatio*n || uses <= best.Uses {
+			if uses < MinRightUses || uses < RightRatio*n || uses < best.Uses {
 				return
 			}
 			kind := Edit(w, r)
@@ -146,6 +146,8 @@ func (v *Vocab) suspects() map[string]Suspect {
 				return
 			case kind == KindLetter && (n > RareUses || len(w) < MinLetterLen || v.hasForm(w)):
 				return
+			case uses == best.Uses && (kindWeight[kind] < best.Weight || kindWeight[kind] == best.Weight && r > best.Right):
+				return // a tie goes the same way whatever order the words come in
 			}
 			best = Suspect{Right: r, Uses: uses, Kind: kind, Weight: kindWeight[kind]}
 		}
