@@ -181,3 +181,16 @@ func TestSelectSpellingCRLFBlankLine(t *testing.T) {
 		}
 	}
 }
+
+// A request that names the file of its typos, a file of no folder, ranks
+// nothing for spelling: the typos it means are not the workspace's.
+func TestSelectSpellingNamesAFileElsewhere(t *testing.T) {
+	ws, _ := selOpen(t, mailbox(), Options{})
+	for _, q := range []string{"chore: fix typos in ../notes/todo.go", "fix typos in docs/guide/missing.go"} {
+		for _, it := range selDo(t, ws, &SelectRequest{Query: q, Limit: 10}).Items {
+			if it.Signals["spelling"].Rank > 0 {
+				t.Errorf("%q: %s ranked by spelling: %s", q, it.ID, it.Why)
+			}
+		}
+	}
+}

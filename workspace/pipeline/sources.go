@@ -1226,7 +1226,7 @@ func (f *fileSyms) innermost(t history.Touch, hit []int, commit []uint32) ([]int
 // ranked by the weight of its places, and a file by its places' weight.
 func spellingSource(s *scope) ranked {
 	ask := s.q.spell
-	if !ask.Spelling && !ask.NonASCII || s.fv.Weights.Source[heuristics.SrcSpelling] == 0 {
+	if !ask.Spelling && !ask.NonASCII || s.fv.Weights.Source[heuristics.SrcSpelling] == 0 || s.namesElsewhere() {
 		return ranked{}
 	}
 	if ask.NonASCII {
@@ -1257,6 +1257,13 @@ func spellingSource(s *scope) ranked {
 		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, j.Suspects, nil, true, fn) })
 	}
 	return out
+}
+
+// namesElsewhere reports whether the request names files (its own
+// paths: "fix typos in inbox.go") of which the folder holds none (spellIn):
+// the typos it means are another folder's, or none of the workspace's.
+func (s *scope) namesElsewhere() bool {
+	return len(s.spellIn) == 0 && slices.ContainsFunc(s.q.paths, func(m mention) bool { return !m.hist })
 }
 
 // spellingJudge judges the texts the spelling source reads
