@@ -194,3 +194,19 @@ func TestSelectSpellingNamesAFileElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// A word the docs alone write makes no right word: a site's translations
+// write words of other languages and its examples made-up ones, of which
+// the code's words are no misspelling.
+func TestSelectSpellingDocsOnlyWordIsNoRightWord(t *testing.T) {
+	arch := mailbox() + "-- docs/fr/guide.md --\n# Guide\n\n" + strings.Repeat("Un nom propre, le dooing du serveur.\n", 8) +
+		"-- worker.go --\npackage mailbox\n\n// Work keeps doing the proper thing.\nfunc Work() {}\n"
+	ws, _ := selOpen(t, arch, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "chore: fix some typos in comments", Limit: 10})
+	if it := selFind(res, "sym:worker.go::Work"); it != nil && it.Signals["spelling"].Rank > 0 {
+		t.Errorf("Work is ranked for a word only the docs write otherwise: %s", it.Why)
+	}
+	if len(res.Items) == 0 || res.Items[0].ID != "sym:queue.go::Queue.Drain" {
+		t.Errorf("fix typos: first is not Drain, which writes recieve: %q", selIDs(res))
+	}
+}

@@ -40,6 +40,7 @@ type counted struct {
 	size  int64
 	words []wordUse
 	slip  bool // it writes "an" before a consonant or a short word twice
+	docs  bool // a text of docs, whose words make no right word (Vocab.prose)
 	in    bool // its uses are in the vocabulary
 }
 
@@ -75,12 +76,12 @@ func (l Locked) Size(k Key) (int64, bool) {
 	return 0, false
 }
 
-// Count counts the words of text, the text of k, in place of what its
-// path held before.
-func (l Locked) Count(k Key, text []byte) {
+// Count counts the words of text, the text of k (of docs, or not), in
+// place of what its path held before.
+func (l Locked) Count(k Key, text []byte, docs bool) {
 	c := l.c
 	c.drop(k.Path)
-	f := &counted{hash: k.Hash, size: int64(len(text))}
+	f := &counted{hash: k.Hash, size: int64(len(text)), docs: docs}
 	r := newRuns()
 	var buf [64]byte
 	Words(text, func(w []byte, _ int, run []byte, start int) {
@@ -150,6 +151,9 @@ func (c *Cache) sum(f *counted, in bool) {
 	}
 	for _, u := range f.words {
 		c.v.uses[u.id] += d * int32(u.n)
+		if f.docs {
+			c.v.prose[u.id] += d * int32(u.n)
+		}
 	}
 	c.v.sus, c.slipFiles = nil, nil
 }

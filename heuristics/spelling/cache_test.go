@@ -26,7 +26,7 @@ func TestCacheJudgesAsAFreshVocabulary(t *testing.T) {
 			for _, p := range paths {
 				k := Key{p, uint64(len(texts[p]))<<32 | uint64(len(p))}
 				if _, ok := l.Size(k); !ok {
-					l.Count(k, []byte(texts[p]))
+					l.Count(k, []byte(texts[p]), false)
 				}
 				fresh.Add([]byte(texts[p]))
 				sel = append(sel, k)

@@ -38,6 +38,7 @@ type Vocab struct {
 	ids   map[string]uint32
 	words []string // by id; "" for a free id
 	uses  []int32  // by id
+	prose []int32  // by id: the uses in docs (Cache), which make no right word
 	refs  []int32  // by id: the Cache's counted texts that hold it
 	free  []uint32
 	// sus memoises Suspects until the uses change.
@@ -68,7 +69,7 @@ func (v *Vocab) id(w []byte) uint32 {
 		v.words[id] = string(w)
 	} else {
 		id = uint32(len(v.words))
-		v.words, v.uses, v.refs = append(v.words, string(w)), append(v.uses, 0), append(v.refs, 0)
+		v.words, v.uses, v.prose, v.refs = append(v.words, string(w)), append(v.uses, 0), append(v.prose, 0), append(v.refs, 0)
 	}
 	v.ids[v.words[id]] = id
 	return id
@@ -79,9 +80,17 @@ func (v *Vocab) id(w []byte) uint32 {
 func (v *Vocab) release(id uint32) {
 	if v.refs[id]--; v.refs[id] == 0 {
 		delete(v.ids, v.words[id])
-		v.words[id], v.uses[id] = "", 0
+		v.words[id], v.uses[id], v.prose[id] = "", 0, 0
 		v.free = append(v.free, id)
 	}
+}
+
+// proseOnly reports whether the word w is written in docs only: a site's
+// translations write words of other languages (`propre`, which `proper`
+// is no misspelling of) and its examples made-up ones (`dooing`).
+func (v *Vocab) proseOnly(w string) bool {
+	id, ok := v.ids[w]
+	return ok && v.prose[id] == v.uses[id]
 }
 
 // Uses is how many times the lowercased word w is written.
@@ -116,7 +125,7 @@ func (v *Vocab) suspects() map[string]Suspect {
 	// differs) finds it there.
 	dels := map[string][]string{}
 	for w, id := range v.ids {
-		if int(v.uses[id]) < MinRightUses || len(w) < MinLen {
+		if int(v.uses[id]) < MinRightUses || len(w) < MinLen || v.prose[id] == v.uses[id] {
 			continue
 		}
 		for i := range len(w) {
@@ -137,7 +146,7 @@ func (v *Vocab) suspects() map[string]Suspect {
 				return
 			}
 			uses := v.Uses(r)
-			if uses < MinRightUses || uses < RightRatio*n || uses < best.Uses {
+			if uses < MinRightUses || uses < RightRatio*n || uses < best.Uses || v.proseOnly(r) {
 				return
 			}
 			kind := Edit(w, r)

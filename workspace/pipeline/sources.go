@@ -1291,7 +1291,7 @@ func (s *scope) spellingJudge(named []spelling.Named) (slots []uint32, j spellin
 				if len(text) == 0 {
 					return 0
 				}
-				l.Count(k, text)
+				l.Count(k, text, s.idx.FileCategory(fs).Has(heuristics.Docs))
 				n = int64(len(text))
 			}
 			if n > 0 {
