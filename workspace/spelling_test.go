@@ -183,9 +183,14 @@ func TestSelectSpellingCRLFBlankLine(t *testing.T) {
 }
 
 // A request that names the file of its typos, a file of no folder, ranks
-// nothing for spelling: the typos it means are not the workspace's.
+// nothing for spelling: the typos it means are not the workspace's. A
+// commit's scope names no file.
 func TestSelectSpellingNamesAFileElsewhere(t *testing.T) {
 	ws, _ := selOpen(t, mailbox(), Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "chore(tests): fix some typos in comments", Limit: 10})
+	if len(res.Items) == 0 || res.Items[0].ID != "sym:queue.go::Queue.Drain" {
+		t.Errorf("chore(tests): fix typos: first is not Drain, which writes recieve: %q", selIDs(res))
+	}
 	for _, q := range []string{"chore: fix typos in ../notes/todo.go", "fix typos in docs/guide/missing.go"} {
 		for _, it := range selDo(t, ws, &SelectRequest{Query: q, Limit: 10}).Items {
 			if it.Signals["spelling"].Rank > 0 {

@@ -1260,10 +1260,11 @@ func spellingSource(s *scope) ranked {
 }
 
 // namesElsewhere reports whether the request names files (its own
-// paths: "fix typos in inbox.go") of which the folder holds none (spellIn):
+// paths with an extension: "fix typos in inbox.go"; a commit's scope,
+// "chore(tests):", names none) of which the folder holds none (spellIn):
 // the typos it means are another folder's, or none of the workspace's.
 func (s *scope) namesElsewhere() bool {
-	return len(s.spellIn) == 0 && slices.ContainsFunc(s.q.paths, func(m mention) bool { return !m.hist })
+	return len(s.spellIn) == 0 && slices.ContainsFunc(s.q.paths, func(m mention) bool { return !m.hist && path.Ext(m.name) != "" })
 }
 
 // spellingJudge judges the texts the spelling source reads
