@@ -784,14 +784,7 @@ func (s *scope) notePointed(src heuristics.Source, r ranked) {
 	if len(s.q.removed) == 0 && !spell || src != heuristics.SrcMention && src != heuristics.SrcActive && src != heuristics.SrcEdit {
 		return
 	}
-	for _, h := range r.syms {
-		if fs, ok := s.idx.SymbolFile(h.slot); ok {
-			s.pointed = append(s.pointed, fs)
-		}
-	}
-	for _, f := range r.files {
-		s.pointed = append(s.pointed, f.slot)
-	}
+	s.pointed = append(s.pointed, filesOf(s, r)...) // each scan skips a file it has seen
 }
 
 // coChangeSource ranks the files that changed in the same commits as the
