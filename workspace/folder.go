@@ -17,6 +17,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/heuristics/spelling"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/cachefile"
 	"github.com/ctxls/ctxls/symbolindex/embed"
@@ -57,6 +58,8 @@ type Folder struct {
 	// noCache: a directory stands at the folder's cache path, so no cache
 	// can be written there; the folder runs without one.
 	noCache atomic.Bool
+	// words: the folder's words, for the spelling source (snapshot.Folder.Words).
+	words *spelling.Cache
 	// building serializes the folder's builds: a rebuild after a damaged
 	// cache segment waits for the build under way.
 	building sync.Mutex
@@ -132,7 +135,7 @@ func newFolder(root string, emb embed.Embedder) (*Folder, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	f := &Folder{Root: abs, idx: symbolindex.NewIndex(emb), weights: heuristics.DefaultWeightSet(),
+	f := &Folder{Root: abs, idx: symbolindex.NewIndex(emb), weights: heuristics.DefaultWeightSet(), words: spelling.NewCache(),
 		weightsStats: snapshot.WeightsStats{Set: snapshot.WeightsDefault}}
 	f.vers.Replace(f.idx, nil)
 	return f, nil

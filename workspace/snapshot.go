@@ -39,7 +39,7 @@ func (w *Workspace) snapshotLocked() *snapshot.Snapshot {
 		v := f.vers.Acquire()
 		s.Keep(v)
 		fv := &snapshot.Folder{Root: f.Root, Index: v.Index(), Ready: f.servable(), History: f.hist,
-			HistoryStats: folderHistory(f.hist, f.histReason, f.histDone), Weights: f.weights, WeightsStats: f.weightsStats}
+			HistoryStats: folderHistory(f.hist, f.histReason, f.histDone), Weights: f.weights, WeightsStats: f.weightsStats, Words: f.words}
 		if f.rules != nil {
 			fv.Rules, fv.RuleFiles = f.rules.items, f.rules.files
 		}

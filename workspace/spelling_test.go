@@ -1,10 +1,14 @@
 package workspace
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/ctxls/ctxls/heuristics/spelling"
 )
 
 // mailbox is a Go package that writes "receive" in every file, and once,
@@ -71,6 +75,38 @@ func TestSelectSpellingFindsMisspelledWords(t *testing.T) {
 	}
 }
 
+// Asked again, a request to fix typos finds what it found (the folder's
+// words are counted once) until an edit fixes it: the editor's unsaved
+// text is counted in place of the file's.
+func TestSelectSpellingAskedAgainAfterAnEdit(t *testing.T) {
+	ws, root := selOpen(t, mailbox(), Options{})
+	req := &SelectRequest{Query: "chore: fix some typos in comments", Limit: 10}
+	var wg sync.WaitGroup
+	for range 3 { // at once: the folder's words are counted by one of them
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if res, err := ws.Select(context.Background(), req); err != nil || len(res.Items) == 0 || res.Items[0].ID != "sym:queue.go::Queue.Drain" {
+				t.Errorf("fix typos: first is not Drain, which writes recieve (%v)", err)
+			}
+		}()
+	}
+	wg.Wait()
+	path := selPath(root, "queue.go")
+	disk, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.DidOpen(path, 1, strings.Replace(string(disk), "recieve", "receive", 1)); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range selDo(t, ws, req).Items {
+		if it.Signals["spelling"].Rank > 0 {
+			t.Errorf("after the fix, %s is ranked by spelling: %s", it.ID, it.Why)
+		}
+	}
+}
+
 // A request that names the file of its typos keeps to that file; one to
 // clean up non-ASCII characters ranks the code whose comment writes an em
 // dash, not the code whose strings draw boxes.
@@ -98,7 +134,9 @@ func TestSelectSpellingNamedFileAndNonASCII(t *testing.T) {
 
 // BenchmarkSelectSpelling: a request to fix typos in a package of 1,000
 // files of 60 lines each (2.7 MB), whose vocabulary the spelling source
-// reads whole, against the same request without its marker.
+// reads whole, against the same request without its marker: asked again
+// (typos: the folder's words are counted) and first (first: counted
+// afresh each time).
 func BenchmarkSelectSpelling(b *testing.B) {
 	var a strings.Builder
 	a.WriteString("-- go.mod --\nmodule example.com/handlers\n\ngo 1.22\n")
@@ -110,12 +148,70 @@ func BenchmarkSelectSpelling(b *testing.B) {
 		a.WriteString("\treturn nil\n}\n")
 	}
 	ws, _ := selOpen(b, a.String(), Options{})
-	for name, q := range map[string]string{"typos": "Fix typos in the request handlers", "words": "Fix the request handlers"} {
+	for _, name := range []string{"typos", "words", "first"} {
+		q := map[string]string{"typos": "Fix typos in the request handlers", "words": "Fix the request handlers", "first": "Fix typos in the request handlers"}[name]
 		b.Run(name, func(b *testing.B) {
 			req := &SelectRequest{Query: q, Limit: 10}
 			for range b.N {
+				if name == "first" {
+					f := ws.folders[0]
+					f.mu.Lock()
+					f.words = spelling.NewCache()
+					f.mu.Unlock()
+				}
 				selDo(b, ws, req)
 			}
 		})
+	}
+}
+
+// A comment a blank line above a symbol is not its doc comment, in a file
+// of CRLF lines as in one of LF lines: the symbol is not ranked for the
+// word the comment misspells.
+func TestSelectSpellingCRLFBlankLine(t *testing.T) {
+	queue := "package mailbox\n\n// Queue holds messages in order.\ntype Queue struct{ items []string }\n\n" +
+		"// Messages that wait to recieve are kept in order.\n\n" +
+		"// Drain empties the queue.\nfunc (q *Queue) Drain() []string {\n\tout := q.items\n\tq.items = nil\n\treturn out\n}\n"
+	for _, eol := range []string{"\n", "\r\n"} {
+		arch := strings.Replace(mailbox(), "-- queue.go --", "-- old.go --", 1) + "-- queue.go --\n" + strings.ReplaceAll(queue, "\n", eol)
+		ws, _ := selOpen(t, arch, Options{})
+		res := selDo(t, ws, &SelectRequest{Query: "chore: fix some typos in comments", Limit: 10})
+		if it := selFind(res, "sym:queue.go::Queue.Drain"); it != nil && it.Signals["spelling"].Rank > 0 {
+			t.Errorf("%q lines: Drain is ranked for the comment a blank line above it: %s", eol, it.Why)
+		}
+	}
+}
+
+// A request that names the file of its typos, a file of no folder, ranks
+// nothing for spelling: the typos it means are not the workspace's. A
+// commit's scope names no file.
+func TestSelectSpellingNamesAFileElsewhere(t *testing.T) {
+	ws, _ := selOpen(t, mailbox(), Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "chore(tests): fix some typos in comments", Limit: 10})
+	if len(res.Items) == 0 || res.Items[0].ID != "sym:queue.go::Queue.Drain" {
+		t.Errorf("chore(tests): fix typos: first is not Drain, which writes recieve: %q", selIDs(res))
+	}
+	for _, q := range []string{"chore: fix typos in ../notes/todo.go", "fix typos in docs/guide/missing.go"} {
+		for _, it := range selDo(t, ws, &SelectRequest{Query: q, Limit: 10}).Items {
+			if it.Signals["spelling"].Rank > 0 {
+				t.Errorf("%q: %s ranked by spelling: %s", q, it.ID, it.Why)
+			}
+		}
+	}
+}
+
+// A word the docs alone write makes no right word: a site's translations
+// write words of other languages and its examples made-up ones, of which
+// the code's words are no misspelling.
+func TestSelectSpellingDocsOnlyWordIsNoRightWord(t *testing.T) {
+	arch := mailbox() + "-- docs/fr/guide.md --\n# Guide\n\n" + strings.Repeat("Un nom propre, le dooing du serveur.\n", 8) +
+		"-- worker.go --\npackage mailbox\n\n// Work keeps doing the proper thing.\nfunc Work() {}\n"
+	ws, _ := selOpen(t, arch, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "chore: fix some typos in comments", Limit: 10})
+	if it := selFind(res, "sym:worker.go::Work"); it != nil && it.Signals["spelling"].Rank > 0 {
+		t.Errorf("Work is ranked for a word only the docs write otherwise: %s", it.Why)
+	}
+	if len(res.Items) == 0 || res.Items[0].ID != "sym:queue.go::Queue.Drain" {
+		t.Errorf("fix typos: first is not Drain, which writes recieve: %q", selIDs(res))
 	}
 }

@@ -44,36 +44,68 @@ type Named struct {
 // and, with grammar, "an" before a word that begins with a consonant or a
 // short word written twice.
 func Find(text []byte, sus map[string]Suspect, named []Named, grammar bool, fn func(Hit)) {
-	prevAt, prevEnd := -1, -1
-	lastRun := -1
+	r := newRuns()
 	Words(text, func(w []byte, at int, run []byte, start int) {
 		if len(w) >= MinLen-1 { // a shorter word is no suspect (Suspects, Variants)
 			if s, ok := sus[string(w)]; ok {
 				fn(Hit{at, at + len(w), string(text[at : at+len(w)]), s})
 			}
 		}
-		if start == lastRun {
+		if !r.enter(start) {
 			return
 		}
-		lastRun = start
-		end := start + len(run)
 		for _, n := range named {
 			if n.Case && string(run) != n.Word && bytes.EqualFold(run, []byte(n.Word)) {
-				fn(Hit{start, end, string(run), Suspect{Right: n.Word, Kind: KindCase, Weight: NamedWeight}})
+				fn(Hit{start, start + len(run), string(run), Suspect{Right: n.Word, Kind: KindCase, Weight: NamedWeight}})
 			}
 		}
-		if grammar && prevAt >= 0 && prevEnd+1 == start && text[prevEnd] == ' ' {
-			prev := text[prevAt:prevEnd]
-			switch {
-			case string(prev) == "an" && consonantWord(run):
-				fn(Hit{prevAt, end, string(text[prevAt:end]), Suspect{Right: "a " + string(run), Kind: KindArticle, Weight: GrammarWeight}})
-			case bytes.Equal(prev, run) && twiceWords[string(run)]:
-				fn(Hit{prevAt, end, string(text[prevAt:end]), Suspect{Right: string(run), Kind: KindTwice, Weight: GrammarWeight}})
-			}
+		if h, ok := r.slip(text, run, start); ok && grammar {
+			fn(h)
 		}
-		prevAt, prevEnd = start, end
 	})
 }
+
+// runs follows the runs of letters Words finds in a text, for what is
+// said of a run and the one before it.
+type runs struct{ prevAt, prevEnd, last int }
+
+func newRuns() runs { return runs{-1, -1, -1} }
+
+// enter reports whether the run at start is one not seen before (Words
+// calls once for each of its camelCase parts).
+func (r *runs) enter(start int) bool {
+	if start == r.last {
+		return false
+	}
+	r.last = start
+	return true
+}
+
+// slip is the grammar slip that run (at start, entered) makes with the
+// run before it, a single space apart: "an" before a consonant, or a
+// short word written twice.
+func (r *runs) slip(text, run []byte, start int) (Hit, bool) {
+	prevAt, prevEnd, end := r.prevAt, r.prevEnd, start+len(run)
+	r.prevAt, r.prevEnd = start, end
+	if prevAt < 0 || prevEnd+1 != start || text[prevEnd] != ' ' {
+		return Hit{}, false
+	}
+	prev := text[prevAt:prevEnd]
+	if prevAt > 0 && identByte(text[prevAt-1]) { // "x_an", "is_the": part of a name
+		return Hit{}, false
+	}
+	switch {
+	case string(prev) == "an" && consonantWord(run):
+		return Hit{prevAt, end, string(text[prevAt:end]), Suspect{Right: "a " + string(run), Kind: KindArticle, Weight: GrammarWeight}}, true
+	case bytes.Equal(prev, run) && twiceWords[string(run)] && (end == len(text) || !identByte(text[end])): // "in in_flight" names in_flight
+		return Hit{prevAt, end, string(text[prevAt:end]), Suspect{Right: string(run), Kind: KindTwice, Weight: GrammarWeight}}, true
+	}
+	return Hit{}, false
+}
+
+// identByte reports whether c is a byte of a name, but for a letter:
+// a digit or an underscore.
+func identByte(c byte) bool { return c >= '0' && c <= '9' || c == '_' }
 
 // consonantWord reports whether run is a lowercase word that begins with
 // a consonant sound: a letter other than a vowel or h, three letters or

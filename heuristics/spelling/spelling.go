@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // markers are the words that make a request one about spelling.
@@ -116,7 +117,8 @@ var commonWords = map[string]bool{
 }
 
 // Words calls fn with each word of text: a run of ASCII letters (an
-// apostrophe between two letters belongs to it: "doesn't"), cut at
+// apostrophe between two letters belongs to it: "doesn't") that no letter
+// outside ASCII continues (foreign), cut at
 // camelCase humps ("parseHTTPHeader": parse, HTTP, Header), lowercased,
 // with where it starts in text and the whole run it is a part of and
 // where that starts. word is valid only during the call.
@@ -131,6 +133,10 @@ func Words(text []byte, fn func(word []byte, at int, run []byte, runAt int)) {
 		for j < len(text) && (isLetter(text[j]) || text[j] == '\'' && j+1 < len(text) && isLetter(text[j+1]) && isLetter(text[j-1])) {
 			j++
 		}
+		if foreign(text, i, j) {
+			i = j
+			continue
+		}
 		run := text[i:j]
 		start := 0
 		for k := 1; k <= len(run); k++ {
@@ -144,6 +150,23 @@ func Words(text []byte, fn func(word []byte, at int, run []byte, runAt int)) {
 		}
 		i = j
 	}
+}
+
+// foreign reports whether the run text[i:j] of ASCII letters is part of a
+// word that a letter (or mark) outside ASCII continues, a word of another
+// language or a name: the "retourn" of "retourné" is no word.
+func foreign(text []byte, i, j int) bool {
+	if i > 0 && text[i-1] >= utf8.RuneSelf {
+		if r, _ := utf8.DecodeLastRune(text[:i]); unicode.IsLetter(r) || unicode.IsMark(r) {
+			return true
+		}
+	}
+	if j < len(text) && text[j] >= utf8.RuneSelf {
+		if r, _ := utf8.DecodeRune(text[j:]); unicode.IsLetter(r) || unicode.IsMark(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // hump reports whether a camelCase part starts at k of run: a capital

@@ -113,3 +113,55 @@ func TestFind(t *testing.T) {
 		t.Errorf("Find:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A word is written twice only when both are words of their own: the
+// first part of an identifier after the word is no repeat of it (Python's
+// "key in in_flight", Go's "is is_set").
+func TestFindTwiceWholeWords(t *testing.T) {
+	for text, want := range map[string]int{
+		"if key in in_flight:\n":         0,
+		"return x is is_set\n":           0,
+		"# copy the the_list entries\n":  0,
+		"# x_the the list\n":             0,
+		"# send it to the the server\n":  1,
+		"# in in1 and in in_2\n":         0,
+		"// an sync_request is sent.\n":  1,
+		"// an_sync request is sent.\n":  0,
+		"// take an http, an sync one\n": 1,
+	} {
+		n := 0
+		Find([]byte(text), nil, nil, true, func(Hit) { n++ })
+		if n != want {
+			t.Errorf("Find(%q): %d slips, want %d", text, n, want)
+		}
+	}
+}
+
+// A run of ASCII letters that a letter outside ASCII continues is part of
+// a word of another language, no word of its own: French "retourné" holds
+// no misspelled `retourn`, one letter from `return`.
+func TestWordsOutsideASCII(t *testing.T) {
+	var got []string
+	Words([]byte("paramètres café naïve Größe über x—y: ok"), func(w []byte, _ int, _ []byte, _ int) { got = append(got, string(w)) })
+	if want := []string{"x", "y", "ok"}; !slices.Equal(got, want) {
+		t.Errorf("Words = %q, want %q", got, want)
+	}
+	v := NewVocab()
+	v.Add([]byte(strings.Repeat("return it\n", 10) + "# Retourné la valeur\n"))
+	if s, ok := v.Suspects()["retourn"]; ok {
+		t.Errorf("retourn, of retourné, is a suspect: %+v", s)
+	}
+}
+
+// A rare word as near two words written as often is judged the same way
+// each time: by the nearer kind of edit, then the first word.
+func TestSuspectsTieIsStable(t *testing.T) {
+	text := "abcdef " + strings.Repeat("abxcdef abcddef ", 5)
+	for range 40 {
+		v := NewVocab()
+		v.Add([]byte(text))
+		if s := v.Suspects()["abcdef"]; s.Right != "abcddef" || s.Kind != KindDouble {
+			t.Fatalf("abcdef: %+v, want a doubled letter from abcddef", s)
+		}
+	}
+}

@@ -31,37 +31,72 @@ const (
 
 var kindWeight = map[string]float64{KindSwap: 1, KindDouble: 1, KindApostrophe: 1, KindLetter: 0.5}
 
-// Vocab counts a workspace's words (Words).
+// Vocab counts a workspace's words (Words): each word has an id, its
+// uses, and (in a Cache) how many counted texts hold it, so that a word no
+// text holds any longer gives its id back.
 type Vocab struct {
-	counts map[string]*int32
-	slab   []int32
+	ids   map[string]uint32
+	words []string // by id; "" for a free id
+	uses  []int32  // by id
+	prose []int32  // by id: the uses in docs (Cache), which make no right word
+	refs  []int32  // by id: the Cache's counted texts that hold it
+	free  []uint32
+	// sus memoises Suspects until the uses change.
+	sus map[string]Suspect
 }
 
 // NewVocab is an empty vocabulary.
-func NewVocab() *Vocab { return &Vocab{counts: map[string]*int32{}} }
+func NewVocab() *Vocab { return &Vocab{ids: map[string]uint32{}} }
 
 // Add counts the words of text.
 func (v *Vocab) Add(text []byte) {
+	v.sus = nil
 	Words(text, func(w []byte, _ int, _ []byte, _ int) {
-		if len(w) < 2 {
-			return
+		if len(w) >= 2 {
+			v.uses[v.id(w)]++
 		}
-		if p, ok := v.counts[string(w)]; ok {
-			*p++
-			return
-		}
-		if len(v.slab) == cap(v.slab) {
-			v.slab = make([]int32, 0, 1024)
-		}
-		v.slab = append(v.slab, 1)
-		v.counts[string(w)] = &v.slab[len(v.slab)-1]
 	})
+}
+
+// id is the id of the word w, given one if it has none.
+func (v *Vocab) id(w []byte) uint32 {
+	if id, ok := v.ids[string(w)]; ok {
+		return id
+	}
+	var id uint32
+	if n := len(v.free); n > 0 {
+		id, v.free = v.free[n-1], v.free[:n-1]
+		v.words[id] = string(w)
+	} else {
+		id = uint32(len(v.words))
+		v.words, v.uses, v.prose, v.refs = append(v.words, string(w)), append(v.uses, 0), append(v.prose, 0), append(v.refs, 0)
+	}
+	v.ids[v.words[id]] = id
+	return id
+}
+
+// release drops a reference to the word id, and the word when no counted
+// text holds it.
+func (v *Vocab) release(id uint32) {
+	if v.refs[id]--; v.refs[id] == 0 {
+		delete(v.ids, v.words[id])
+		v.words[id], v.uses[id], v.prose[id] = "", 0, 0
+		v.free = append(v.free, id)
+	}
+}
+
+// proseOnly reports whether the word w is written in docs only: a site's
+// translations write words of other languages (`propre`, which `proper`
+// is no misspelling of) and its examples made-up ones (`dooing`).
+func (v *Vocab) proseOnly(w string) bool {
+	id, ok := v.ids[w]
+	return ok && v.prose[id] == v.uses[id]
 }
 
 // Uses is how many times the lowercased word w is written.
 func (v *Vocab) Uses(w string) int {
-	if p, ok := v.counts[w]; ok {
-		return int(*p)
+	if id, ok := v.ids[w]; ok {
+		return int(v.uses[id])
 	}
 	return 0
 }
@@ -75,14 +110,22 @@ type Suspect struct {
 	Weight float64
 }
 
-// Suspects are the vocabulary's words that look misspelled, by word.
+// Suspects are the vocabulary's words that look misspelled, by word; the
+// map is shared until the uses change, and must not be written to.
 func (v *Vocab) Suspects() map[string]Suspect {
+	if v.sus == nil {
+		v.sus = v.suspects()
+	}
+	return v.sus
+}
+
+func (v *Vocab) suspects() map[string]Suspect {
 	// Each common word under each of its one-letter deletions: a rare
 	// word that is one (it lacks a letter) or shares one (one letter
 	// differs) finds it there.
 	dels := map[string][]string{}
-	for w, p := range v.counts {
-		if int(*p) < MinRightUses || len(w) < MinLen {
+	for w, id := range v.ids {
+		if int(v.uses[id]) < MinRightUses || len(w) < MinLen || v.prose[id] == v.uses[id] {
 			continue
 		}
 		for i := range len(w) {
@@ -92,9 +135,9 @@ func (v *Vocab) Suspects() map[string]Suspect {
 	}
 	out := map[string]Suspect{}
 	var buf []byte
-	for w, p := range v.counts {
-		n := int(*p)
-		if n > MaxRareUses || len(w) < MinLen-1 {
+	for w, id := range v.ids {
+		n := int(v.uses[id])
+		if n == 0 || n > MaxRareUses || len(w) < MinLen-1 {
 			continue
 		}
 		best := Suspect{}
@@ -103,7 +146,7 @@ func (v *Vocab) Suspects() map[string]Suspect {
 				return
 			}
 			uses := v.Uses(r)
-			if uses < MinRightUses || uses < RightRatio*n || uses <= best.Uses {
+			if uses < MinRightUses || uses < RightRatio*n || uses < best.Uses || v.proseOnly(r) {
 				return
 			}
 			kind := Edit(w, r)
@@ -112,6 +155,8 @@ func (v *Vocab) Suspects() map[string]Suspect {
 				return
 			case kind == KindLetter && (n > RareUses || len(w) < MinLetterLen || v.hasForm(w)):
 				return
+			case uses == best.Uses && (kindWeight[kind] < best.Weight || kindWeight[kind] == best.Weight && r > best.Right):
+				return // a tie goes the same way whatever order the words come in
 			}
 			best = Suspect{Right: r, Uses: uses, Kind: kind, Weight: kindWeight[kind]}
 		}
@@ -120,7 +165,7 @@ func (v *Vocab) Suspects() map[string]Suspect {
 		}
 		for i := range len(w) {
 			buf = append(append(buf[:0], w[:i]...), w[i+1:]...)
-			if _, ok := v.counts[string(buf)]; ok { // w has a letter too many
+			if _, ok := v.ids[string(buf)]; ok { // w has a letter too many
 				try(string(buf))
 			}
 			for _, r := range dels[string(buf)] { // one letter differs
@@ -128,7 +173,7 @@ func (v *Vocab) Suspects() map[string]Suspect {
 			}
 			if i+1 < len(w) && w[i] != w[i+1] { // two swapped
 				buf = append(append(append(buf[:0], w[:i]...), w[i+1], w[i]), w[i+2:]...)
-				if _, ok := v.counts[string(buf)]; ok {
+				if _, ok := v.ids[string(buf)]; ok {
 					try(string(buf))
 				}
 			}
@@ -227,8 +272,8 @@ func (v *Vocab) Variants(named string) map[string]Suspect {
 	}
 	uses := v.Uses(n)
 	out := map[string]Suspect{}
-	for w, p := range v.counts {
-		if c := int(*p); c > RareUses || c >= max(uses, 1) || len(w) < len(n)-1 || len(w) > len(n)+1 {
+	for w, id := range v.ids {
+		if c := int(v.uses[id]); c == 0 || c > RareUses || c >= max(uses, 1) || len(w) < len(n)-1 || len(w) > len(n)+1 {
 			continue
 		}
 		if k := Edit(w, n); k != "" {

@@ -109,10 +109,7 @@ func (s *snap) fileText(idx *symbolindex.Index, root, rel string) []byte {
 	if src, ok := s.texts[key]; ok {
 		return src
 	}
-	src, err := s.ReadText(root, snapshot.JoinRoot(root, rel))
-	if err != nil || !indexedText(idx, rel, src) {
-		src = nil
-	}
+	src := s.peekText(idx, root, rel)
 	if s.texts == nil {
 		s.texts = map[textKey][]byte{}
 	}

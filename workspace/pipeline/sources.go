@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"cmp"
-	"maps"
 	"math"
 	"os"
 	"path"
@@ -724,11 +723,27 @@ func (spans symbolSpans) innermost(at, end uint32) (uint32, bool) {
 func (spans symbolSpans) documented(text []byte, at, end uint32) (uint32, bool) {
 	k := sort.Search(len(spans), func(k int) bool { return spans[k].start >= end })
 	inner, ok := spans.innermost(at, end)
-	if k == len(spans) || spans[k].start > uint32(len(text)) || bytes.Contains(text[end:spans[k].start], []byte("\n\n")) ||
+	if k == len(spans) || spans[k].start > uint32(len(text)) || hasBlankLine(text[end:spans[k].start]) ||
 		ok && spans[k].start > spans.endOf(inner) {
 		return inner, ok
 	}
 	return spans[k].slot, true
+}
+
+// hasBlankLine reports whether b holds a blank line: two line ends with
+// only spaces between (a CRLF file's "\r\n\r\n" too).
+func hasBlankLine(b []byte) bool {
+	for i := bytes.IndexByte(b, '\n'); i >= 0; {
+		j := bytes.IndexByte(b[i+1:], '\n')
+		if j < 0 {
+			return false
+		}
+		if len(bytes.TrimSpace(b[i+1:i+1+j])) == 0 {
+			return true
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // endOf is where the span of slot ends.
@@ -769,14 +784,7 @@ func (s *scope) notePointed(src heuristics.Source, r ranked) {
 	if len(s.q.removed) == 0 && !spell || src != heuristics.SrcMention && src != heuristics.SrcActive && src != heuristics.SrcEdit {
 		return
 	}
-	for _, h := range r.syms {
-		if fs, ok := s.idx.SymbolFile(h.slot); ok {
-			s.pointed = append(s.pointed, fs)
-		}
-	}
-	for _, f := range r.files {
-		s.pointed = append(s.pointed, f.slot)
-	}
+	s.pointed = append(s.pointed, filesOf(s, r)...) // each scan skips a file it has seen
 }
 
 // coChangeSource ranks the files that changed in the same commits as the
@@ -1211,33 +1219,103 @@ func (f *fileSyms) innermost(t history.Touch, hit []int, commit []uint32) ([]int
 // ranked by the weight of its places, and a file by its places' weight.
 func spellingSource(s *scope) ranked {
 	ask := s.q.spell
-	if !ask.Spelling && !ask.NonASCII || s.fv.Weights.Source[heuristics.SrcSpelling] == 0 {
+	if !ask.Spelling && !ask.NonASCII || s.fv.Weights.Source[heuristics.SrcSpelling] == 0 || s.namesElsewhere() {
 		return ranked{}
 	}
-	texts := s.spellingTexts()
 	if ask.NonASCII {
+		var texts []litFile
+		s.spellingOrder(func(fs uint32) int64 {
+			text := s.peekFile(fs)
+			if len(text) > 0 {
+				texts = append(texts, litFile{slot: fs, text: text})
+			}
+			return int64(len(text))
+		})
 		return s.spellingHits(s.spellingWhere(texts), func(text []byte, fn func(spelling.Hit)) { spelling.FindNonASCII(text, fn) })
 	}
-	vocab := spelling.NewVocab()
-	for _, t := range texts {
-		vocab.Add(t.text)
-	}
-	texts = s.spellingWhere(texts)
 	var named []spelling.Named
-	variants := map[string]spelling.Suspect{}
+	anyCase := false
 	for _, w := range ask.Named {
 		named = append(named, spelling.Named{Word: w, Case: mixedCase(w) && len(s.idx.Named(w)) == 0})
-		maps.Copy(variants, vocab.Variants(w))
+		anyCase = anyCase || named[len(named)-1].Case
 	}
+	slots, j := s.spellingJudge(named)
 	var out ranked
-	if len(variants) > 0 || slices.ContainsFunc(named, func(n spelling.Named) bool { return n.Case }) {
-		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, variants, named, false, fn) })
+	if len(j.Variants) > 0 || anyCase {
+		texts := s.spellingRead(slots, func(i int) bool { return j.MayVariant[i] })
+		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, j.Variants, named, false, fn) })
 	}
 	if len(out.files) == 0 {
-		sus := vocab.Suspects()
-		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, sus, nil, true, fn) })
+		texts := s.spellingRead(slots, func(i int) bool { return j.MaySuspect[i] })
+		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, j.Suspects, nil, true, fn) })
 	}
 	return out
+}
+
+// namesElsewhere reports whether the request names files (its own
+// paths with an extension: "fix typos in inbox.go"; a commit's scope,
+// "chore(tests):", names none) of which the folder holds none (spellIn):
+// the typos it means are another folder's, or none of the workspace's.
+func (s *scope) namesElsewhere() bool {
+	return len(s.spellIn) == 0 && slices.ContainsFunc(s.q.paths, func(m mention) bool { return !m.hist && path.Ext(m.name) != "" })
+}
+
+// spellingJudge judges the texts the spelling source reads
+// (spellingOrder) by their vocabulary, kept by the folder's cache of
+// words (snapshot.Folder.Words): a text it counted before, by its path and
+// the hash the index holds of it, is not read again. slots are the files
+// of the texts, in their order.
+func (s *scope) spellingJudge(named []spelling.Named) (slots []uint32, j spelling.Judgement) {
+	cache := s.fv.Words
+	if cache == nil {
+		cache = spelling.NewCache()
+	}
+	cache.With(func(l spelling.Locked) {
+		var sel []spelling.Key
+		s.spellingOrder(func(fs uint32) int64 {
+			rel := s.idx.FilePath(fs)
+			st, ok := s.idx.State(rel)
+			if !ok {
+				return 0
+			}
+			k := spelling.Key{Path: rel, Hash: st.Hash}
+			n, ok := l.Size(k)
+			if !ok {
+				text := s.peekFile(fs)
+				if len(text) == 0 {
+					return 0
+				}
+				l.Count(k, text, s.idx.FileCategory(fs).Has(heuristics.Docs))
+				n = int64(len(text))
+			}
+			if n > 0 {
+				sel, slots = append(sel, k), append(slots, fs)
+			}
+			return n
+		})
+		j = l.Judge(sel, named)
+	})
+	return slots, j
+}
+
+// spellingRead reads the texts of the files slots[i] the request keeps
+// to (spellingWhere) for which may(i) holds.
+func (s *scope) spellingRead(slots []uint32, may func(i int) bool) []litFile {
+	var out []litFile
+	for i, fs := range slots {
+		if !may(i) || len(s.spellIn) > 0 && !slices.Contains(s.spellIn, fs) {
+			continue
+		}
+		if text := s.peekFile(fs); len(text) > 0 {
+			out = append(out, litFile{slot: fs, text: text})
+		}
+	}
+	return out
+}
+
+// peekFile is the text of the file fs (peekText).
+func (s *scope) peekFile(fs uint32) []byte {
+	return s.snap.peekText(s.idx, s.fv.Root, s.idx.FilePath(fs))
 }
 
 // spellingWhere are the texts where the request says what it fixes is
@@ -1296,19 +1374,19 @@ func (s *scope) spellingHits(texts []litFile, find func([]byte, func(spelling.Hi
 	return out
 }
 
-// spellingTexts are the texts of the folder's files the spelling source
+// spellingOrder calls take with the folder's files the spelling source
 // reads, through the gate: the files the user points at first, then the
 // other sources' by rank, then the rest, docs last (their prose counts
 // the words code writes in its comments, but a site's translations are
-// words of other languages), at most
-// heuristics.SpellingScanFiles files and heuristics.SpellingScanBytes
-// bytes. Only the files already read for the request stay read after it.
-func (s *scope) spellingTexts() []litFile {
-	var out []litFile
+// words of other languages), until it has taken
+// heuristics.SpellingScanFiles texts or heuristics.SpellingScanBytes
+// bytes. take says how many bytes it took: 0 for a file it could not
+// read or an empty one, which does not count.
+func (s *scope) spellingOrder(take func(fs uint32) int64) {
 	seen := map[uint32]bool{}
-	size := int64(0)
+	files, size := 0, int64(0)
 	add := func(fs uint32) bool {
-		if len(out) == heuristics.SpellingScanFiles || size >= heuristics.SpellingScanBytes {
+		if files == heuristics.SpellingScanFiles || size >= heuristics.SpellingScanBytes {
 			return false
 		}
 		if seen[fs] {
@@ -1318,18 +1396,18 @@ func (s *scope) spellingTexts() []litFile {
 		if n := s.idx.FileSize(fs); n > heuristics.SpellingScanBytes-size {
 			return true
 		}
-		if len(out)%256 == 255 {
+		if files%256 == 255 {
 			s.snap.Yield()
 		}
-		if text := s.snap.peekText(s.idx, s.fv.Root, s.idx.FilePath(fs)); len(text) > 0 {
-			out = append(out, litFile{slot: fs, text: text})
-			size += int64(len(text))
+		if n := take(fs); n > 0 {
+			files++
+			size += n
 		}
 		return true
 	}
 	for _, fs := range s.pointed {
 		if !add(fs) {
-			return out
+			return
 		}
 	}
 	for src := range heuristics.SrcSpelling {
@@ -1338,12 +1416,11 @@ func (s *scope) spellingTexts() []litFile {
 		}
 		for _, f := range s.lists[src] {
 			if !add(f.slot) {
-				return out
+				return
 			}
 		}
 	}
 	for _, docs := range []bool{false, true} {
 		s.idx.EachPath(func(_ string, fs uint32) bool { return s.idx.FileCategory(fs).Has(heuristics.Docs) != docs || add(fs) })
 	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ctxls/ctxls/heuristics"
+	"github.com/ctxls/ctxls/heuristics/spelling"
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/embed"
 	"github.com/ctxls/ctxls/workspace/config"
@@ -78,6 +79,10 @@ type Folder struct {
 	// folder's history when it won there. WeightsStats says which.
 	Weights      heuristics.WeightSet
 	WeightsStats WeightsStats
+	// Words are the folder's words, counted once per text for the
+	// requests that ask about spelling; the folder's, shared by its
+	// snapshots (its mutex is a leaf). Nil counts afresh.
+	Words *spelling.Cache
 }
 
 // WeightsStats says which weight set a folder's fusion uses and, for a
