@@ -633,7 +633,11 @@ func holds(c *cand) []string {
 		if c.literalOwn {
 			holds = "holds `"
 		}
-		out = append(out, holds+shortLiteral(c.literal)+"`, which your request removes or replaces")
+		what := "`, which your request removes or replaces"
+		if c.literalFlag {
+			what = "`, declaring a flag your request names"
+		}
+		out = append(out, holds+shortLiteral(c.literal)+what)
 	}
 	if c.ranks[heuristics.SrcSpelling] > 0 && c.spelling != "" {
 		holds := "its file holds "
