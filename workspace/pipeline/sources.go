@@ -344,8 +344,9 @@ func (s *scope) mentionedFiles() []weightedSlot {
 // lexical and whole-file sources, which run before the mention source),
 // whose dotted name it spells out as words in a row ("adjust rollup
 // config": rollup.config.js; query.spells), by slot, found once per folder
-// scope, and the code files built for a platform the request names
-// ("fix failing tests under Windows": static_windows.go; namesPlatform);
+// scope, and, with no file open, the code files built for a platform the
+// request names ("fix failing tests under Windows": static_windows.go;
+// namesPlatform: with a file open it outvoted the open file's partners);
 // none when they are more than heuristics.MaxPathMention. It relies
 // on the sources table's order (TestSelectDottedNameIsMentioned fails if
 // the mention source runs before the two word sources).
@@ -360,7 +361,7 @@ func (s *scope) speltFiles() []uint32 {
 	for _, src := range []heuristics.Source{heuristics.SrcLexical, heuristics.SrcFile} {
 		for _, f := range s.lists[src] {
 			stem := fileStem(s.idx.FilePath(f.slot))
-			named := s.q.spells(stem) || s.idx.FileCategory(f.slot) == 0 && s.q.namesPlatform(stem)
+			named := s.q.spells(stem) || s.p.activeAbs == "" && s.idx.FileCategory(f.slot) == 0 && s.q.namesPlatform(stem)
 			if named && !slices.Contains(s.spelt, f.slot) {
 				s.spelt = append(s.spelt, f.slot)
 			}
