@@ -241,7 +241,14 @@ func TestStaleWeightsFile(t *testing.T) {
 // coverage") finds the tests by their words, and the change, or what
 // reading them needs, is the code under test.
 func TestSelectTestedCodeFollowsItsTest(t *testing.T) {
-	ws, _ := selOpen(t, `
+	// Many functions of one file the embedder ranks before anything of
+	// args.go, so that no source ranks args.go at all.
+	var gen strings.Builder
+	gen.WriteString("package gen\n")
+	for i := range 120 {
+		fmt.Fprintf(&gen, "\n// Step%d improves the coverage of test step %d.\nfunc Step%d() int { return %d }\n", i, i, i, i)
+	}
+	ws, _ := selOpen(t, "-- gen/coverage_steps.go --\n"+gen.String()+`
 -- command.go --
 package cli
 
@@ -276,6 +283,30 @@ package cli
 
 // ImproveSuggestion improves the suggestion shown for a mistyped command.
 func ImproveSuggestion(name string) string { return name }
+-- args.go --
+package cli
+
+// Args are the positional values left after the flags.
+type Args []string
+
+// First is the first positional value, or "".
+func (a Args) First() string {
+	if len(a) == 0 {
+		return ""
+	}
+	return a[0]
+}
+-- args_test.go --
+package cli
+
+import "testing"
+
+// TestArgsFirst improves the coverage of First on an empty list.
+func TestArgsFirst(t *testing.T) {
+	if Args(nil).First() != "" {
+		t.Fatal("want empty")
+	}
+}
 -- testdata.go --
 package cli
 
@@ -287,5 +318,15 @@ var TestData = []string{"a", "b"}
 	i := slices.Index(files, "command_test.go")
 	if i < 0 || i+1 >= len(files) || files[i+1] != "command.go" {
 		t.Errorf("want command.go right after command_test.go, got %q", files)
+	}
+	// No source ranks args.go (the other file's steps fill the embedder's
+	// list): the first of its symbols its test uses comes after the test
+	// all the same.
+	i = slices.Index(files, "args_test.go")
+	if i < 0 || i+1 >= len(files) || files[i+1] != "args.go" {
+		t.Errorf("want args.go right after args_test.go, got %q", files)
+	}
+	if it := selFind(res, "sym:args.go::Args"); it == nil || !strings.Contains(it.Why, "args_test.go tests") {
+		t.Errorf("want Args, which TestArgsFirst uses, said to be what args_test.go tests, got %+v", it)
 	}
 }

@@ -398,7 +398,7 @@ func extends(name, part string) bool {
 // tests"), and what such a change touches, or what a reader of the test
 // needs, is the code under test. byRank is diversify's order; it stays
 // sorted by fused score.
-func testedCode(byRank []*cand) {
+func testedCode(byRank []*cand) []*cand {
 	type fileRef struct {
 		f    *snapshot.Folder
 		slot uint32
@@ -421,10 +421,20 @@ func testedCode(byRank []*cand) {
 		for _, fs := range testPartners(k.f.Index, t.path) {
 			pk := fileRef{k.f, fs}
 			code, ok := first[pk]
-			if !ok || code.cat != 0 || slices.Index(seen, pk) < i {
+			if !ok {
+				// No source ranked it: the partner's symbol the test
+				// uses first.
+				if code = testedSymbol(k.f, t, fs); code == nil {
+					continue
+				}
+				first[pk] = code
+				seen = append(seen, pk)
+				byRank = append(byRank, code)
+			}
+			if code.cat != 0 || slices.Index(seen, pk) < i {
 				continue
 			}
-			code.fused = math.Nextafter(t.fused, 0)
+			code.fused, code.testedBy = math.Nextafter(t.fused, 0), path.Base(t.path)
 			moved = true
 			break
 		}
@@ -432,4 +442,25 @@ func testedCode(byRank []*cand) {
 	if moved {
 		sort.SliceStable(byRank, func(i, j int) bool { return byRank[i].fused > byRank[j].fused })
 	}
+	return byRank
+}
+
+// testedSymbol is a candidate for the symbol of the code file fs that the
+// test t's file references first, nil when it references none.
+func testedSymbol(f *snapshot.Folder, t *cand, fs uint32) *cand {
+	if f.Index.FileCategory(fs) != 0 {
+		return nil
+	}
+	syms := f.Index.FileSymbols(fs)
+	for _, name := range f.Index.FileRefs(t.fileSlot) {
+		for _, s := range syms {
+			ref, ok := f.Index.Symbol(s)
+			if !ok || ref.Kind == parse.KindFile || !strings.EqualFold(ref.Name, name) {
+				continue
+			}
+			return &cand{folder: f, fileSlot: fs, path: f.Index.FilePath(fs), lang: f.Index.FileLanguage(fs),
+				reason: ReasonRetrieved, slot: s, sym: ref.Symbol, hash: f.Index.LeafHash(s), nameSig: f.Index.NameSig(s)}
+		}
+	}
+	return nil
 }

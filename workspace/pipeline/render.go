@@ -334,6 +334,9 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if x.p.activeAbs != "" && abs == x.p.activeAbs && c.ranks[heuristics.SrcActive] == 0 {
 		add("in the file you have open")
 	}
+	if c.testedBy != "" {
+		add("the code " + c.testedBy + " tests, placed after it")
+	}
 	// What follows is its file's evidence or a faint likeness, not its
 	// own: an answer with low confidence leaves such items out.
 	if len(out) == 0 || c.around != "" || c.head || c.outside {

@@ -222,6 +222,9 @@ type cand struct {
 	// (literalOwn) or its file holds (literalSource).
 	literal    string
 	literalOwn bool
+	// testedBy: the test file (base name) among the answer's first files
+	// whose code this is, placed right after it (testedCode).
+	testedBy string
 	// literalFlag: the literal declares a flag the request names.
 	literalFlag bool
 	// spelling: why the spelling source ranks it, the misspelled word it
