@@ -334,9 +334,6 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if x.p.activeAbs != "" && abs == x.p.activeAbs && c.ranks[heuristics.SrcActive] == 0 {
 		add("in the file you have open")
 	}
-	if c.testedBy != "" {
-		add("the code " + c.testedBy + " tests, placed after it")
-	}
 	// What follows is its file's evidence or a faint likeness, not its
 	// own: an answer with low confidence leaves such items out.
 	if len(out) == 0 || c.around != "" || c.head || c.outside {
@@ -349,6 +346,12 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	}
 	if len(out) == 0 && c.ranks[heuristics.SrcLocality] > 0 && x.p.activeAbs != "" {
 		add("near the file you have open")
+	}
+	if c.testedBy != "" {
+		// Placed by its test, not by evidence of its own: as weak as it
+		// was without the words (an off-topic answer still drops it).
+		weak = weak || len(out) == 0
+		add("the code " + c.testedBy + " tests, placed after it")
 	}
 	if len(out) == 0 {
 		return []string{"only loosely like your question"}, true
