@@ -266,3 +266,53 @@ func fileName(s string) bool {
 func webDomain(w string) bool {
 	return w == "com" || w == "org" || w == "net" || w == "edu" || w == "gov"
 }
+
+// FlagLiterals are the literals that declare the long command-line flags
+// the request's first line names ("clarify --exec positional argument
+// handling"): the flag quoted as a parser matches it (`"--exec"`) and its
+// name quoted as a declaration gives it (`Arg::new("exec")`, `long =
+// "exec"`, `Name: "exec"`, a hyphen also as an underscore, clap's id).
+// A flag named only in a message's body is most often named in passing,
+// and the flags every parser provides (builtinFlags) are declared by the
+// parser's help machinery, not where the change is. Each once, at most
+// MaxLiterals.
+func FlagLiterals(text string) []string {
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	var out []string
+	add := func(lit string) {
+		if len(out) < MaxLiterals && !slices.Contains(out, lit) {
+			out = append(out, lit)
+		}
+	}
+	for i := 0; i+2 < len(text); i++ {
+		if text[i] != '-' || text[i+1] != '-' || i > 0 && (isFlagByte(text[i-1]) || text[i-1] == '-') {
+			continue
+		}
+		j := i + 2
+		for j < len(text) && isFlagByte(text[j]) {
+			j++
+		}
+		name := strings.TrimRight(text[i+2:j], "-")
+		if len(name) < 2 || !unicode.IsLetter(rune(name[0])) || builtinFlags[strings.ToLower(name)] {
+			continue
+		}
+		add(`"--` + name + `"`)
+		add(`"` + name + `"`)
+		if strings.Contains(name, "-") {
+			add(`"` + strings.ReplaceAll(name, "-", "_") + `"`)
+		}
+		i = j
+	}
+	return out
+}
+
+func isFlagByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// builtinFlags are the flags command-line parsers declare themselves
+// (clap, click, argparse, cobra, urfave/cli): a request about --help is
+// about how help is handled, whose code holds no declaration of it.
+var builtinFlags = map[string]bool{"help": true, "version": true}

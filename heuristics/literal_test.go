@@ -89,3 +89,24 @@ func TestRemovedLiteralsBlob(t *testing.T) {
 		t.Errorf("RemovedLiterals(nested) = %q", got)
 	}
 }
+
+func TestFlagLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"docs: clarify --exec positional argument handling", []string{`"--exec"`, `"exec"`}},
+		{"fix: --exact should conflict with --fix-strings", []string{`"--exact"`, `"exact"`, `"--fix-strings"`, `"fix-strings"`, `"fix_strings"`}},
+		{"Fix gutter display in --style=minimal", []string{`"--style"`, `"style"`}},
+		// The parser's own flags, one-letter flags, a flag only the body
+		// names, and prose dashes name no declaration.
+		{"fix: let --help flag take precedence over parse errors", nil},
+		{"Remove the trailing white space in -C short option.", nil},
+		{"Wrap bare Kitty graphics sequences\nwith --clear the screen", nil},
+		{"a long--winded note -- and a dash", nil},
+	} {
+		if got := FlagLiterals(tc.text); !slices.Equal(got, tc.want) {
+			t.Errorf("FlagLiterals(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

@@ -225,6 +225,10 @@ const (
 	// MaxPathMention is the most files a path mention may name and still
 	// count: a directory of a large tree says little about any one file.
 	MaxPathMention = 20
+	// TestedCodeFiles is how many of an answer's first files are looked
+	// at for tests whose code is placed right after them (testedCode):
+	// the first five, as a reader takes in.
+	TestedCodeFiles = 5
 	// BestMatchK is how many of the query's best lexical hits are looked at
 	// to judge how well it matches on its own (for the history's weight
 	// and lowConfidence): the best term coverage is often not first.

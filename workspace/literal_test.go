@@ -320,3 +320,57 @@ func BenchmarkSelectCommonLiteral(b *testing.B) {
 		})
 	}
 }
+
+// A request naming a long flag ("clarify --exec positional argument
+// handling") is about the place that declares it (`"exec"` given to the
+// flag parser), which the stem of a package of that name (exec/) would
+// otherwise outrank.
+func TestSelectFlagDeclarationLeads(t *testing.T) {
+	ws, _ := selOpen(t, `
+-- exec/exec.go --
+package exec
+
+// Command is a command template run for each search result, its
+// positional arguments filled with the result's path.
+type Command struct{ Args []string }
+
+// Expand fills the positional argument placeholders with path.
+func (c Command) Expand(path string) []string {
+	out := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		if a == "{}" {
+			a = path
+		}
+		out[i] = a
+	}
+	return out
+}
+-- cli/options.go --
+package cli
+
+import "flag"
+
+// Options are the parsed command line.
+type Options struct {
+	Exec  string
+	Depth int
+}
+
+// Parse reads the command line into Options.
+func Parse(args []string) Options {
+	var o Options
+	fs := flag.NewFlagSet("find", flag.ExitOnError)
+	fs.StringVar(&o.Exec, "exec", "", "run a command for each search result")
+	fs.IntVar(&o.Depth, "max-depth", 0, "descend at most this many levels")
+	fs.Parse(args)
+	return o
+}
+`, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "docs: clarify --exec positional argument handling"})
+	if files := selFiles(res); len(files) == 0 || files[0] != "cli/options.go" {
+		t.Errorf("want cli/options.go, which declares --exec, first, got %q", files)
+	}
+	if it := selFind(res, "sym:cli/options.go::Parse"); it == nil || !strings.Contains(it.Why, "declaring a flag") {
+		t.Errorf("want Parse's why to say it declares the flag, got %+v", it)
+	}
+}

@@ -235,3 +235,98 @@ func TestStaleWeightsFile(t *testing.T) {
 		t.Errorf("want one warning saying to run ctxls tune again, got %q", warnings)
 	}
 }
+
+// With no file open, a test among the answer's first files brings the
+// code it tests right after it: a request about tests ("Improve test
+// coverage") finds the tests by their words, and the change, or what
+// reading them needs, is the code under test.
+func TestSelectTestedCodeFollowsItsTest(t *testing.T) {
+	// Many functions of one file the embedder ranks before anything of
+	// args.go, so that no source ranks args.go at all.
+	var gen strings.Builder
+	gen.WriteString("package gen\n")
+	for i := range 120 {
+		fmt.Fprintf(&gen, "\n// Step%d improves the coverage of test step %d.\nfunc Step%d() int { return %d }\n", i, i, i, i)
+	}
+	ws, _ := selOpen(t, "-- gen/coverage_steps.go --\n"+gen.String()+`
+-- command.go --
+package cli
+
+// Command is one command of the application.
+type Command struct{ Name string }
+
+// Run runs the command with its arguments.
+func (c *Command) Run(args []string) error { return nil }
+-- command_test.go --
+package cli
+
+import "testing"
+
+// TestCommandRun tests Run; improve the coverage of its error paths.
+func TestCommandRun(t *testing.T) {
+	if err := (&Command{Name: "x"}).Run(nil); err != nil {
+		t.Fatal(err)
+	}
+}
+-- report/coverage_report.go --
+package report
+
+// Summary prints the test coverage summary of a build.
+func Summary(percent float64) string { return "coverage" }
+-- help.go --
+package cli
+
+// ShowHelp prints the help of a command.
+func ShowHelp(c *Command) string { return c.Name }
+-- suggest.go --
+package cli
+
+// ImproveSuggestion improves the suggestion shown for a mistyped command.
+func ImproveSuggestion(name string) string { return name }
+-- args.go --
+package cli
+
+// Args are the positional values left after the flags.
+type Args []string
+
+// First is the first positional value, or "".
+func (a Args) First() string {
+	if len(a) == 0 {
+		return ""
+	}
+	return a[0]
+}
+-- args_test.go --
+package cli
+
+import "testing"
+
+// TestArgsFirst improves the coverage of First on an empty list.
+func TestArgsFirst(t *testing.T) {
+	if Args(nil).First() != "" {
+		t.Fatal("want empty")
+	}
+}
+-- testdata.go --
+package cli
+
+// TestData is the sample input a test of the application reads.
+var TestData = []string{"a", "b"}
+`, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Improve test coverage"})
+	files := selFiles(res)
+	i := slices.Index(files, "command_test.go")
+	if i < 0 || i+1 >= len(files) || files[i+1] != "command.go" {
+		t.Errorf("want command.go right after command_test.go, got %q", files)
+	}
+	// No source ranks args.go (the other file's steps fill the embedder's
+	// list): the first of its symbols its test uses comes after the test
+	// all the same.
+	i = slices.Index(files, "args_test.go")
+	if i < 0 || i+1 >= len(files) || files[i+1] != "args.go" {
+		t.Errorf("want args.go right after args_test.go, got %q", files)
+	}
+	if it := selFind(res, "sym:args.go::Args"); it == nil || !strings.Contains(it.Why, "args_test.go tests") {
+		t.Errorf("want Args, which TestArgsFirst uses, said to be what args_test.go tests, got %+v", it)
+	}
+}

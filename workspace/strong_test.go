@@ -1023,3 +1023,54 @@ func TestSelectPackageQualifiedName(t *testing.T) {
 		t.Errorf("want middleware/logger.go first, got %q", files)
 	}
 }
+
+// A Go file built for one platform (static_windows.go) is named by a
+// request that names the platform ("fix failing tests under Windows"): its
+// name is its build constraint. It leads the helper whose name the
+// request's other words spell, as a file named outright would.
+func TestSelectPlatformFileIsNamed(t *testing.T) {
+	ws, _ := selOpen(t, `
+-- middleware/static.go --
+package middleware
+
+// serveFile serves one file of the static root.
+func serveFile(root, name string) string { return root + "/" + name }
+-- middleware/static_windows.go --
+package middleware
+
+import "os"
+
+// isIgnorableOpenFileError reports errors opening a file that mean it is
+// not there.
+func isIgnorableOpenFileError(err error) bool { return os.IsNotExist(err) }
+-- middleware/static_other.go --
+package middleware
+
+import "os"
+
+// isIgnorableOpenFileError reports errors opening a file that mean it is
+// not there.
+func isIgnorableOpenFileError(err error) bool { return os.IsNotExist(err) }
+-- internal/check/failing.go --
+package check
+
+// FailingTests lists the tests that failed in a run, for the summary.
+func FailingTests(results map[string]bool) []string {
+	var out []string
+	for name, ok := range results {
+		if !ok {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+`, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "fix failing tests under Windows"})
+	if files := selFiles(res); len(files) == 0 || files[0] != "middleware/static_windows.go" {
+		t.Errorf("want middleware/static_windows.go first, got %q", files)
+	}
+	res = selDo(t, ws, &SelectRequest{Query: "fix failing tests under Linux"})
+	if files := selFiles(res); len(files) > 0 && files[0] == "middleware/static_windows.go" {
+		t.Errorf("static_windows.go first for another platform: %q", files)
+	}
+}

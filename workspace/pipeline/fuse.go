@@ -120,6 +120,7 @@ func (s *scope) noteHeld(c *cand) {
 	} else {
 		c.literal = s.litWhy[c.fileSlot]
 	}
+	c.literalFlag = c.literal != "" && slices.Contains(s.q.flags, c.literal)
 	if why, ok := s.spellSym[c.slot]; ok {
 		c.spelling, c.spellingOwn = why, true
 	} else {

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
+	"github.com/ctxls/ctxls/workspace/snapshot"
 )
 
 // The reference graph links files through the identifiers they use: a file
@@ -388,4 +389,78 @@ func extends(name, part string) bool {
 	sep := func(b byte) bool { return b == '_' || b == '-' }
 	return strings.HasPrefix(name, part) && sep(name[len(part)]) ||
 		strings.HasSuffix(name, part) && sep(name[len(name)-len(part)-1])
+}
+
+// testedCode places, with no file open, the code a test among the
+// answer's first heuristics.TestedCodeFiles files tests (testPartners)
+// right after that test, unless it is already ahead of it: a test leads
+// when the request speaks of tests ("Improve test coverage", "fix failing
+// tests"), and what such a change touches, or what a reader of the test
+// needs, is the code under test. byRank is diversify's order; it stays
+// sorted by fused score.
+func testedCode(byRank []*cand) []*cand {
+	type fileRef struct {
+		f    *snapshot.Folder
+		slot uint32
+	}
+	var seen []fileRef
+	first := map[fileRef]*cand{}
+	for _, c := range byRank {
+		k := fileRef{c.folder, c.fileSlot}
+		if _, ok := first[k]; !ok {
+			first[k] = c
+			seen = append(seen, k)
+		}
+	}
+	moved := false
+	for i, k := range seen[:min(len(seen), heuristics.TestedCodeFiles)] {
+		t := first[k]
+		if !t.cat.Has(heuristics.Test) {
+			continue
+		}
+		for _, fs := range testPartners(k.f.Index, t.path) {
+			pk := fileRef{k.f, fs}
+			code, ok := first[pk]
+			if !ok {
+				// No source ranked it: the partner's symbol the test
+				// uses first.
+				if code = testedSymbol(k.f, t, fs); code == nil {
+					continue
+				}
+				first[pk] = code
+				seen = append(seen, pk)
+				byRank = append(byRank, code)
+			}
+			if code.cat != 0 || slices.Index(seen, pk) < i {
+				continue
+			}
+			code.fused, code.testedBy = math.Nextafter(t.fused, 0), path.Base(t.path)
+			moved = true
+			break
+		}
+	}
+	if moved {
+		sort.SliceStable(byRank, func(i, j int) bool { return byRank[i].fused > byRank[j].fused })
+	}
+	return byRank
+}
+
+// testedSymbol is a candidate for the symbol of the code file fs that the
+// test t's file references first, nil when it references none.
+func testedSymbol(f *snapshot.Folder, t *cand, fs uint32) *cand {
+	if f.Index.FileCategory(fs) != 0 {
+		return nil
+	}
+	syms := f.Index.FileSymbols(fs)
+	for _, name := range f.Index.FileRefs(t.fileSlot) {
+		for _, s := range syms {
+			ref, ok := f.Index.Symbol(s)
+			if !ok || ref.Kind == parse.KindFile || !strings.EqualFold(ref.Name, name) {
+				continue
+			}
+			return &cand{folder: f, fileSlot: fs, path: f.Index.FilePath(fs), lang: f.Index.FileLanguage(fs),
+				reason: ReasonRetrieved, slot: s, sym: ref.Symbol, hash: f.Index.LeafHash(s), nameSig: f.Index.NameSig(s)}
+		}
+	}
+	return nil
 }

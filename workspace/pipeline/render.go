@@ -347,6 +347,12 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if len(out) == 0 && c.ranks[heuristics.SrcLocality] > 0 && x.p.activeAbs != "" {
 		add("near the file you have open")
 	}
+	if c.testedBy != "" {
+		// Placed by its test, not by evidence of its own: as weak as it
+		// was without the words (an off-topic answer still drops it).
+		weak = weak || len(out) == 0
+		add("the code " + c.testedBy + " tests, placed after it")
+	}
 	if len(out) == 0 {
 		return []string{"only loosely like your question"}, true
 	}
@@ -633,7 +639,11 @@ func holds(c *cand) []string {
 		if c.literalOwn {
 			holds = "holds `"
 		}
-		out = append(out, holds+shortLiteral(c.literal)+"`, which your request removes or replaces")
+		what := "`, which your request removes or replaces"
+		if c.literalFlag {
+			what = "`, declaring a flag your request names"
+		}
+		out = append(out, holds+shortLiteral(c.literal)+what)
 	}
 	if c.ranks[heuristics.SrcSpelling] > 0 && c.spelling != "" {
 		holds := "its file holds "

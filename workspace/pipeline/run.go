@@ -49,6 +49,9 @@ func Run(ctx context.Context, s *snapshot.Snapshot, req *SelectRequest) (*Select
 	}
 	s.Yield()
 	byRank := diversify(all)
+	if p.activeAbs == "" {
+		byRank = testedCode(byRank)
+	}
 	pinned := sn.pinnedItems(p)
 	pick, err := sn.pickItems(p, q, rules, leadingPaths(p, pinned, byRank))
 	if err != nil {

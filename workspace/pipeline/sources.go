@@ -343,7 +343,10 @@ func (s *scope) mentionedFiles() []weightedSlot {
 // lexical and whole-file sources, which run before the mention source),
 // whose dotted name it spells out as words in a row ("adjust rollup
 // config": rollup.config.js; query.spells), by slot, found once per folder
-// scope; none when they are more than heuristics.MaxPathMention. It relies
+// scope, and, with no file open, the code files built for a platform the
+// request names ("fix failing tests under Windows": static_windows.go;
+// namesPlatform: with a file open it outvoted the open file's partners);
+// none when they are more than heuristics.MaxPathMention. It relies
 // on the sources table's order (TestSelectDottedNameIsMentioned fails if
 // the mention source runs before the two word sources).
 func (s *scope) speltFiles() []uint32 {
@@ -356,7 +359,9 @@ func (s *scope) speltFiles() []uint32 {
 	}
 	for _, src := range []heuristics.Source{heuristics.SrcLexical, heuristics.SrcFile} {
 		for _, f := range s.lists[src] {
-			if s.q.spells(fileStem(s.idx.FilePath(f.slot))) && !slices.Contains(s.spelt, f.slot) {
+			stem := fileStem(s.idx.FilePath(f.slot))
+			named := s.q.spells(stem) || s.p.activeAbs == "" && s.idx.FileCategory(f.slot) == 0 && s.q.namesPlatform(stem)
+			if named && !slices.Contains(s.spelt, f.slot) {
 				s.spelt = append(s.spelt, f.slot)
 			}
 		}
@@ -544,11 +549,12 @@ func (s *scope) filesByPath(mention string) []uint32 {
 // place one is written, ranked by how many places, and a file by how many
 // of them it holds.
 func literalSource(s *scope) ranked {
-	if len(s.q.removed) == 0 || s.lists == nil || s.fv.Weights.Source[heuristics.SrcLiteral] == 0 {
+	all := s.q.literals()
+	if len(all) == 0 || s.lists == nil || s.fv.Weights.Source[heuristics.SrcLiteral] == 0 {
 		return ranked{}
 	}
-	lits := make([][]byte, len(s.q.removed))
-	for i, lit := range s.q.removed {
+	lits := make([][]byte, len(all))
+	for i, lit := range all {
 		lits[i] = []byte(lit)
 	}
 	holds, files := s.literalFiles(lits)
@@ -566,9 +572,9 @@ func literalSource(s *scope) ranked {
 				if s.litWhy == nil {
 					s.litWhy = map[uint32]string{}
 				}
-				s.litWhy[f.slot] = s.q.removed[i]
+				s.litWhy[f.slot] = all[i]
 			}
-			holders = s.literalHolders(holders, f.slot, f.text, lits[i], s.q.removed[i])
+			holders = s.literalHolders(holders, f.slot, f.text, lits[i], all[i])
 		}
 		if n > 0 {
 			out.files = append(out.files, scoredFile{f.slot, float64(n)})
@@ -781,7 +787,7 @@ func (s *scope) notePointed(src heuristics.Source, r ranked) {
 	if spell && src == heuristics.SrcMention {
 		s.spellIn = filesOf(s, r)
 	}
-	if len(s.q.removed) == 0 && !spell || src != heuristics.SrcMention && src != heuristics.SrcActive && src != heuristics.SrcEdit {
+	if len(s.q.literals()) == 0 && !spell || src != heuristics.SrcMention && src != heuristics.SrcActive && src != heuristics.SrcEdit {
 		return
 	}
 	s.pointed = append(s.pointed, filesOf(s, r)...) // each scan skips a file it has seen

@@ -222,6 +222,11 @@ type cand struct {
 	// (literalOwn) or its file holds (literalSource).
 	literal    string
 	literalOwn bool
+	// testedBy: the test file (base name) among the answer's first files
+	// whose code this is, placed right after it (testedCode).
+	testedBy string
+	// literalFlag: the literal declares a flag the request names.
+	literalFlag bool
 	// spelling: why the spelling source ranks it, the misspelled word it
 	// holds (spellingOwn) or its file holds (spellingSource).
 	spelling    string
@@ -271,6 +276,10 @@ type query struct {
 	// removed are the literals of code the request removes or replaces
 	// (heuristics.RemovedLiterals), for the literal source.
 	removed []string
+	// flags are the literals that declare the command-line flags the
+	// request's first line names (heuristics.FlagLiterals), for the
+	// literal source as well.
+	flags []string
 	// spell: what the request asks about spelling (spelling.Request), for
 	// the spelling source.
 	spell spelling.Ask

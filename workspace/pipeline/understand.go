@@ -216,6 +216,7 @@ func analyse(p *plan) *query {
 	if !q.deictic {
 		q.words = wordRuns(p.text)
 		q.removed = heuristics.RemovedLiterals(p.text)
+		q.flags = heuristics.FlagLiterals(p.text)
 		q.spell = spelling.Request(p.text)
 	}
 	return q
@@ -386,4 +387,39 @@ func spelledAt(words, stem string) bool {
 
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// platforms are the operating systems a Go file's name restricts it to
+// (static_windows.go, terminal_unix.go), by the word a request writes
+// for each ("macos" for darwin).
+var platforms = map[string][]string{
+	"windows": {"windows"}, "unix": {"unix"}, "linux": {"linux"},
+	"darwin": {"darwin", "macos"}, "freebsd": {"freebsd"}, "openbsd": {"openbsd"},
+	"netbsd": {"netbsd"}, "solaris": {"solaris"}, "wasm": {"wasm", "webassembly"},
+}
+
+// namesPlatform reports whether the request writes the platform a file
+// built for one platform only is named for (stem "static_windows" and
+// "fix failing tests under Windows"): the build constraint is the file's
+// name, so the request names the file as a dotted name spelt out would.
+func (q *query) namesPlatform(stem string) bool {
+	i := strings.LastIndexByte(stem, '_')
+	if q.words == "" || i <= 0 {
+		return false
+	}
+	for _, w := range platforms[strings.ToLower(stem[i+1:])] {
+		if strings.Contains(q.words, " "+w+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// literals are the literals the literal source looks for: those the
+// request removes, then those declaring the flags it names.
+func (q *query) literals() []string {
+	if len(q.flags) == 0 {
+		return q.removed
+	}
+	return append(slices.Clip(q.removed), q.flags...)
 }
