@@ -288,16 +288,8 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	if c.ranks[heuristics.SrcActive] > 0 {
 		add("the code under your cursor")
 	}
-	if st := c.site; st != nil && (c.ranks[heuristics.SrcGraph] > 0 || c.ranks[heuristics.SrcNeighbour] > 0) {
-		verb := "uses"
-		if st.call {
-			verb = "calls"
-		}
-		if st.user == c.sym.Qualified {
-			add(fmt.Sprintf("%s `%s` at %s:%d", verb, st.callee, path.Base(st.path), st.line))
-		} else {
-			add(fmt.Sprintf("%s by `%s` at %s:%d", map[string]string{"uses": "used", "calls": "called"}[verb], st.user, path.Base(st.path), st.line))
-		}
+	if c.ranks[heuristics.SrcGraph] > 0 || c.ranks[heuristics.SrcNeighbour] > 0 {
+		add(siteWords(c))
 	}
 	if c.ranks[heuristics.SrcMention] > 0 || c.ranks[heuristics.SrcFile] > 0 && len(x.q.paths) > 0 {
 		add(x.mention(c))
@@ -357,6 +349,27 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 		return []string{"only loosely like your question"}, true
 	}
 	return out, weak
+}
+
+// siteWords says where c uses, or is used by, the symbol the graph
+// sources link it to; "" when they found no call site.
+func siteWords(c *cand) string {
+	st := c.site
+	if st == nil {
+		return ""
+	}
+	if st.user == c.sym.Qualified {
+		verb := "uses"
+		if st.call {
+			verb = "calls"
+		}
+		return fmt.Sprintf("%s `%s` at %s:%d", verb, st.callee, path.Base(st.path), st.line)
+	}
+	verb := "used"
+	if st.call {
+		verb = "called"
+	}
+	return fmt.Sprintf("%s by `%s` at %s:%d", verb, st.user, path.Base(st.path), st.line)
 }
 
 // what says what an item that is not a whole symbol holds: a pin, a
