@@ -16,6 +16,7 @@ import (
 
 	"github.com/ctxls/ctxls/symbolindex"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
+	"github.com/ctxls/ctxls/workspace/testutil"
 )
 
 // fastImport builds a repository of n commits in dir with git fast-import:
@@ -193,19 +194,7 @@ func TestRunsAreCountedPerReader(t *testing.T) {
 // every commit (a stand-in gpg counts its checks).
 func TestSignedCommitsReadWithoutGpg(t *testing.T) {
 	r := newGitRepo(t)
-	checks := filepath.Join(t.TempDir(), "checks")
-	gpg := filepath.Join(t.TempDir(), "gpg")
-	script := `#!/bin/sh
-case "$*" in
-*--verify*) echo "gpg: Signature made by a stand-in" >&2; echo x >> '` + checks + `'; exit 0 ;;
-esac
-cat >/dev/null
-printf '%s\n' '-----BEGIN PGP SIGNATURE-----' '' 'c3RhbmQtaW4=' '-----END PGP SIGNATURE-----'
-printf '\n[GNUPG:] SIG_CREATED D 1 8 00 1 X\n' >&2
-`
-	if err := os.WriteFile(gpg, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	gpg, checks := testutil.StandInGPG(t)
 	r.git("config", "gpg.program", gpg)
 	r.git("config", "commit.gpgSign", "true")
 	r.write("billing/invoice.go", lines("invoice", 20))

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ctxls/ctxls/workspace/testutil"
 )
 
 // partialClone is a blob:none clone of a repository whose last commit
@@ -93,19 +95,8 @@ func TestNoGitSaysSo(t *testing.T) {
 func signedRepo(t *testing.T) (g *gitRepo, checks string) {
 	t.Helper()
 	g = newGitRepo(t)
-	checks = filepath.Join(t.TempDir(), "checks")
-	gpg := filepath.Join(t.TempDir(), "gpg")
-	script := `#!/bin/sh
-case "$*" in
-*--verify*) echo "gpg: Signature made by a stand-in" >&2; echo x >> '` + checks + `'; exit 0 ;;
-esac
-cat >/dev/null
-printf '%s\n' '-----BEGIN PGP SIGNATURE-----' '' 'c3RhbmQtaW4=' '-----END PGP SIGNATURE-----'
-printf '\n[GNUPG:] SIG_CREATED D 1 8 00 1 X\n' >&2
-`
-	if err := os.WriteFile(gpg, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	var gpg string
+	gpg, checks = testutil.StandInGPG(t)
 	g.run("config", "gpg.program", gpg)
 	g.run("config", "commit.gpgSign", "true")
 	g.commit("add the money helpers", map[string]string{"money.go": goFile("money", "// money\n")})
