@@ -134,22 +134,7 @@ func TestSiblings(t *testing.T) {
 	})
 	active := "middleware/static.go"
 	req := &SelectRequest{Query: "reject paths that climb beyond the root", Active: filepath.Join(r.dir, "middleware", "static.go"), Limit: 8, IncludeItems: CodeOnly()}
-	ws := histWorkspace(t, r.dir)
-	sel := selDo(t, ws, req)
-	wantFirstOther(t, sel, active, "middleware/static_other.go", "sibling", "static.go's variant")
-	for _, it := range sel.Items {
-		if it.Path == "middleware/static_other.go" && !strings.Contains(it.Why, "named like static.go, the file you have open") {
-			t.Errorf("static_other.go's why %q does not say it is named like the open file", it.Why)
-		}
-		if _, ok := it.Signals["sibling"]; ok && it.Path != "middleware/static_other.go" {
-			t.Errorf("%s has a sibling signal: only static_other.go is static.go's sibling", it.Path)
-		}
-	}
-	withoutSource(t, heuristics.SrcSibling)
-	ws = histWorkspace(t, r.dir)
-	if got, _ := firstOther(selDo(t, ws, req), active); got == "middleware/static_other.go" {
-		t.Errorf("without the sibling source static_other.go still comes first: the test shows nothing")
-	}
+	wantSiblingFirst(t, r.dir, req, active, "middleware/static_other.go", "static.go's variant", "named like static.go, the file you have open")
 }
 
 // TestSiblingsTestsByConvention: a file whose name merely holds "test"
@@ -244,20 +229,27 @@ func TestNamesakes(t *testing.T) {
 	})
 	active := "sansio/app.py"
 	req := &SelectRequest{Query: "use template_filter without parens", Active: filepath.Join(r.dir, "sansio", "app.py"), Limit: 8, IncludeItems: CodeOnly()}
-	ws := histWorkspace(t, r.dir)
-	sel := selDo(t, ws, req)
-	wantFirstOther(t, sel, active, "sansio/blueprints.py", "sibling", "app_template_filter extends template_filter")
+	wantSiblingFirst(t, r.dir, req, active, "sansio/blueprints.py", "app_template_filter extends template_filter", "defines `app_template_filter`, named like `template_filter` of the file you have open")
+}
+
+// wantSiblingFirst checks that the sibling source puts want first among
+// the files other than the active one, with a why holding why, and gives
+// no other file a sibling signal; and that without the source want is
+// not first (else the case shows nothing).
+func wantSiblingFirst(t *testing.T, dir string, req *SelectRequest, active, want, label, why string) {
+	t.Helper()
+	sel := selDo(t, histWorkspace(t, dir), req)
+	wantFirstOther(t, sel, active, want, "sibling", label)
 	for _, it := range sel.Items {
-		if it.Path == "sansio/blueprints.py" && !strings.Contains(it.Why, "defines `app_template_filter`, named like `template_filter` of the file you have open") {
-			t.Errorf("blueprints.py's why %q does not say what it defines", it.Why)
+		if it.Path == want && !strings.Contains(it.Why, why) {
+			t.Errorf("%s's why %q does not say %q", want, it.Why, why)
 		}
-		if _, ok := it.Signals["sibling"]; ok && it.Path != "sansio/blueprints.py" {
-			t.Errorf("%s has a sibling signal: only blueprints.py extends template_filter", it.Path)
+		if _, ok := it.Signals["sibling"]; ok && it.Path != want {
+			t.Errorf("%s has a sibling signal: only %s is the sibling", it.Path, want)
 		}
 	}
 	withoutSource(t, heuristics.SrcSibling)
-	ws = histWorkspace(t, r.dir)
-	if got, _ := firstOther(selDo(t, ws, req), active); got == "sansio/blueprints.py" {
-		t.Errorf("without the source blueprints.py still comes first: the test shows nothing")
+	if got, _ := firstOther(selDo(t, histWorkspace(t, dir), req), active); got == want {
+		t.Errorf("without the sibling source %s still comes first: the test shows nothing", want)
 	}
 }
