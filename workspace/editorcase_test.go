@@ -297,3 +297,47 @@ func TestActiveCodeKeepsConfigPrior(t *testing.T) {
 		t.Errorf("with no file open, want limits.toml before app/defaults.go:%s", selString(cold))
 	}
 }
+
+// TestActiveCodeOtherLanguage: with a Python file open, a request in the
+// words of a lint script ("brotli decoders for compressed response
+// bodies") gets the Python decoder before the shell script that holds
+// every word: beside an open code file, code in another language counts
+// less. The script stays in the answer, and with no file open it comes
+// before the decoder.
+func TestActiveCodeOtherLanguage(t *testing.T) {
+	ws, root := selOpen(t, `
+-- httpkit/compat.py --
+"""Compatibility shims for optional compression packages."""
+
+def brotli_decompress(data):
+    """Decompress brotli data with whichever brotli package is installed."""
+    import brotli
+    return brotli.decompress(data)
+-- codecs/decoders.py --
+"""Content decoders."""
+
+
+class BrotliDecoder:
+    """Decodes brotli."""
+
+    def decode(self, data):
+        return data
+-- scripts/check.sh --
+#!/bin/sh -e
+# check that the brotli decoders and compressed response bodies are linted
+ruff check httpkit --select brotli
+echo "checked the brotli decoders of compressed response bodies"
+`, Options{})
+	const q = "brotli decoders for compressed response bodies"
+	sel := selDo(t, ws, &SelectRequest{Query: q, Active: filepath.Join(root, "httpkit", "compat.py"), Limit: 8, IncludeItems: CodeOnly()})
+	if got, _ := firstOther(sel, "httpkit/compat.py"); got != "codecs/decoders.py" {
+		t.Errorf("with httpkit/compat.py open, first other file %q, want codecs/decoders.py:%s", got, selString(sel))
+	}
+	if !slices.Contains(selFiles(sel), "scripts/check.sh") {
+		t.Errorf("with httpkit/compat.py open, scripts/check.sh is not in the answer:%s", selString(sel))
+	}
+	files := selFiles(selDo(t, ws, &SelectRequest{Query: q, Limit: 8, IncludeItems: CodeOnly()}))
+	if i := slices.Index(files, "scripts/check.sh"); i < 0 || i > slices.Index(files, "codecs/decoders.py") {
+		t.Errorf("with no file open, files %q: want scripts/check.sh before codecs/decoders.py", files)
+	}
+}
