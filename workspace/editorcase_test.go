@@ -253,3 +253,83 @@ func wantSiblingFirst(t *testing.T, dir string, req *SelectRequest, active, want
 		t.Errorf("without the sibling source %s still comes first: the test shows nothing", want)
 	}
 }
+
+// TestActiveCodeKeepsConfigPrior: with web/request.go open, a request
+// that asks for configuration in general words ("add config and docs for
+// request limits") gets the code that changed with the open file
+// (app/defaults.go) before the settings file that changed with it too and
+// holds all the request's words: "config" lifts configuration only when no
+// code file is open. The settings file stays in the answer, and without a
+// file open it still comes before the code.
+func TestActiveCodeKeepsConfigPrior(t *testing.T) {
+	r := newHistRepo(t)
+	request := "package web\n\n// Request is an incoming request with its body limits.\ntype Request struct {\n\tMaxContentLength int\n\tMaxFormParts     int\n}\n\n" +
+		"// maxContentLength is the largest body the request accepts.\nfunc (r *Request) maxContentLength() int { return r.MaxContentLength }\n"
+	defaults := "package app\n\n// DefaultBodySize is the max content length an app starts with.\nconst DefaultBodySize = 1 << 20\n"
+	limits := "# the request limits: max content length and max form parts of a request\n[request.limits]\nmax_content_length = 1000000\nmax_form_parts = 1000\n"
+	r.commit("initial import", map[string]string{
+		"web/request.go":  request,
+		"app/defaults.go": defaults,
+		"limits.toml":     limits,
+		"docs/limits.md":  "# Request limits\n\nThe request limits are the max content length and the max form parts of a\nrequest: set the limits in the config.\n",
+	})
+	r.commit("tune the request body", map[string]string{"web/request.go": request + "// v2\n", "limits.toml": limits + "# v2\n"})
+	r.commit("body size default", map[string]string{"web/request.go": request + "// v3\n", "app/defaults.go": defaults + "// v3\n"})
+	const q = "add config and docs for request limits: max content length and max form parts"
+	ws := histWorkspace(t, r.dir)
+	sel := selDo(t, ws, &SelectRequest{Query: q, Active: filepath.Join(r.dir, "web", "request.go"), Limit: 8, IncludeItems: CodeOnly()})
+	if got, _ := firstOther(sel, "web/request.go"); got != "app/defaults.go" {
+		t.Errorf("with web/request.go open, first other file %q, want app/defaults.go:%s", got, selString(sel))
+	}
+	if !slices.Contains(selFiles(sel), "limits.toml") {
+		t.Errorf("with web/request.go open, limits.toml is not in the answer:%s", selString(sel))
+	}
+	cold := selDo(t, ws, &SelectRequest{Query: q, Limit: 8, IncludeItems: CodeOnly()})
+	if files := selFiles(cold); slices.Index(files, "limits.toml") < 0 || slices.Index(files, "limits.toml") > slices.Index(files, "app/defaults.go") {
+		t.Errorf("with no file open, want limits.toml before app/defaults.go:%s", selString(cold))
+	}
+}
+
+// TestActiveCodeOtherLanguage: with a Python file open, a request in the
+// words of a lint script ("brotli decoders for compressed response
+// bodies") gets the Python decoder before the shell script that holds
+// every word: beside an open code file, code in another language counts
+// less. The script stays in the answer, and with no file open it comes
+// before the decoder.
+func TestActiveCodeOtherLanguage(t *testing.T) {
+	ws, root := selOpen(t, `
+-- httpkit/compat.py --
+"""Compatibility shims for optional compression packages."""
+
+def brotli_decompress(data):
+    """Decompress brotli data with whichever brotli package is installed."""
+    import brotli
+    return brotli.decompress(data)
+-- codecs/decoders.py --
+"""Content decoders."""
+
+
+class BrotliDecoder:
+    """Decodes brotli."""
+
+    def decode(self, data):
+        return data
+-- scripts/check.sh --
+#!/bin/sh -e
+# check that the brotli decoders and compressed response bodies are linted
+ruff check httpkit --select brotli
+echo "checked the brotli decoders of compressed response bodies"
+`, Options{})
+	const q = "brotli decoders for compressed response bodies"
+	sel := selDo(t, ws, &SelectRequest{Query: q, Active: filepath.Join(root, "httpkit", "compat.py"), Limit: 8, IncludeItems: CodeOnly()})
+	if got, _ := firstOther(sel, "httpkit/compat.py"); got != "codecs/decoders.py" {
+		t.Errorf("with httpkit/compat.py open, first other file %q, want codecs/decoders.py:%s", got, selString(sel))
+	}
+	if !slices.Contains(selFiles(sel), "scripts/check.sh") {
+		t.Errorf("with httpkit/compat.py open, scripts/check.sh is not in the answer:%s", selString(sel))
+	}
+	files := selFiles(selDo(t, ws, &SelectRequest{Query: q, Limit: 8, IncludeItems: CodeOnly()}))
+	if i := slices.Index(files, "scripts/check.sh"); i < 0 || i > slices.Index(files, "codecs/decoders.py") {
+		t.Errorf("with no file open, files %q: want scripts/check.sh before codecs/decoders.py", files)
+	}
+}

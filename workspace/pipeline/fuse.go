@@ -325,6 +325,42 @@ func (s *scope) fuseFiles(lists *[heuristics.NumSources][]scoredFile) (fileScore
 	return fileScore, ev
 }
 
+// priorAsks is what the request asks for, as the category priors read
+// it. With a code file open, the words that ask for configuration do not
+// lift it: "config", "settings", "build", "env", "upgrade ruff" are as
+// often the code's own configuration (flask's app config, a middleware's
+// XConfig) as its manifests, and the user is in code (pyproject.toml took
+// one of the first five for a change to flask's app.py with wrappers.py
+// open and "add config and docs for limits"). Configuration keeps the
+// prior nobody asked for, and a file the request names is still found by
+// its name. Words that ask for docs or tests ("document it") mean nothing
+// else, and still lift them.
+func (s *scope) priorAsks() heuristics.Asks {
+	asks := s.p.asks
+	if s.activeRel == "" || !asks.Config {
+		return asks
+	}
+	if fs, ok := s.idx.FileSlot(s.activeRel); ok && heuristics.CategoryOf(s.activeRel, s.idx.FileLanguage(fs)) == 0 {
+		asks.Config = false
+	}
+	return asks
+}
+
+// activeCodeFamily is the language family of the active file when it is
+// code (not a test, document or configuration): beside it, code in
+// another family (a shell script, a TypeScript client beside Go) takes
+// heuristics.OtherLanguagePrior.
+func (s *scope) activeCodeFamily() (string, bool) {
+	if s.activeRel == "" {
+		return "", false
+	}
+	fs, ok := s.idx.FileSlot(s.activeRel)
+	if !ok || heuristics.CategoryOf(s.activeRel, s.idx.FileLanguage(fs)) != 0 {
+		return "", false
+	}
+	return langFamily(s.idx.FileLanguage(fs)), true
+}
+
 // fuse gives each candidate its fused score and its reason. The tests of
 // the active file (or the code it tests) are not discounted as tests:
 // they change together.
@@ -339,6 +375,8 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 	for _, sf := range graph {
 		inGraph[sf.slot] = true
 	}
+	asks := s.priorAsks()
+	fam, ok := s.activeCodeFamily()
 	deictic := s.deictic()
 	s.nameStrengths(cs)
 	var here *cand
@@ -359,7 +397,10 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 			}
 		}
 		if !partners[c.fileSlot] {
-			c.fused *= s.fv.Weights.Prior(s.p.asks, c.cat)
+			c.fused *= s.fv.Weights.Prior(asks, c.cat)
+			if ok && c.cat == 0 && langFamily(s.idx.FileLanguage(c.fileSlot)) != fam {
+				c.fused *= heuristics.OtherLanguagePrior
+			}
 		}
 		if c.reason == "" {
 			c.reason = ReasonRetrieved
