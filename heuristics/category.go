@@ -127,35 +127,6 @@ func AsksFor(query string) Asks {
 	return a
 }
 
-// familyWords name each language family (as the pipeline groups the
-// index's languages: "js" holds TypeScript, TSX and JavaScript) in the
-// words a request uses for it.
-var familyWords = map[string]string{
-	"go": "go", "golang": "go",
-	"python": "python", "py": "python",
-	"javascript": "js", "typescript": "js", "js": "js", "ts": "js", "tsx": "js", "jsx": "js", "node": "js", "nodejs": "js",
-	"rust": "rust", "java": "java", "ruby": "ruby", "php": "php", "csharp": "csharp",
-	"shell": "shell", "bash": "shell", "sh": "shell", "zsh": "shell", "fish": "shell", "nushell": "shell", "powershell": "shell",
-}
-
-// NamedFamilies are the language families a query names ("shell:
-// nushell integration scripts" names shell): code in them is no stranger
-// beside an open file of another language (OtherLanguagePrior).
-func NamedFamilies(query string) map[string]bool {
-	var out map[string]bool
-	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z')
-	}) {
-		if f, ok := familyWords[w]; ok {
-			if out == nil {
-				out = map[string]bool{}
-			}
-			out[f] = true
-		}
-	}
-	return out
-}
-
 // Prior is the multiplier of a candidate's fused score for its file's
 // category: a test is discounted as a test even when it is also docs or
 // configuration, and what the query asks for is discounted less.

@@ -332,9 +332,4 @@ echo "checked the brotli decoders of compressed response bodies"
 	if i := slices.Index(files, "scripts/check.sh"); i < 0 || i > slices.Index(files, "codecs/decoders.py") {
 		t.Errorf("with no file open, files %q: want scripts/check.sh before codecs/decoders.py", files)
 	}
-	// A request that names the script's language asks for it: no discount.
-	sel = selDo(t, ws, &SelectRequest{Query: "shell: " + q, Active: filepath.Join(root, "httpkit", "compat.py"), Limit: 8, IncludeItems: CodeOnly()})
-	if got, _ := firstOther(sel, "httpkit/compat.py"); got != "scripts/check.sh" {
-		t.Errorf("with httpkit/compat.py open and the request naming shell, first other file %q, want scripts/check.sh:%s", got, selString(sel))
-	}
 }

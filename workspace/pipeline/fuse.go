@@ -349,8 +349,7 @@ func (s *scope) priorAsks() heuristics.Asks {
 // activeCodeFamily is the language family of the active file when it is
 // code (not a test, document or configuration): beside it, code in
 // another family (a shell script, a TypeScript client beside Go) takes
-// heuristics.OtherLanguagePrior, unless the request names that family
-// (heuristics.NamedFamilies).
+// heuristics.OtherLanguagePrior.
 func (s *scope) activeCodeFamily() (string, bool) {
 	if s.activeRel == "" {
 		return "", false
@@ -378,7 +377,6 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 	}
 	asks := s.priorAsks()
 	fam, ok := s.activeCodeFamily()
-	named := heuristics.NamedFamilies(s.p.text)
 	deictic := s.deictic()
 	s.nameStrengths(cs)
 	var here *cand
@@ -400,7 +398,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 		}
 		if !partners[c.fileSlot] {
 			c.fused *= s.fv.Weights.Prior(asks, c.cat)
-			if f := langFamily(s.idx.FileLanguage(c.fileSlot)); ok && c.cat == 0 && f != fam && !named[f] {
+			if ok && c.cat == 0 && langFamily(s.idx.FileLanguage(c.fileSlot)) != fam {
 				c.fused *= heuristics.OtherLanguagePrior
 			}
 		}
