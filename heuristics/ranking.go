@@ -253,15 +253,6 @@ const (
 	// are lifted, not put on a par with it (on real commits, lifting them
 	// to 1 cost 3 points of cold hit@1).
 	AskedPrior = 0.8
-	// OtherLanguagePrior scales code in another language family than the
-	// active code file's (a shell script or a TypeScript client beside a
-	// Python or Go file): a change to the code in front of the user goes
-	// on most often in its own language. Cross-language changes stay
-	// reachable, as asked-for tests do. On real commits with a file open:
-	// httpx "format" (`scripts/lint`, `scripts/check` beside `_compat.py`)
-	// and flask "update ruff hook" (a devcontainer script) no longer
-	// crowd the Python.
-	OtherLanguagePrior = 0.6
 )
 
 // Context items (workspace/items, workspace/pipeline/pick.go): rules, memory notes and tools, chosen

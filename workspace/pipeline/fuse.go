@@ -346,21 +346,6 @@ func (s *scope) priorAsks() heuristics.Asks {
 	return asks
 }
 
-// activeCodeFamily is the language family of the active file when it is
-// code (not a test, document or configuration): beside it, code in
-// another family (a shell script, a TypeScript client beside Go) takes
-// heuristics.OtherLanguagePrior.
-func (s *scope) activeCodeFamily() (string, bool) {
-	if s.activeRel == "" {
-		return "", false
-	}
-	fs, ok := s.idx.FileSlot(s.activeRel)
-	if !ok || heuristics.CategoryOf(s.activeRel, s.idx.FileLanguage(fs)) != 0 {
-		return "", false
-	}
-	return langFamily(s.idx.FileLanguage(fs)), true
-}
-
 // fuse gives each candidate its fused score and its reason. The tests of
 // the active file (or the code it tests) are not discounted as tests:
 // they change together.
@@ -376,7 +361,6 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 		inGraph[sf.slot] = true
 	}
 	asks := s.priorAsks()
-	fam, ok := s.activeCodeFamily()
 	deictic := s.deictic()
 	s.nameStrengths(cs)
 	var here *cand
@@ -398,9 +382,6 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 		}
 		if !partners[c.fileSlot] {
 			c.fused *= s.fv.Weights.Prior(asks, c.cat)
-			if ok && c.cat == 0 && langFamily(s.idx.FileLanguage(c.fileSlot)) != fam {
-				c.fused *= heuristics.OtherLanguagePrior
-			}
 		}
 		if c.reason == "" {
 			c.reason = ReasonRetrieved
