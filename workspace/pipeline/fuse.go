@@ -899,12 +899,22 @@ func diversify(all []*cand) []*cand {
 	// The map is kept from one select to the next (cleared): grown for
 	// each select, it was a twentieth of what a select allocates.
 	taken := takenPool.Get().(map[fileKey]int)
+	copies := copiesPool.Get().(map[string]string)
 	defer func() {
 		clear(taken)
 		takenPool.Put(taken)
+		clear(copies)
+		copiesPool.Put(copies)
 	}()
 	for _, c := range all {
-		k := fileKey{c.folder, copyName(twinName(c.path)), c.lang, c.cat}
+		// A file's candidates share its copy name: built once a file.
+		twin := twinName(c.path)
+		name, ok := copies[twin]
+		if !ok {
+			name = copyName(twin)
+			copies[twin] = name
+		}
+		k := fileKey{c.folder, name, c.lang, c.cat}
 		if c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test) {
 			k = fileKey{f: c.folder, cat: heuristics.Config}
 		}
@@ -924,8 +934,12 @@ type fileKey struct {
 	cat  heuristics.Category
 }
 
-// takenPool holds diversify's counts, empty.
-var takenPool = sync.Pool{New: func() any { return map[fileKey]int{} }}
+// takenPool holds diversify's counts, empty; copiesPool its copy names
+// (copyName) by twin name, empty.
+var (
+	takenPool  = sync.Pool{New: func() any { return map[fileKey]int{} }}
+	copiesPool = sync.Pool{New: func() any { return map[string]string{} }}
+)
 
 // twinName is a path without its last extension ("lib/index.d.ts" and
 // "lib/index.d.cts": "lib/index.d"), what twins share; a dotfile's name is
@@ -958,14 +972,24 @@ func copyName(p string) string {
 	if dir < 0 || !versionedDir(p[:dir]) {
 		return p
 	}
-	parts := strings.Split(p[:dir], "/")
-	for i, d := range parts {
-		parts[i] = strings.TrimRight(d, "0123456789")
-		if parts[i] == "" || !isLetter(parts[i][len(parts[i])-1]) {
-			parts[i] = d
+	var b strings.Builder
+	b.Grow(len(p))
+	for rest, first := p[:dir], true; ; first = false {
+		d, after, more := strings.Cut(rest, "/")
+		if !first {
+			b.WriteByte('/')
 		}
+		if t := strings.TrimRight(d, "0123456789"); t != "" && isLetter(t[len(t)-1]) {
+			d = t
+		}
+		b.WriteString(d)
+		if !more {
+			break
+		}
+		rest = after
 	}
-	return strings.Join(parts, "/") + p[dir:]
+	b.WriteString(p[dir:])
+	return b.String()
 }
 
 // versionedDir reports whether a folder of dir ends in a digit after a
