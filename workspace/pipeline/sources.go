@@ -921,6 +921,7 @@ func goneSource(s *scope) ranked {
 		return ranked{}
 	}
 	score := map[uint32]float64{}
+	var scan []uint32
 	for _, m := range s.q.idents {
 		name := m.name
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
@@ -932,7 +933,13 @@ func goneSource(s *scope) ranked {
 		// The history first: most names were never removed, and reading
 		// the files costs more than asking it.
 		places := h.Gone(name)
-		if len(places) == 0 || s.written(name, nil) {
+		if len(places) == 0 {
+			continue
+		}
+		if scan == nil {
+			scan = s.goneScan() // once a request, for its first name with places
+		}
+		if s.written(name, scan) {
 			continue
 		}
 		for _, t := range places {
@@ -994,28 +1001,35 @@ func commitHashes(text string) []string {
 }
 
 // written reports whether name is written as a word in one of the files
-// fs, or, when fs is nil, in one of the files the other sources rank
-// first (heuristics.GoneScanRanks of each): a name still written there
-// (None, ContentLength) is not gone, though no symbol of the workspace
-// defines it.
+// fs: a name still written in the file it was removed from, or in the
+// files the other sources rank first (goneScan: None, ContentLength), is
+// not gone, though no symbol of the workspace defines it.
 func (s *scope) written(name string, fs []uint32) bool {
-	if fs == nil && s.lists != nil {
-		seen := map[uint32]bool{}
-		for src := range heuristics.SrcGone {
-			for _, f := range s.lists[src][:min(len(s.lists[src]), heuristics.GoneScanRanks)] {
-				if !seen[f.slot] {
-					seen[f.slot] = true
-					fs = append(fs, f.slot)
-				}
-			}
-		}
-	}
 	for _, f := range fs {
 		if holdsWord(s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(f)), name) {
 			return true
 		}
 	}
 	return false
+}
+
+// goneScan are the files the other sources rank first
+// (heuristics.GoneScanRanks of each), each once.
+func (s *scope) goneScan() []uint32 {
+	if s.lists == nil {
+		return nil
+	}
+	var fs []uint32
+	seen := map[uint32]bool{}
+	for src := range heuristics.SrcGone {
+		for _, f := range s.lists[src][:min(len(s.lists[src]), heuristics.GoneScanRanks)] {
+			if !seen[f.slot] {
+				seen[f.slot] = true
+				fs = append(fs, f.slot)
+			}
+		}
+	}
+	return fs
 }
 
 // holdsWord reports whether text holds name not inside a longer name.
