@@ -808,15 +808,30 @@ func splitIdent(s string, emit func(string)) {
 }
 
 // isHexNumber reports whether a lowercased word is a number rather than a
-// word: 0x1f, or a commit hash (at least 6 hex digits, at least one a digit).
+// word: 0x1f, or a run of at least 6 hex digits with a digit among them,
+// which takes in every commit hash (IsCommitHash) and also a colour
+// (ff0000) or a digest longer than a hash.
 func isHexNumber(w string) bool {
 	if strings.HasPrefix(w, "0x") && len(w) > 2 {
-		w = w[2:]
-	} else if len(w) < 6 || strings.IndexFunc(w, unicode.IsDigit) < 0 {
-		return false
+		return isLowerHex(w[2:])
 	}
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+	return len(w) >= 6 && isLowerHex(w) && strings.ContainsAny(w, "0123456789")
+}
+
+// IsCommitHash reports whether a word may be a commit hash, whole or
+// abbreviated as git writes it ("reverts commit 2f64f68c", "follow up
+// 1490e6b"): 7 to 40 lower-case hex digits with a digit and a letter among
+// them, so that a number (1234567) and a word (deadbeef, cafe) are not
+// hashes. Upper case is not (git never writes it).
+func IsCommitHash(w string) bool {
+	return len(w) >= 7 && len(w) <= 40 && isLowerHex(w) &&
+		strings.ContainsAny(w, "0123456789") && strings.ContainsAny(w, "abcdef")
+}
+
+// isLowerHex reports whether s is lower-case hex digits only.
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
 			return false
 		}
 	}

@@ -232,6 +232,49 @@ func TestAnalyzeWords(t *testing.T) {
 	}
 }
 
+// TestCommitHashesAndHexNumbers: a word that may be a commit hash is 7 to
+// 40 lower-case hex digits with a digit and a letter; a query drops it from
+// its words, as it drops other hex numbers (6 digits and up, 0x…, in any
+// case), and keeps words of hex letters (deadbeef, cafe, facade).
+func TestCommitHashesAndHexNumbers(t *testing.T) {
+	tests := []struct {
+		w          string
+		hash, num  bool
+		inQueryOut bool // Analyze drops it from Words
+	}{
+		{"2f64f68", true, true, true}, // 7: git's shortest
+		{"1490e6b", true, true, true},
+		{"2f64f6", false, true, true}, // 6: a number (a colour), not a hash
+		{"ff0000", false, true, true},
+		{"facade", false, false, false},
+		{"a1b2c3d4e5f60718293a4b5c6d7e8f9012345678", true, true, true},   // 40
+		{"a1b2c3d4e5f60718293a4b5c6d7e8f90123456789", false, true, true}, // 41
+		{"1234567", false, true, true},                                   // all digits: a number
+		{"deadbeef", false, false, false},                                // no digit: a word
+		{"cafe", false, false, false},
+		{"cafe123", true, true, true},
+		{"2F64F68", false, false, true},  // upper case: no hash (git never writes it), a number once lowered
+		{"2f64g68", false, false, false}, // not hex
+		{"0x1d", false, true, true},
+		{"0xff", false, true, true},
+		{"0x", false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.w, func(t *testing.T) {
+			if got := IsCommitHash(tt.w); got != tt.hash {
+				t.Errorf("IsCommitHash(%q) = %v, want %v", tt.w, got, tt.hash)
+			}
+			if got := isHexNumber(tt.w); got != tt.num {
+				t.Errorf("isHexNumber(%q) = %v, want %v", tt.w, got, tt.num)
+			}
+			words := Analyze("see " + tt.w).Words
+			if got := !slices.Contains(words, strings.ToLower(tt.w)); got != tt.inQueryOut {
+				t.Errorf("Analyze(%q).Words = %q: dropped %v, want %v", "see "+tt.w, words, got, tt.inQueryOut)
+			}
+		})
+	}
+}
+
 func TestAnalyzeVagueness(t *testing.T) {
 	tests := []struct {
 		text string

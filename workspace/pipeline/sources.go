@@ -984,18 +984,16 @@ func goneSource(s *scope) ranked {
 	return out
 }
 
-// commitHashes are the words of text that may be commit hashes: 7 to 40
-// lower-case hex digits, with a letter and a digit among them.
+// commitHashes are the words of text (runs of ASCII letters and digits)
+// that may be commit hashes (heuristics.IsCommitHash).
 func commitHashes(text string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
 		return !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
 	}) {
-		if len(w) < 7 || len(w) > 40 || strings.Trim(w, "0123456789abcdef") != "" ||
-			!strings.ContainsAny(w, "0123456789") || !strings.ContainsAny(w, "abcdef") {
-			continue
+		if heuristics.IsCommitHash(w) {
+			out = append(out, w)
 		}
-		out = append(out, w)
 	}
 	return out
 }
