@@ -241,7 +241,7 @@ func (a *analyzer) sentences(line string) {
 // abbreviation that does not end a sentence; after is the rest of the line.
 func abbreviation(before, after string) bool {
 	w := len(before)
-	for w > 0 && (isASCIILetter(before[w-1]) || before[w-1] == '.') {
+	for w > 0 && (IsASCIILetter(before[w-1]) || before[w-1] == '.') {
 		w--
 	}
 	switch strings.ToLower(before[w:]) {
@@ -337,7 +337,7 @@ func prefixPart(p string) bool {
 			return false
 		}
 	}
-	return isASCIILetter(p[0]) && !isStopWord(p) && !isPrefixLabel(p)
+	return IsASCIILetter(p[0]) && !isStopWord(p) && !isPrefixLabel(p)
 }
 
 // scan tokenizes s at white space and code spans and classifies each token.
@@ -586,7 +586,7 @@ func knownFile(t string) bool {
 // dotfile reports whether t is a configuration dotfile like .gitignore,
 // .npmrc or .env.
 func dotfile(t string) bool {
-	if len(t) < 3 || t[0] != '.' || !isASCIILetter(t[1]) {
+	if len(t) < 3 || t[0] != '.' || !IsASCIILetter(t[1]) {
 		return false
 	}
 	return strings.HasSuffix(t, "rc") || strings.HasSuffix(t, "ignore") || isDotfileName(t)
@@ -603,7 +603,7 @@ func identToken(t string, code bool) (string, bool) {
 	}
 	if strings.HasPrefix(t, "-") {
 		flag := strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-")
-		if flag != "" && isASCIILetter(flag[0]) && strings.IndexFunc(flag, notFlagRune) < 0 {
+		if flag != "" && IsASCIILetter(flag[0]) && strings.IndexFunc(flag, notFlagRune) < 0 {
 			return t, true
 		}
 		return "", false
@@ -846,7 +846,11 @@ func notLineRef(r rune) bool { return notDigit(r) && r != 'L' && r != '-' }
 
 func notFlagRune(r rune) bool { return !isAlnum(r) && r != '-' && r != '_' && r != '=' && r != '.' }
 
-func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+// IsASCIILetter and IsASCIIDigit test one byte of UTF-8 text: a byte of a
+// multi-byte rune is neither.
+func IsASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func IsASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
 

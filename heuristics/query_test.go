@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // eq compares two string lists, treating nil and empty alike.
@@ -272,6 +273,19 @@ func TestCommitHashesAndHexNumbers(t *testing.T) {
 				t.Errorf("Analyze(%q).Words = %q: dropped %v, want %v", "see "+tt.w, words, got, tt.inQueryOut)
 			}
 		})
+	}
+}
+
+// TestASCIIBytes: IsASCIILetter and IsASCIIDigit take the bytes of UTF-8
+// text one by one; no byte of a multi-byte rune (é, ٣) is a letter or digit.
+func TestASCIIBytes(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		r := rune(c)
+		letter := c < utf8.RuneSelf && unicode.IsLetter(r)
+		digit := c < utf8.RuneSelf && unicode.IsDigit(r)
+		if IsASCIILetter(byte(c)) != letter || IsASCIIDigit(byte(c)) != digit {
+			t.Errorf("byte %#x: letter %v digit %v, want %v %v", c, IsASCIILetter(byte(c)), IsASCIIDigit(byte(c)), letter, digit)
+		}
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ctxls/ctxls/heuristics"
 )
 
 // markers are the words that make a request one about spelling.
@@ -125,12 +127,13 @@ var commonWords = map[string]bool{
 func Words(text []byte, fn func(word []byte, at int, run []byte, runAt int)) {
 	var buf [64]byte
 	for i := 0; i < len(text); {
-		if !isLetter(text[i]) {
+		if !heuristics.IsASCIILetter(text[i]) {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(text) && (isLetter(text[j]) || text[j] == '\'' && j+1 < len(text) && isLetter(text[j+1]) && isLetter(text[j-1])) {
+		for j < len(text) && (heuristics.IsASCIILetter(text[j]) ||
+			text[j] == '\'' && j+1 < len(text) && heuristics.IsASCIILetter(text[j+1]) && heuristics.IsASCIILetter(text[j-1])) {
 			j++
 		}
 		if foreign(text, i, j) {
@@ -177,8 +180,6 @@ func hump(run []byte, k int) bool {
 	low := func(c byte) bool { return c >= 'a' && c <= 'z' }
 	return up(run[k]) && (low(run[k-1]) || up(run[k-1]) && k+1 < len(run) && low(run[k+1]))
 }
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func lower(dst, b []byte) []byte {
 	for _, c := range b {

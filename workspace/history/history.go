@@ -420,14 +420,12 @@ func NamesVersion(text string) bool {
 	// they are answered without the regular expression (2,700 subjects
 	// read at every start took 9 ms with it).
 	for i := 0; i+2 < len(text); i++ {
-		if isDigit(text[i]) && text[i+1] == '.' && isDigit(text[i+2]) {
+		if heuristics.IsASCIIDigit(text[i]) && text[i+1] == '.' && heuristics.IsASCIIDigit(text[i+2]) {
 			return heuristics.NamedVersionRE.MatchString(text)
 		}
 	}
 	return false
 }
-
-func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 // PastChanges ranks the files that past commits described in words like
 // the query's touched, best first, at most k: each matching commit votes

@@ -979,7 +979,7 @@ func copyName(p string) string {
 		if !first {
 			b.WriteByte('/')
 		}
-		if t := strings.TrimRight(d, "0123456789"); t != "" && isLetter(t[len(t)-1]) {
+		if t := strings.TrimRight(d, "0123456789"); t != "" && heuristics.IsASCIILetter(t[len(t)-1]) {
 			d = t
 		}
 		b.WriteString(d)
@@ -996,15 +996,13 @@ func copyName(p string) string {
 // letter.
 func versionedDir(dir string) bool {
 	for i := 1; i < len(dir); i++ {
-		if isDigit(dir[i]) && isLetter(dir[i-1]) && (i+1 == len(dir) || dir[i+1] == '/' || isDigit(dir[i+1])) {
+		if heuristics.IsASCIIDigit(dir[i]) && heuristics.IsASCIILetter(dir[i-1]) &&
+			(i+1 == len(dir) || dir[i+1] == '/' || heuristics.IsASCIIDigit(dir[i+1])) {
 			return true
 		}
 	}
 	return false
 }
-
-func isDigit(b byte) bool  { return b >= '0' && b <= '9' }
-func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // better orders candidates by fused score, then place as the index
 // breaks ties (symbolindex.PlaceOrder: path, then position), then name, so
