@@ -277,12 +277,7 @@ func appendGone(out []goneName, d fileDiff, t *track, rel func(string) (string, 
 		if hi < 0 || hi >= len(d.hunks) {
 			continue
 		}
-		h := d.hunks[hi]
-		a, b := h.ns, h.ns+h.nl-1
-		if h.nl == 0 {
-			a, b = h.ns, h.ns+1
-		}
-		if a, b, ok := t.forward(a, b); ok {
+		if a, b, ok := t.forwardHunk(d.hunks[hi]); ok {
 			out = append(out, goneName{name: name, def: d.names.def[name], rawSpan: rawSpan{path: p, start: a, end: b}})
 		}
 	}

@@ -98,6 +98,16 @@ func (tr *tracker) resolve(path string) *track {
 	return t
 }
 
+// forwardHunk follows the lines a hunk of the commit being read left in
+// the track's file (a hunk that only removed lines: the two around where
+// they were) to the head, as forward does.
+func (t *track) forwardHunk(h hunk) (int32, int32, bool) {
+	if h.nl == 0 {
+		return t.forward(h.ns, h.ns+1)
+	}
+	return t.forward(h.ns, h.ns+h.nl-1)
+}
+
 // forward follows the lines [a, b] of the track's file, as they were
 // after the commit being read, to the head. ok is false when the file is
 // gone.
@@ -669,11 +679,7 @@ func (tr *tracker) commit(c *rawCommit, diffs []fileDiff, prefix string, unread 
 				if len(c.spans) >= maxSpansPerCommit {
 					break
 				}
-				a, b := h.ns, h.ns+h.nl-1
-				if h.nl == 0 {
-					a, b = h.ns, h.ns+1
-				}
-				if a, b, ok := t.forward(a, b); ok {
+				if a, b, ok := t.forwardHunk(h); ok {
 					c.spans = append(c.spans, rawSpan{path: p, start: a, end: b})
 				}
 			}
