@@ -304,16 +304,12 @@ func (h *History) build(cs []rawCommit) error {
 		}
 		for j, g := range c.gone {
 			if j == 0 || c.gone[j-1].name != g.name {
-				if l := h.byGone[g.name]; len(l) == 0 || l[len(l)-1] != ci {
-					h.byGone[g.name] = append(l, ci)
-				}
+				addCommit(h.byGone, g.name, ci)
 			}
 		}
 		for j, sp := range c.spans {
 			if j == 0 || c.spans[j-1].file != sp.file {
-				if l := h.bySpan[sp.file]; len(l) == 0 || l[len(l)-1] != ci {
-					h.bySpan[sp.file] = append(l, ci)
-				}
+				addCommit(h.bySpan, sp.file, ci)
 			}
 		}
 		var fields [symbolindex.NumFields]string
@@ -425,6 +421,15 @@ func NamesVersion(text string) bool {
 		}
 	}
 	return false
+}
+
+// addCommit appends commit ci to m[k] unless ci ends it already: a
+// commit's spans in one file, or the places it took one name out of,
+// list it once.
+func addCommit[K comparable](m map[K][]int32, k K, ci int32) {
+	if l := m[k]; len(l) == 0 || l[len(l)-1] != ci {
+		m[k] = append(l, ci)
+	}
 }
 
 // PastChanges ranks the files that past commits described in words like
