@@ -362,14 +362,7 @@ func Static(root string) func(http.Handler) http.Handler {
 	}
 }
 `+loggerGo, Options{})
-	res := selDo(t, ws, &SelectRequest{Query: "fix(static): preserve matched handler 404s"})
-	if files := selFiles(res); len(files) == 0 || files[0] != "middleware/static.go" {
-		t.Errorf("want middleware/static.go first, got %q", files)
-	}
-	res = selDo(t, ws, &SelectRequest{Query: "preserve matched handler 404s"})
-	if files := selFiles(res); len(files) > 0 && files[0] == "middleware/static.go" {
-		t.Errorf("without the scope middleware/static.go is still first: the fixture no longer tells the scope apart")
-	}
+	wantFirstOnlyWith(t, ws, "middleware/static.go", "fix(static): preserve matched handler 404s", "preserve matched handler 404s")
 }
 
 // A file named outright ("fix typos in heartbeat.go") leads, though the
@@ -434,14 +427,7 @@ func Decompress(next http.Handler) http.Handler {
 // outside it.
 func TestSelectScopeFolderNarrowsWords(t *testing.T) {
 	ws, _ := selOpen(t, gzipkit, Options{})
-	res := selDo(t, ws, &SelectRequest{Query: "reset content length after gzip decompression"})
-	if files := selFiles(res); len(files) > 0 && files[0] == "middleware/decompress.go" {
-		t.Fatalf("without the scope middleware/decompress.go is already first: the fixture no longer tells the scope apart")
-	}
-	res = selDo(t, ws, &SelectRequest{Query: "fix(middleware): reset content length after gzip decompression"})
-	if files := selFiles(res); len(files) == 0 || files[0] != "middleware/decompress.go" {
-		t.Errorf("want middleware/decompress.go first, got %q", files)
-	}
+	res := wantFirstOnlyWith(t, ws, "middleware/decompress.go", "fix(middleware): reset content length after gzip decompression", "reset content length after gzip decompression")
 	if it := selFind(res, "sym:middleware/decompress.go::Decompress"); it == nil || it.Strong == nil || it.Strong.By != "folder" {
 		t.Errorf("Decompress should carry the folder's bonus, got %+v", it)
 	}
@@ -770,14 +756,7 @@ function buildBundle(input, file, format, minified) {
 
 export default [buildBundle('index.js', 'dist/axios.js', 'umd', false)];
 `, Options{})
-	res := selDo(t, ws, &SelectRequest{Query: "chore: adjust rollup config to preserve the license header"})
-	if files := selFiles(res); len(files) == 0 || files[0] != "rollup.config.js" {
-		t.Errorf("want rollup.config.js first, got %q", files)
-	}
-	res = selDo(t, ws, &SelectRequest{Query: "chore: adjust config to preserve the license header"})
-	if files := selFiles(res); len(files) > 0 && files[0] == "rollup.config.js" {
-		t.Errorf("without its name rollup.config.js is still first: the fixture no longer tells the name apart")
-	}
+	wantFirstOnlyWith(t, ws, "rollup.config.js", "chore: adjust rollup config to preserve the license header", "chore: adjust config to preserve the license header")
 }
 
 // A test's dotted name spelt out ("app test": lib/app.test.js) keeps only
@@ -1065,12 +1044,21 @@ func FailingTests(results map[string]bool) []string {
 	return out
 }
 `, Options{})
-	res := selDo(t, ws, &SelectRequest{Query: "fix failing tests under Windows"})
-	if files := selFiles(res); len(files) == 0 || files[0] != "middleware/static_windows.go" {
-		t.Errorf("want middleware/static_windows.go first, got %q", files)
+	wantFirstOnlyWith(t, ws, "middleware/static_windows.go", "fix failing tests under Windows", "fix failing tests under Linux")
+}
+
+// wantFirstOnlyWith checks that want is the first file of the answer to
+// the request with, and not of the answer to without, the same request
+// without what tells want apart (else the fixture proves nothing); it
+// returns the answer to with.
+func wantFirstOnlyWith(t *testing.T, ws *Workspace, want, with, without string) *Selection {
+	t.Helper()
+	res := selDo(t, ws, &SelectRequest{Query: with})
+	if files := selFiles(res); len(files) == 0 || files[0] != want {
+		t.Errorf("%q: want %s first, got %q", with, want, files)
 	}
-	res = selDo(t, ws, &SelectRequest{Query: "fix failing tests under Linux"})
-	if files := selFiles(res); len(files) > 0 && files[0] == "middleware/static_windows.go" {
-		t.Errorf("static_windows.go first for another platform: %q", files)
+	if files := selFiles(selDo(t, ws, &SelectRequest{Query: without})); len(files) > 0 && files[0] == want {
+		t.Errorf("%q: %s is first without what tells it apart: the fixture proves nothing", without, want)
 	}
+	return res
 }
