@@ -899,12 +899,22 @@ func diversify(all []*cand) []*cand {
 	// The map is kept from one select to the next (cleared): grown for
 	// each select, it was a twentieth of what a select allocates.
 	taken := takenPool.Get().(map[fileKey]int)
+	copies := copiesPool.Get().(map[string]string)
 	defer func() {
 		clear(taken)
 		takenPool.Put(taken)
+		clear(copies)
+		copiesPool.Put(copies)
 	}()
 	for _, c := range all {
-		k := fileKey{c.folder, copyName(twinName(c.path)), c.lang, c.cat}
+		// A file's candidates share its copy name: built once a file.
+		twin := twinName(c.path)
+		name, ok := copies[twin]
+		if !ok {
+			name = copyName(twin)
+			copies[twin] = name
+		}
+		k := fileKey{c.folder, name, c.lang, c.cat}
 		if c.cat.Has(heuristics.Config) && !c.cat.Has(heuristics.Test) {
 			k = fileKey{f: c.folder, cat: heuristics.Config}
 		}
@@ -924,8 +934,12 @@ type fileKey struct {
 	cat  heuristics.Category
 }
 
-// takenPool holds diversify's counts, empty.
-var takenPool = sync.Pool{New: func() any { return map[fileKey]int{} }}
+// takenPool holds diversify's counts, empty; copiesPool its copy names
+// (copyName) by twin name, empty.
+var (
+	takenPool  = sync.Pool{New: func() any { return map[fileKey]int{} }}
+	copiesPool = sync.Pool{New: func() any { return map[string]string{} }}
+)
 
 // twinName is a path without its last extension ("lib/index.d.ts" and
 // "lib/index.d.cts": "lib/index.d"), what twins share; a dotfile's name is
@@ -952,42 +966,12 @@ func twinName(p string) string {
 // versioned layout (java, java9, java16; v1, v2) are one file to
 // diversify, and take one of the first places, not three. Only digits
 // after a letter end a folder's version; the file's own name keeps them.
-// It allocates only for a path with such a folder, once (copyNames).
+// It allocates only for a path with such a folder.
 func copyName(p string) string {
 	dir := strings.LastIndexByte(p, '/')
 	if dir < 0 || !versionedDir(p[:dir]) {
 		return p
 	}
-	copyNames.RLock()
-	name, ok := copyNames.m[p]
-	copyNames.RUnlock()
-	if ok {
-		return name
-	}
-	name = buildCopyName(p, dir)
-	copyNames.Lock()
-	if len(copyNames.m) >= maxCopyNames || copyNames.m == nil {
-		copyNames.m = map[string]string{}
-	}
-	copyNames.m[strings.Clone(p)] = name // p may lie in a cache segment's mapping
-	copyNames.Unlock()
-	return name
-}
-
-// copyNames are the copy names built so far of the paths in versioned
-// folders, by path, for every folder: each is built once, not once a
-// select. Removed and renamed files leave
-// theirs behind, so it starts afresh when it holds maxCopyNames.
-var copyNames struct {
-	sync.RWMutex
-	m map[string]string
-}
-
-const maxCopyNames = 1 << 16
-
-// buildCopyName is copyName's answer for p, whose folders (p[:dir]) end in
-// a version.
-func buildCopyName(p string, dir int) string {
 	var b strings.Builder
 	b.Grow(len(p))
 	for rest, first := p[:dir], true; ; first = false {

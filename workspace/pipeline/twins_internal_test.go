@@ -46,17 +46,3 @@ func TestCopyName(t *testing.T) {
 		}
 	}
 }
-
-// TestCopyNameBuiltOnce: a path in a versioned folder has its copy name
-// built the first time a select asks, and not again (diversify asks for
-// each candidate of every select).
-func TestCopyNameBuiltOnce(t *testing.T) {
-	p := "src/main/java9/r/Once"
-	copyName(p)
-	if n := testing.AllocsPerRun(100, func() { copyName(p) }); n != 0 {
-		t.Errorf("copyName(%q) allocates %v times a call once built", p, n)
-	}
-	if got := copyName(p); got != "src/main/java/r/Once" {
-		t.Errorf("copyName(%q) = %q once built", p, got)
-	}
-}
