@@ -647,3 +647,152 @@ func (s *surroundings) outsideEntry(q *query, f *packEntry) (packEntry, bool) {
 	c.sym = parse.Symbol{Kind: parse.KindFile, StartByte: uint32(l.starts[a]), EndByte: uint32(l.end(b)), Range: rng}
 	return packEntry{cand: &c, text: text, rng: rng, fixed: true, cut: true}, true
 }
+
+// More of a long symbol. A long symbol (an event loop of 2,000 lines, a
+// struct of 600 lines of options, a handler of 300) is one item, and an
+// answer shows a window of it: the lines around its best-matching ones,
+// or the lead's neighbourhood. A change to it touches it in several
+// places (a new action adds a case to the loop and a field to the state),
+// so each symbol of the answer's first heuristics.MoreFiles files that is
+// at least heuristics.MoreLines long and that the answer shows only part
+// of gets one more item: the run of its lines no item holds that holds the
+// query's words best (weighed as excerpt weighs them, among the symbol's
+// own lines), up to heuristics.MoreChars, right after its first item,
+// when the limit leaves room after the opening (heuristics.FocusRoom).
+
+// more adds the further windows of the long symbols to entries.
+func (s *surroundings) more(p *plan, q *query, entries []packEntry) []packEntry {
+	if p.pointsAtCursor() || p.kinds != nil || len(q.terms) == 0 {
+		return entries
+	}
+	s.held = map[string][]heldSpan{}
+	end, code, nOpen := len(entries), 0, 0
+	for i := range entries {
+		if e := &entries[i]; e.cand != nil {
+			if code == p.limit {
+				end = i
+				break
+			}
+			code++
+			if e.cand.opening {
+				nOpen++
+			}
+			s.hold(entryAbs(e), e.rng.StartLine, e.rng.EndLine, i)
+		}
+	}
+	if heuristics.FocusRoom(p.limit, nOpen) <= 0 {
+		return entries
+	}
+	var files []*cand
+	type symKey struct {
+		folder *snapshot.Folder
+		slot   uint32
+	}
+	seen := map[symKey]bool{}
+	after := map[int]packEntry{}
+	for i := range entries[:end] {
+		e := &entries[i]
+		c := e.cand
+		if c == nil || p.userFile(c) {
+			continue
+		}
+		k := slices.IndexFunc(files, func(o *cand) bool { return sameFile(o, c) })
+		if k < 0 {
+			k = len(files)
+			files = append(files, c)
+		}
+		if k >= heuristics.MoreFiles || c.head || c.outside || c.slot == noSlot || c.sym.Kind == parse.KindFile ||
+			seen[symKey{c.folder, c.slot}] {
+			continue
+		}
+		seen[symKey{c.folder, c.slot}] = true
+		if c.sym.Range.EndLine-c.sym.Range.StartLine+1 < heuristics.MoreLines {
+			continue
+		}
+		was := *e
+		if room := p.perItem - len(e.prefix); !e.cut && len(e.text) > room && room > 0 {
+			// Over the cap, it is cut to the lines that match the query
+			// best (as the budget would cut it); the window is elsewhere.
+			e.cutTo(room, q)
+			s.hold(entryAbs(e), e.rng.StartLine, e.rng.EndLine, i)
+		}
+		if w, ok := s.moreEntry(q, e); ok {
+			after[i] = w
+			s.hold(entryAbs(&w), w.rng.StartLine, w.rng.EndLine, -1-i)
+		} else if was.rng != e.rng {
+			*e = was
+			s.hold(entryAbs(e), e.rng.StartLine, e.rng.EndLine, i)
+		}
+	}
+	if len(after) == 0 {
+		return entries
+	}
+	out := make([]packEntry, 0, len(entries)+len(after))
+	for i := range entries {
+		out = append(out, entries[i])
+		w, ok := after[i]
+		if !ok {
+			continue
+		}
+		var next []*cand
+		for _, n := range entries[i+1:] {
+			if n.cand != nil {
+				next = append(next, n.cand)
+				break
+			}
+		}
+		between([]*cand{w.cand}, entries[i].cand, next)
+		out = append(out, w)
+	}
+	return out
+}
+
+// moreEntry is the item of the run of e's symbol's free lines that holds
+// the query's words best, if one holds any.
+func (s *surroundings) moreEntry(q *query, e *packEntry) (packEntry, bool) {
+	abs := entryAbs(e)
+	l := s.lines(abs)
+	r := e.cand.sym.Range
+	if l == nil || r.EndLine >= l.n() {
+		return packEntry{}, false
+	}
+	lines := make([]string, 0, r.EndLine-r.StartLine+1)
+	for i := r.StartLine; i <= r.EndLine; i++ {
+		lines = append(lines, string(l.src[l.starts[i]:l.next(i)]))
+	}
+	hits := lineHits(lines, q)
+	free := func(k int) bool { return s.free(abs, r.StartLine+uint32(k), -1) }
+	best, bestA, bestB := 0.0, -1, -1
+	for h := range lines {
+		if hits[h] <= 0 || !free(h) || h > 0 && hits[h-1] > 0 && free(h-1) {
+			continue // a window starting at an earlier matched line holds this one
+		}
+		a := max(h-heuristics.ExcerptContext, 0)
+		for !free(a) {
+			a++
+		}
+		w, size, b := 0.0, 0, a-1
+		for b+1 < len(lines) && free(b+1) && size+len(lines[b+1]) <= heuristics.MoreChars {
+			b++
+			size += len(lines[b])
+			w += hits[b]
+		}
+		if b >= h && w > best {
+			best, bestA, bestB = w, a, b
+		}
+	}
+	shown := 0.0 // the query's weight in what the answer shows of it
+	for k := range lines {
+		if !free(k) {
+			shown += hits[k]
+		}
+	}
+	if bestA < 0 || best < heuristics.MoreWeight*shown {
+		return packEntry{}, false
+	}
+	a, b := r.StartLine+uint32(bestA), r.StartLine+uint32(bestB)
+	w := windowEntry(e, l, a, b)
+	w.cand.around, w.cand.above = "", false
+	w.cand.more, w.cand.moreBytes = e.cand.sym.Qualified, [2]int{l.starts[a], l.end(b)}
+	return w, true
+}
