@@ -608,20 +608,6 @@ const MaxLeadingComments = 40
 // words and the lines around them. 600 did no better on real history.
 const OutsideChars = 400
 
-// MoreFiles, MoreLines and MoreChars shape the further window of a long
-// symbol (workspace/pipeline/surround.go, more): each symbol of an
-// answer's first MoreFiles files that is at least MoreLines long and that
-// the answer shows only part of gets one more item, of at most MoreChars,
-// of its lines that hold the query's words best, when they hold at least
-// MoreWeight times the query's weight that what the answer shows of the
-// symbol holds.
-const (
-	MoreFiles  = 5
-	MoreLines  = 100
-	MoreChars  = 1500
-	MoreWeight = 1.0
-)
-
 // OutsideRarity is how rare a query term must be, as a share of the rarest
 // a term can be (its IDF over the symbols against the IDF of a term no
 // symbol holds), for a line outside the symbols that holds it to be worth

@@ -328,8 +328,8 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	}
 	// What follows is its file's evidence or a faint likeness, not its
 	// own: an answer with low confidence leaves such items out.
-	if around := c.around != "" || c.head || c.outside || c.more != ""; len(out) == 0 || around {
-		weak = len(out) == 0 || around && len(out) == 1
+	if len(out) == 0 || c.around != "" || c.head || c.outside {
+		weak = len(out) == 0 || (c.around != "" || c.head || c.outside) && len(out) == 1
 		// A symbol found through its file: the query's words in the file
 		// (a query pointing at the cursor has no words that count).
 		if ws := x.matched(x.own, x.fileHas(abs)); len(ws) > 0 && !x.q.deictic {
@@ -389,16 +389,6 @@ func (x *explainer) what(c *cand) string {
 		terms := x.candTerms(c)
 		if ws := x.matched(x.own, func(t string) bool { return terms[t] }); len(ws) > 0 {
 			what += " that hold words of your question: " + strings.Join(ws, ", ")
-		}
-		return what
-	case c.more != "":
-		what := fmt.Sprintf("more of `%s`", c.more)
-		src := x.srcs[snapshot.JoinRoot(c.folder.Root, c.path)]
-		if a, b := c.moreBytes[0], c.moreBytes[1]; 0 <= a && a <= b && b <= len(src) {
-			terms := x.termSet(string(src[a:b]))
-			if ws := x.matched(x.own, func(t string) bool { return terms[t] }); len(ws) > 0 {
-				what += ": lines that hold words of your question: " + strings.Join(ws, ", ")
-			}
 		}
 		return what
 	case c.around != "":

@@ -34,39 +34,34 @@ func dot(a, b []float32) float64 {
 func excerpt(text string, n int, q *query, lang string) heuristics.Excerpt {
 	var hits []float64
 	if len(text) > n && q != nil && len(q.terms) > 0 {
-		hits = lineHits(strings.SplitAfter(text, "\n"), q)
-	}
-	return heuristics.ExcerptOf(text, n, hits, func(k int) string { return heuristics.ElisionMarker(lang, k) })
-}
-
-// lineHits weighs each of lines by the query's terms it holds, as excerpt
-// cuts: the summed weights of the distinct terms, each times the square
-// root of how rare it is among the lines.
-func lineHits(lines []string, q *query) []float64 {
-	weight := make(map[string]float64, len(q.terms))
-	for _, t := range q.terms {
-		weight[t.Term] = float64(t.Weight)
-	}
-	held := make([][]string, len(lines)) // the query's terms each line holds
-	df := map[string]int{}
-	seen := map[string]bool{}
-	for i, line := range lines {
-		clear(seen)
-		tokenize.Terms(line, func(term string) {
-			if !seen[term] && weight[term] > 0 {
-				seen[term] = true
-				held[i] = append(held[i], term)
-				df[term]++
+		weight := make(map[string]float64, len(q.terms))
+		for _, t := range q.terms {
+			weight[t.Term] = float64(t.Weight)
+		}
+		var lines [][]string // the query's terms each line holds
+		df := map[string]int{}
+		seen := map[string]bool{}
+		for line := range strings.SplitAfterSeq(text, "\n") {
+			var held []string
+			clear(seen)
+			tokenize.Terms(line, func(term string) {
+				if !seen[term] && weight[term] > 0 {
+					seen[term] = true
+					held = append(held, term)
+					df[term]++
+				}
+			})
+			lines = append(lines, held)
+		}
+		for _, held := range lines {
+			w := 0.0
+			for _, t := range held {
+				w += weight[t] * math.Sqrt(float64(len(lines))/float64(df[t]))
 			}
-		})
-	}
-	hits := make([]float64, len(lines))
-	for i, ts := range held {
-		for _, t := range ts {
-			hits[i] += weight[t] * math.Sqrt(float64(len(lines))/float64(df[t]))
+			hits = append(hits, w)
 		}
 	}
-	return hits
+	return heuristics.ExcerptOf(text, n, hits, func(k int) string { return heuristics.ElisionMarker(lang, k) })
 }
 
 // claimedRange is the part of a symbol's range r that an excerpt of its

@@ -238,11 +238,6 @@ type cand struct {
 	// outside: an item of its file's lines outside any symbol that hold
 	// rare words of the query (surround.go, outside).
 	outside bool
-	// more: an item of a long symbol's lines that hold the query's words
-	// beyond what the answer's other items show of it (surround.go, more),
-	// naming the symbol; moreBytes is the item's text in its file.
-	more      string
-	moreBytes [2]int
 }
 
 // callSite is a use of a name: the symbol using it (qualified), and the
