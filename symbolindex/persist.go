@@ -51,7 +51,7 @@ import (
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 11
+const cacheVersion = 12
 
 // oldCacheVersion is the layout before the dictionary (cache version 10):
 // its segments are the same, and it loads by merging the segments' terms,

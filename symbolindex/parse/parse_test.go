@@ -958,3 +958,45 @@ describe('res.send(body)', function () {
 		}
 	}
 }
+
+// A module's main function written as an expression (axios's adapters:
+// export default guard && function httpAdapter (config) {…}, six hundred
+// lines) or defined by a top-level call (express's defineGetter(req,
+// 'host', function host () {…})) is a symbol: its lines were in none, so
+// no item could be ranked for them or cut around the request's words.
+func TestParseModuleFunctionExpressions(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	cases := []struct {
+		path, src string
+		want      []string // qualified name and 1-based lines of the long symbols
+	}{
+		{"http.js", "import http from 'http';\n\nconst isHttpAdapterSupported = typeof process !== 'undefined';\n\nexport default isHttpAdapterSupported && function httpAdapter(config) {\n  const proxy = config.proxy;\n  return request(proxy);\n};\n",
+			[]string{"httpAdapter 5-8"}},
+		{"xhr.js", "const isXHRAdapterSupported = typeof XMLHttpRequest !== 'undefined';\n\nexport default isXHRAdapterSupported && function (config) {\n  return new XMLHttpRequest(config);\n}\n",
+			[]string{"default 3-5"}},
+		{"fetch.ts", "const isFetchSupported: boolean = typeof fetch === 'function';\n\nexport default isFetchSupported && (async (config: Config) => {\n  const response = await fetch(config.url);\n  return response.body;\n});\n",
+			[]string{"default 3-6"}},
+		{"request.js", "var req = Object.create(http.IncomingMessage.prototype);\n\ndefineGetter(req, 'host', function host(){\n  var val = this.get('X-Forwarded-Host');\n  return val || undefined;\n});\n\ndescribe('req', function suite() {\n  it('reads the host', function host() {\n    assert(req.host);\n  });\n});\n",
+			[]string{"host 3-6", "req 8-12", "req.reads the host 9-11"}},
+	}
+	for _, c := range cases {
+		pf, err := p.Parse(c.path, []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pf.SyntaxErrors {
+			t.Errorf("%s: syntax errors", c.path)
+		}
+		checkInvariants(t, []byte(c.src), pf)
+		var got []string
+		for _, s := range pf.Symbols {
+			if s.Range.EndLine > s.Range.StartLine {
+				got = append(got, fmt.Sprintf("%s %d-%d", s.Qualified, s.Range.StartLine+1, s.Range.EndLine+1))
+			}
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: symbols %q, want %q", c.path, got, c.want)
+		}
+	}
+}
