@@ -585,6 +585,24 @@ func TestSelectReleaseFindsVersionDeclaration(t *testing.T) {
 	}
 }
 
+// A version the body of a request names in passing (the release a bug
+// was reported against, "since Go 1.22") does not make it a release:
+// only its first line says what it asks for, as a past commit's subject
+// does for history. "server: Start returns the listener's error" with
+// "Reported against v1.3.1." below gets the server's Start first, not
+// the version declaration v1.3.1 would replace.
+func TestSelectVersionInBodyIsNoRelease(t *testing.T) {
+	r := kitRepo(t)
+	ws := histWorkspace(t, r.dir)
+	res := selDo(t, ws, &SelectRequest{Query: "server: Start returns the listener's error\n\nReported against v1.3.1 on linux.", Limit: 10})
+	if files := selFiles(res); len(files) == 0 || files[0] != "server.go" {
+		t.Errorf("want server.go first, got %q", files)
+	}
+	if it := selFind(res, "sym:version.go::Version"); it != nil && it.Strong != nil {
+		t.Errorf("a version in the body made the request a release: %+v", it.Strong)
+	}
+}
+
 // buildJS is a library's build configuration, rollup.config.js, beside
 // code that merges request configs: "config" is common, "rollup" rare.
 const buildJS = `
