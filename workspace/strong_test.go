@@ -585,6 +585,65 @@ func TestSelectReleaseFindsVersionDeclaration(t *testing.T) {
 	}
 }
 
+// webVersionBlock is a web framework whose version is declared in a
+// block of constants beside its website and a banner (labstack/echo's
+// echo.go), and whose compatibility table lists the versions it tested.
+const webVersionBlock = `
+-- echo.go --
+package echo
+
+const (
+	// Version of Echo, as the changelog names its releases
+	Version = "4.13.4"
+	website = "https://echo.labstack.com"
+	banner  = ` + "`" + `
+   ____    __
+  / __/___/ /  ___
+ / _// __/ _ \/ _ \
+/___/\__/_//_/\___/ %s
+High performance, minimalist Go web framework
+` + "`" + `
+)
+
+// Start starts the server and prints the banner.
+func Start(addr string) error { return nil }
+-- compat.go --
+package echo
+
+// tested are the releases the compatibility suite ran against.
+var tested = []string{
+	"4.12.0",
+	"4.13.0",
+	"4.13.4",
+	"4.14.0",
+	"4.15.0",
+}
+-- CHANGELOG.md --
+# Changelog
+
+## v4.13.4 - 2025-06-01
+
+- fixes for the server
+`
+
+// A release request ("Changelog for 4.14.0") gets a block of constants
+// that declares the version it replaces, however long the block (the
+// website and a banner beside it), when the block holds no other
+// version; a table of several versions is no declaration.
+func TestSelectReleaseFindsVersionInConstBlock(t *testing.T) {
+	ws, _ := selOpen(t, webVersionBlock, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Changelog for 4.14.0", Limit: 10})
+	if it := selFind(res, "sym:echo.go::Version"); it == nil || it.Strong == nil || it.Strong.By != "version" {
+		t.Errorf("want the const block's strong match by version, got %+v in %q", it, selIDs(res))
+	}
+	if files := selFiles(res); len(files) == 0 || files[0] != "echo.go" {
+		t.Errorf("want echo.go first, got %q", files)
+	}
+	if it := selFind(res, "sym:compat.go::tested"); it != nil && it.Strong != nil {
+		t.Errorf("a table of versions got a strong match: %+v", it.Strong)
+	}
+}
+
 // A version the body of a request names in passing (the release a bug
 // was reported against, "since Go 1.22") does not make it a release:
 // only its first line says what it asks for, as a past commit's subject

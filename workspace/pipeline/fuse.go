@@ -477,23 +477,32 @@ func (s *scope) versionDecls(cs []*cand, query string) {
 		return
 	}
 	for _, c := range cs {
+		// A longer declaration is a block of constants (Go's `const (`
+		// with the version, the website and a banner): it declares the
+		// version when it holds no other.
+		long := c.sym.Range.EndLine-c.sym.Range.StartLine >= heuristics.VersionDeclLines
 		if c.cat != 0 || c.slot == noSlot || c.sym.Kind == parse.KindFile ||
-			c.sym.Range.EndLine-c.sym.Range.StartLine >= heuristics.VersionDeclLines {
+			long && c.sym.Kind != parse.KindConst && c.sym.Kind != parse.KindVar {
 			continue
 		}
 		src := s.text(c.fileSlot)
 		if int(c.sym.EndByte) > len(src) || c.sym.StartByte > c.sym.EndByte {
 			continue
 		}
-		if declares(string(src[c.sym.StartByte:c.sym.EndByte]), named) {
+		if declares(string(src[c.sym.StartByte:c.sym.EndByte]), named, long) {
 			c.strong, c.strongBy = b, StrongVersion
 		}
 	}
 }
 
-// declares reports whether text holds a version one of named replaces.
-func declares(text string, named []heuristics.Version) bool {
-	for _, d := range heuristics.DeclaredVersions(text) {
+// declares reports whether text holds a version one of named replaces;
+// only: and none other.
+func declares(text string, named []heuristics.Version, only bool) bool {
+	declared := heuristics.DeclaredVersions(text)
+	if only && len(declared) != 1 {
+		return false
+	}
+	for _, d := range declared {
 		for _, n := range named {
 			if d.Precedes(n) {
 				return true
