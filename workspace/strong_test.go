@@ -644,6 +644,49 @@ func TestSelectReleaseFindsVersionInConstBlock(t *testing.T) {
 	}
 }
 
+// webVersionFile is the framework after its version moved to a file of
+// its own, which no word of a release request matches and no past
+// release touched.
+const webVersionFile = `
+-- version.go --
+package echo
+
+const (
+	// Version of Echo
+	Version = "5.0.0-alpha"
+)
+-- echo.go --
+package echo
+
+// Start starts the server; each release notes its changes in the changelog.
+func Start(addr string) error { return nil }
+-- CHANGELOG.md --
+# Changelog
+
+## v4.15.0 - 2025-12-01
+
+- the last release of v4
+`
+
+// A release request finds the declaration of the version it replaces by
+// its name (Version, VERSION, __version__) where no source ranks its
+// file: "Changelog for v5.0.0 release" gets version.go, which declares
+// 5.0.0-alpha.
+func TestSelectReleaseFindsVersionNoSourceRanks(t *testing.T) {
+	// Many functions the embedder ranks before version.go's constants,
+	// so that no source ranks version.go at all.
+	var gen strings.Builder
+	gen.WriteString("package gen\n")
+	for i := range 120 {
+		fmt.Fprintf(&gen, "\n// Release%d notes release %d.0.0 in the changelog.\nfunc Release%d() int { return %d }\n", i, i, i, i)
+	}
+	ws, _ := selOpen(t, "-- gen/releases.go --\n"+gen.String()+webVersionFile, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Changelog for v5.0.0 release", Limit: 10})
+	if it := selFind(res, "sym:version.go::Version"); it == nil || it.Strong == nil || it.Strong.By != "version" {
+		t.Errorf("want version.go's Version with its strong match by version, got %+v in %q", it, selIDs(res))
+	}
+}
+
 // A version the body of a request names in passing (the release a bug
 // was reported against, "since Go 1.22") does not make it a release:
 // only its first line says what it asks for, as a past commit's subject
