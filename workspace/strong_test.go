@@ -571,6 +571,126 @@ func TestSelectReleaseFindsVersionDeclaration(t *testing.T) {
 	}
 }
 
+// webVersionBlock is a web framework whose version is declared in a
+// block of constants beside its website and a banner (labstack/echo's
+// echo.go), and whose compatibility table lists the versions it tested.
+const webVersionBlock = `
+-- echo.go --
+package echo
+
+const (
+	// Version of Echo, as the changelog names its releases
+	Version = "4.13.4"
+	website = "https://echo.labstack.com"
+	banner  = ` + "`" + `
+   ____    __
+  / __/___/ /  ___
+ / _// __/ _ \/ _ \
+/___/\__/_//_/\___/ %s
+High performance, minimalist Go web framework
+` + "`" + `
+)
+
+// Start starts the server and prints the banner.
+func Start(addr string) error { return nil }
+-- compat.go --
+package echo
+
+// tested are the releases the compatibility suite ran against.
+var tested = []string{
+	"4.12.0",
+	"4.13.0",
+	"4.13.4",
+	"4.14.0",
+	"4.15.0",
+}
+-- CHANGELOG.md --
+# Changelog
+
+## v4.13.4 - 2025-06-01
+
+- fixes for the server
+`
+
+// A release request ("Changelog for 4.14.0") gets a block of constants
+// that declares the version it replaces, however long the block (the
+// website and a banner beside it), when the block holds no other
+// version; a table of several versions is no declaration.
+func TestSelectReleaseFindsVersionInConstBlock(t *testing.T) {
+	ws, _ := selOpen(t, webVersionBlock, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Changelog for 4.14.0", Limit: 10})
+	if it := selFind(res, "sym:echo.go::Version"); it == nil || it.Strong == nil || it.Strong.By != "version" {
+		t.Errorf("want the const block's strong match by version, got %+v in %q", it, selIDs(res))
+	}
+	if files := selFiles(res); len(files) == 0 || files[0] != "echo.go" {
+		t.Errorf("want echo.go first, got %q", files)
+	}
+	if it := selFind(res, "sym:compat.go::tested"); it != nil && it.Strong != nil {
+		t.Errorf("a table of versions got a strong match: %+v", it.Strong)
+	}
+}
+
+// webVersionFile is the framework after its version moved to a file of
+// its own, which no word of a release request matches and no past
+// release touched.
+const webVersionFile = `
+-- version.go --
+package echo
+
+const (
+	// Version of Echo
+	Version = "5.0.0-alpha"
+)
+-- echo.go --
+package echo
+
+// Start starts the server; each release notes its changes in the changelog.
+func Start(addr string) error { return nil }
+-- CHANGELOG.md --
+# Changelog
+
+## v4.15.0 - 2025-12-01
+
+- the last release of v4
+`
+
+// A release request finds the declaration of the version it replaces by
+// its name (Version, VERSION, __version__) where no source ranks its
+// file: "Changelog for v5.0.0 release" gets version.go, which declares
+// 5.0.0-alpha.
+func TestSelectReleaseFindsVersionNoSourceRanks(t *testing.T) {
+	// Many functions the embedder ranks before version.go's constants,
+	// so that no source ranks version.go at all.
+	var gen strings.Builder
+	gen.WriteString("package gen\n")
+	for i := range 120 {
+		fmt.Fprintf(&gen, "\n// Release%d notes release %d.0.0 in the changelog.\nfunc Release%d() int { return %d }\n", i, i, i, i)
+	}
+	ws, _ := selOpen(t, "-- gen/releases.go --\n"+gen.String()+webVersionFile, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Changelog for v5.0.0 release", Limit: 10})
+	if it := selFind(res, "sym:version.go::Version"); it == nil || it.Strong == nil || it.Strong.By != "version" {
+		t.Errorf("want version.go's Version with its strong match by version, got %+v in %q", it, selIDs(res))
+	}
+}
+
+// A version the body of a request names in passing (the release a bug
+// was reported against, "since Go 1.22") does not make it a release:
+// only its first line says what it asks for, as a past commit's subject
+// does for history. "server: Start returns the listener's error" with
+// "Reported against v1.3.1." below gets the server's Start first, not
+// the version declaration v1.3.1 would replace.
+func TestSelectVersionInBodyIsNoRelease(t *testing.T) {
+	r := kitRepo(t)
+	ws := histWorkspace(t, r.dir)
+	res := selDo(t, ws, &SelectRequest{Query: "server: Start returns the listener's error\n\nReported against v1.3.1 on linux.", Limit: 10})
+	if files := selFiles(res); len(files) == 0 || files[0] != "server.go" {
+		t.Errorf("want server.go first, got %q", files)
+	}
+	if it := selFind(res, "sym:version.go::Version"); it != nil && it.Strong != nil {
+		t.Errorf("a version in the body made the request a release: %+v", it.Strong)
+	}
+}
+
 // buildJS is a library's build configuration, rollup.config.js, beside
 // code that merges request configs: "config" is common, "rollup" rare.
 const buildJS = `

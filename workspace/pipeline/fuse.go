@@ -81,6 +81,9 @@ func (s *scope) collect() []*cand {
 	}
 	fileScore, ev := s.fuseFiles(&fileLists)
 	fileRank, fileTies := s.rankFiles(cands, fileScore, ev)
+	if s.q.release {
+		s.versionCands(cands)
+	}
 	onlyRanks := fileOnlyRanks(&fileLists)
 	evident := evidentFiles(&fileLists)
 	out := make([]*cand, 0, len(cands))
@@ -477,23 +480,63 @@ func (s *scope) versionDecls(cs []*cand, query string) {
 		return
 	}
 	for _, c := range cs {
-		if c.cat != 0 || c.slot == noSlot || c.sym.Kind == parse.KindFile ||
-			c.sym.Range.EndLine-c.sym.Range.StartLine >= heuristics.VersionDeclLines {
-			continue
-		}
-		src := s.text(c.fileSlot)
-		if int(c.sym.EndByte) > len(src) || c.sym.StartByte > c.sym.EndByte {
-			continue
-		}
-		if declares(string(src[c.sym.StartByte:c.sym.EndByte]), named) {
+		if c.cat == 0 && c.slot != noSlot && s.declaresVersion(c.fileSlot, &c.sym, named) {
 			c.strong, c.strongBy = b, StrongVersion
 		}
 	}
 }
 
-// declares reports whether text holds a version one of named replaces.
-func declares(text string, named []heuristics.Version) bool {
-	for _, d := range heuristics.DeclaredVersions(text) {
+// declaresVersion reports whether sym, of the file in slot fs, declares
+// a version one of named replaces: a declaration of a few lines, or a
+// longer block of constants (Go's `const (` with the version, the
+// website and a banner) that holds no other version.
+func (s *scope) declaresVersion(fs uint32, sym *parse.Symbol, named []heuristics.Version) bool {
+	long := sym.Range.EndLine-sym.Range.StartLine >= heuristics.VersionDeclLines
+	if sym.Kind == parse.KindFile || long && sym.Kind != parse.KindConst && sym.Kind != parse.KindVar {
+		return false
+	}
+	src := s.text(fs)
+	if int(sym.EndByte) > len(src) || sym.StartByte > sym.EndByte {
+		return false
+	}
+	return declares(string(src[sym.StartByte:sym.EndByte]), named, long)
+}
+
+// versionNames are the names code gives the version it declares
+// (case-insensitively: Go's Version, JavaScript's VERSION, Python's
+// __version__).
+var versionNames = []string{"version", "__version__"}
+
+// versionCands makes candidates, for a release request, of the code
+// symbols named as versions are that declare the version it replaces:
+// the declaration a release changes may be in a file no source ranks (a
+// version.go no past release touched yet, the version having moved
+// there). versionDecls gives them their bonus.
+func (s *scope) versionCands(cands map[uint32]*cand) {
+	named := heuristics.NamedVersions(s.p.text)
+	if len(named) == 0 {
+		return
+	}
+	for _, name := range versionNames {
+		for _, slot := range s.idx.Named(name) {
+			if _, ok := cands[slot]; ok {
+				continue
+			}
+			if ref, ok := s.idx.Symbol(slot); ok && ref.Category == 0 && s.declaresVersion(ref.File, &ref.Symbol, named) {
+				s.cand(cands, slot)
+			}
+		}
+	}
+}
+
+// declares reports whether text holds a version one of named replaces;
+// only: and none other.
+func declares(text string, named []heuristics.Version, only bool) bool {
+	declared := heuristics.DeclaredVersions(text)
+	if only && len(declared) != 1 {
+		return false
+	}
+	for _, d := range declared {
 		for _, n := range named {
 			if d.Precedes(n) {
 				return true

@@ -183,7 +183,7 @@ func compileField(field string, globs []string) (*glob.Set, error) {
 // analyse tokenizes the query once into its terms, its sentences'
 // terms, and the names and paths it mentions.
 func analyse(p *plan) *query {
-	q := &query{raw: tokenize.QueryTerms(p.text), seen: map[string]bool{}, release: history.NamesVersion(p.text)}
+	q := &query{raw: tokenize.QueryTerms(p.text), seen: map[string]bool{}, release: namesRelease(p.text)}
 	if p.pointsAtCursor() {
 		// "who calls this", "explain this code": the words say what to
 		// do with the code under the cursor, not what to look for.
@@ -247,7 +247,7 @@ func (q *query) addHistory(p *plan, emb embed.Embedder, bestMatch float64) {
 			continue
 		}
 		hw := float32(ctxWeight * weights[i])
-		q.release = q.release || history.NamesVersion(h)
+		q.release = q.release || namesRelease(h)
 		for _, t := range tokenize.QueryTerms(h) {
 			if !q.seen[t] {
 				q.seen[t] = true
@@ -422,4 +422,15 @@ func (q *query) literals() []string {
 		return q.removed
 	}
 	return append(slices.Clip(q.removed), q.flags...)
+}
+
+// namesRelease reports whether a request asks for a release: its first
+// line names a version, as history reads a past commit's subject
+// (history.NamesVersion). A version the body names in passing is a
+// detail of the change, not what it asks for: "Use for range for
+// integers" with "This uses more idiomatic Go 1.22 style", a proxy fix
+// quoting "RFC 9110 §5.3", a benchmark's "+3.5%".
+func namesRelease(text string) bool {
+	line, _, _ := strings.Cut(strings.TrimLeft(text, " \t\r\n"), "\n")
+	return history.NamesVersion(line)
 }
