@@ -42,6 +42,16 @@ func CategoryOf(relPath, lang string) Category {
 	return c
 }
 
+// IsDeclarationPath reports whether a path holds only type declarations
+// of code written elsewhere: a TypeScript declaration file (.d.ts, .d.cts,
+// .d.mts) or a Python stub (.pyi). It restates every name of a library's
+// API, so a request's words match it wherever they match the code; what a
+// change fixes or adds is in the code.
+func IsDeclarationPath(relPath string) bool {
+	base := path.Base(relPath)
+	return strings.HasSuffix(base, ".pyi") || strings.HasSuffix(base, ".d.ts") || strings.HasSuffix(base, ".d.cts") || strings.HasSuffix(base, ".d.mts")
+}
+
 // IsTestPath reports whether a path is a test by the common conventions:
 // a name ending _test, _spec, .test, .spec, Test or Tests, or starting
 // test_; or a directory named test, tests, __tests__, spec, testdata or
@@ -73,12 +83,14 @@ func IsDocLanguage(lang string) bool {
 }
 
 // IsConfigLanguage reports whether lang is a configuration or build file:
-// manifests, CI workflows, lint settings, Dockerfiles, Makefiles. The names
-// are symbolindex's (LangYAML, LangTOML, LangJSON, LangDockerfile,
-// LangMakefile); a test there holds them equal.
+// manifests, CI workflows, lint settings, Dockerfiles, Makefiles, and
+// shell scripts (scripts/lint, gradlew, a devcontainer's setup: the
+// tooling that builds, checks and releases the code, as a Makefile is).
+// The names are symbolindex's (LangYAML, LangTOML, LangJSON,
+// LangDockerfile, LangMakefile, LangShell); a test there holds them equal.
 func IsConfigLanguage(lang string) bool {
 	switch lang {
-	case "yaml", "toml", "json", "dockerfile", "makefile":
+	case "yaml", "toml", "json", "dockerfile", "makefile", "shell":
 		return true
 	}
 	return false
@@ -88,7 +100,7 @@ func IsConfigLanguage(lang string) bool {
 // discounted less (AskedPrior instead of TestPrior, DocPrior or
 // ConfigPrior).
 type Asks struct {
-	Tests, Docs, Config bool
+	Tests, Docs, Config, Types bool
 }
 
 // Words that make a query ask for tests, documentation or configuration
@@ -103,6 +115,9 @@ var (
 		"dependency", "dependencies", "deps", "bump", "upgrade", "package", "manifest", "build", "makefile", "docker", "dockerfile",
 		"lint", "linter", "eslint", "ruff", "pipeline", "setting", "settings",
 		"deploy", "deployment", "deployed", "kubernetes", "k8s", "helm", "chart", "production", "staging", "environment", "env", "port")
+	// typeWords ask for the types a declaration file declares.
+	typeWords = wordSet("type", "types", "typing", "typings", "typed", "typescript", "ts", "dts", "pyi", "stub", "stubs",
+		"definition", "definitions", "declaration", "declarations", "interface", "interfaces", "generic", "generics", "signature", "signatures")
 )
 
 func wordSet(words ...string) map[string]bool {
@@ -123,6 +138,7 @@ func AsksFor(query string) Asks {
 		a.Tests = a.Tests || testWords[w]
 		a.Docs = a.Docs || docWords[w]
 		a.Config = a.Config || configWords[w]
+		a.Types = a.Types || typeWords[w]
 	}
 	return a
 }
@@ -149,4 +165,14 @@ func (a Asks) Prior(c Category) float64 {
 		return ConfigPrior
 	}
 	return 1
+}
+
+// DeclarationPrior is the multiplier of a candidate's fused score for a
+// file of type declarations (IsDeclarationPath): DeclarationPrior unless
+// the query asks for types, 1 otherwise (and for any other file).
+func (a Asks) DeclarationPrior(relPath string) float64 {
+	if a.Types || !IsDeclarationPath(relPath) {
+		return 1
+	}
+	return DeclarationPrior
 }

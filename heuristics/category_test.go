@@ -18,7 +18,9 @@ func TestCategoryOf(t *testing.T) {
 		{"NOTES.txt", "text", Docs},
 		{".github/workflows/ci.yml", "yaml", Config},
 		{"Dockerfile", "dockerfile", Config},
-		{"contest/entry.go", "go", 0}, // "contest" is not "test"
+		{"scripts/lint", "shell", Config},
+		{"index.d.ts", "typescript", 0}, // a declaration file is code (Asks.DeclarationPrior)
+		{"contest/entry.go", "go", 0},   // "contest" is not "test"
 		{"attestation.go", "go", 0},
 	} {
 		if got := CategoryOf(tc.path, tc.lang); got != tc.want {
@@ -38,6 +40,8 @@ func TestAsksFor(t *testing.T) {
 		{"Bump eslint to v9", Asks{Config: true}},
 		{"testing", Asks{Tests: true}},
 		{"contest results", Asks{}}, // whole words only
+		{"fix(types): add missing types for mergeConfig", Asks{Types: true}},
+		{"updated interceptor use type definition", Asks{Types: true}},
 	} {
 		if got := AsksFor(tc.query); got != tc.want {
 			t.Errorf("AsksFor(%q) = %+v, want %+v", tc.query, got, tc.want)

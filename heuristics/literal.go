@@ -271,8 +271,12 @@ func webDomain(w string) bool {
 // the request's first line names ("clarify --exec positional argument
 // handling"): the flag quoted as a parser matches it (`"--exec"`) and its
 // name quoted as a declaration gives it (`Arg::new("exec")`, `long =
-// "exec"`, `Name: "exec"`, a hyphen also as an underscore, clap's id).
-// A flag named only in a message's body is most often named in passing,
+// "exec"`, `Name: "exec"`, a hyphen also as an underscore, clap's id),
+// and the field that declares it where a struct's fields are the flags
+// (clap's derive: `pub full_path: bool` for --full-path; a typed Python
+// parameter or a JavaScript option key alike), written ` full_path: `: a
+// space before it, and one after the colon that a path (`exec::run`) has
+// not. A flag named only in a message's body is most often named in passing,
 // and the flags every parser provides (builtinFlags) are declared by the
 // parser's help machinery, not where the change is. Each once, at most
 // MaxLiterals.
@@ -300,9 +304,11 @@ func FlagLiterals(text string) []string {
 		}
 		add(`"--` + name + `"`)
 		add(`"` + name + `"`)
-		if strings.Contains(name, "-") {
-			add(`"` + strings.ReplaceAll(name, "-", "_") + `"`)
+		field := strings.ReplaceAll(name, "-", "_")
+		if field != name {
+			add(`"` + field + `"`)
 		}
+		add(" " + field + ": ")
 		i = j
 	}
 	return out

@@ -95,9 +95,9 @@ func TestFlagLiterals(t *testing.T) {
 		text string
 		want []string
 	}{
-		{"docs: clarify --exec positional argument handling", []string{`"--exec"`, `"exec"`}},
-		{"fix: --exact should conflict with --fix-strings", []string{`"--exact"`, `"exact"`, `"--fix-strings"`, `"fix-strings"`, `"fix_strings"`}},
-		{"Fix gutter display in --style=minimal", []string{`"--style"`, `"style"`}},
+		{"docs: clarify --exec positional argument handling", []string{`"--exec"`, `"exec"`, " exec: "}},
+		{"fix: --exact should conflict with --fix-strings", []string{`"--exact"`, `"exact"`, " exact: ", `"--fix-strings"`, `"fix-strings"`, `"fix_strings"`, " fix_strings: "}},
+		{"Fix gutter display in --style=minimal", []string{`"--style"`, `"style"`, " style: "}},
 		// The parser's own flags, one-letter flags, a flag only the body
 		// names, and prose dashes name no declaration.
 		{"fix: let --help flag take precedence over parse errors", nil},

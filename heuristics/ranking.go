@@ -247,6 +247,11 @@ const (
 	// share a request's words (versions, names, tools) far more often
 	// than they are what a change edits.
 	ConfigPrior = 0.6
+	// DeclarationPrior scales type declaration files (.d.ts, .pyi): they
+	// restate the names of a library's whole API, so they share the words
+	// of any request about it, and a change is made to the code they
+	// declare unless the request asks for its types.
+	DeclarationPrior = 0.6
 	// AskedPrior replaces those priors when the query asks for tests,
 	// docs or configuration: a request that mentions them ("fix X and add
 	// a test", "docs: clarify Y") still most often changes code, so they

@@ -14,7 +14,7 @@ import (
 // strings DetectLanguage returns; they must stay the same strings.
 func TestCategoryLanguages(t *testing.T) {
 	docs := map[string]bool{parse.LangMarkdown: true, parse.LangText: true}
-	config := map[string]bool{parse.LangYAML: true, parse.LangTOML: true, parse.LangJSON: true, parse.LangDockerfile: true, parse.LangMakefile: true}
+	config := map[string]bool{parse.LangYAML: true, parse.LangTOML: true, parse.LangJSON: true, parse.LangDockerfile: true, parse.LangMakefile: true, parse.LangShell: true}
 	for _, lang := range []string{parse.LangGo, parse.LangTypeScript, parse.LangTSX, parse.LangJavaScript, parse.LangPython, parse.LangRust, parse.LangJava, parse.LangC,
 		parse.LangCPP, parse.LangCSharp, parse.LangRuby, parse.LangPHP, parse.LangMarkdown, parse.LangYAML, parse.LangTOML, parse.LangJSON, parse.LangShell, parse.LangDockerfile,
 		parse.LangMakefile, parse.LangText} {

@@ -374,3 +374,41 @@ func Parse(args []string) Options {
 		t.Errorf("want Parse's why to say it declares the flag, got %+v", it)
 	}
 }
+
+// clapOpts is a Rust command line declared the clap-derive way: each long
+// flag is a field of Opts (`--full-path` is `pub full_path: bool`), with
+// no literal naming it; Opts is longer than an item's cap.
+func clapOpts() string {
+	var b strings.Builder
+	b.WriteString("-- src/cli.rs --\nuse clap::Parser;\n\n/// The command line.\n#[derive(Parser)]\npub struct Opts {\n")
+	for _, f := range []string{"hidden", "no_ignore", "case_sensitive", "ignore_case", "glob", "regex", "fixed_strings", "absolute_path", "list_details", "follow", "full_path", "null_separator", "max_depth", "min_depth", "prune", "max_results"} {
+		fmt.Fprintf(&b, "    /// Changes how the full path of each entry is searched, or its path shown.\n    #[arg(long, hide_short_help = true)]\n    pub %s: bool,\n\n", f)
+	}
+	b.WriteString("}\n")
+	b.WriteString(`-- src/walk.rs --
+/// The string a pattern is matched against: the entry's path, made
+/// absolute, or its file name.
+pub fn search_str_for_entry(path: &str, absolute: bool) -> String {
+    if absolute {
+        return format!("/{}", path);
+    }
+    path.rsplit('/').next().unwrap_or(path).to_string()
+}
+`)
+	return b.String()
+}
+
+// A request naming a long flag that a clap-derive struct declares as a
+// field (`--full-path`: `pub full_path: bool`) is about that struct, and
+// the item shows the field, not the struct's first lines.
+func TestSelectFlagFieldDeclarationLeads(t *testing.T) {
+	ws, _ := selOpen(t, clapOpts(), Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "docs: drop accidental --full-path edits from the path PR"})
+	if files := selFiles(res); len(files) == 0 || files[0] != "src/cli.rs" {
+		t.Fatalf("want src/cli.rs, which declares --full-path, first, got %q", files)
+	}
+	it := res.Items[0]
+	if !strings.Contains(it.Text, "pub full_path: bool") || !strings.Contains(it.Why, "declaring a flag") {
+		t.Errorf("want the first item to show the full_path field and say it declares the flag, got %q (why %q)", it.Text, it.Why)
+	}
+}

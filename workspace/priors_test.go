@@ -330,3 +330,71 @@ var TestData = []string{"a", "b"}
 		t.Errorf("want Args, which TestArgsFirst uses, said to be what args_test.go tests, got %+v", it)
 	}
 }
+
+// toolingApp is a Python library with the shell scripts that lint and
+// release it, and a JavaScript library with its type declarations.
+const toolingApp = `
+-- scripts/lint --
+#!/bin/sh -e
+# Lint the package with the default line length.
+# The default line length is 88: longer lines fail the lint.
+ruff check --fix httpx tests
+ruff format httpx tests --line-length 88
+-- httpx/_decoders.py --
+class LineDecoder:
+    """Handles incrementally reading lines from text."""
+
+    def decode(self, text: str) -> list[str]:
+        return text.splitlines()
+-- index.d.ts --
+export interface AxiosProgressEvent {
+  loaded: number;
+  total?: number;
+  progress?: number;
+  event?: any;
+}
+
+export interface AxiosRequestConfig {
+  onUploadProgress?: (progressEvent: AxiosProgressEvent) => void;
+  onDownloadProgress?: (progressEvent: AxiosProgressEvent) => void;
+}
+-- lib/helpers/progressEventReducer.js --
+// progressEventReducer emits a progress event for the bytes loaded so far.
+export default function progressEventReducer(listener, total) {
+  let loaded = 0;
+  return (bytes) => {
+    loaded += bytes;
+    listener({ loaded, total, progress: total ? loaded / total : undefined });
+  };
+}
+`
+
+// A shell script that builds, lints or releases a library is tooling, as
+// a Makefile is: it shares the words of a request about linting, and the
+// change is to the library's code (the configuration prior, lifted when
+// the request asks for configuration).
+func TestSelectShellScriptIsTooling(t *testing.T) {
+	ws, _ := selOpen(t, toolingApp, Options{})
+	files := selFiles(selDo(t, ws, &SelectRequest{Query: "Use the default line length"}))
+	if len(files) == 0 || files[0] != "httpx/_decoders.py" {
+		t.Errorf("files %q, want httpx/_decoders.py before the lint script", files)
+	}
+	if !slices.Contains(files, "scripts/lint") {
+		t.Errorf("files %q, want the lint script still in the answer", files)
+	}
+}
+
+// A declaration file (.d.ts, .pyi) restates the library's API: a request
+// about what the code does gets the code first, one about its types the
+// declarations.
+func TestSelectDeclarationFileAfterCode(t *testing.T) {
+	ws, _ := selOpen(t, toolingApp, Options{})
+	for q, want := range map[string]string{
+		"fix(adapter): fix progress event emitting":         "lib/helpers/progressEventReducer.js",
+		"fix(types): add the missing progress event fields": "index.d.ts",
+	} {
+		if files := selFiles(selDo(t, ws, &SelectRequest{Query: q})); len(files) == 0 || files[0] != want {
+			t.Errorf("%q: files %q, want %s first", q, files, want)
+		}
+	}
+}

@@ -385,6 +385,11 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 		}
 		if !partners[c.fileSlot] {
 			c.fused *= s.fv.Weights.Prior(asks, c.cat)
+			if s.p.activeAbs == "" {
+				// Beside an open file, its declarations change with it
+				// (a signature and its .d.ts): co-change ranks them.
+				c.fused *= asks.DeclarationPrior(c.path)
+			}
 		}
 		if c.reason == "" {
 			c.reason = ReasonRetrieved

@@ -63,7 +63,7 @@ func buildItem(q *query, e *packEntry, pk heuristics.Packed, srcs map[string][]b
 		prefix = ""
 	}
 	room -= len(prefix)
-	ex := excerpt(e.text, room, q, c.lang)
+	ex := excerpt(e.text, room, q, c.lang, ownLiteral(c))
 	text := prefix + ex.Text
 	src := srcs[snapshot.JoinRoot(c.folder.Root, c.path)]
 	r := claimedRange(e.rng, ex)
@@ -656,7 +656,7 @@ func holds(c *cand) []string {
 		if c.literalFlag {
 			what = "`, declaring a flag your request names"
 		}
-		out = append(out, holds+shortLiteral(c.literal)+what)
+		out = append(out, holds+shortLiteral(strings.TrimSpace(c.literal))+what)
 	}
 	if c.ranks[heuristics.SrcSpelling] > 0 && c.spelling != "" {
 		holds := "its file holds "

@@ -225,8 +225,17 @@ func shorten(e *packEntry, q *query) {
 // cutTo cuts the entry's text to the lines that match the query best
 // within room characters, its range to the lines the text keeps.
 func (e *packEntry) cutTo(room int, q *query) {
-	ex := excerpt(e.text, room, q, e.cand.lang)
+	ex := excerpt(e.text, room, q, e.cand.lang, ownLiteral(e.cand))
 	e.rng, e.text, e.cut = claimedRange(e.rng, ex), ex.Text, ex.Cut
+}
+
+// ownLiteral is the literal c itself holds that the literal source ranks
+// it for ("" when none, or when only its file holds one).
+func ownLiteral(c *cand) string {
+	if c.literalOwn {
+		return c.literal
+	}
+	return ""
 }
 
 // spend widens the packed entries further, in order, up to the per-item

@@ -30,17 +30,24 @@ func dot(a, b []float32) float64 {
 // every line of a long symbol (a struct of options, each saying "option")
 // says little of where in it the change is; a word on one of its lines
 // says more (EVAL.md, "cov": the plain ratio did a little worse, its
-// logarithm a little better than no weighting).
-func excerpt(text string, n int, q *query, lang string) heuristics.Excerpt {
+// logarithm a little better than no weighting). A line that holds lit (the
+// literal the request removes, or the declaration of a flag it names, that
+// the literal source found in the candidate) weighs as much as every term
+// of the query on it together, twice: that is the line the change is at.
+func excerpt(text string, n int, q *query, lang, lit string) heuristics.Excerpt {
 	var hits []float64
-	if len(text) > n && q != nil && len(q.terms) > 0 {
+	if len(text) > n && q != nil && (len(q.terms) > 0 || lit != "") {
 		weight := make(map[string]float64, len(q.terms))
+		all := 0.0
 		for _, t := range q.terms {
 			weight[t.Term] = float64(t.Weight)
+			all += float64(t.Weight)
 		}
 		var lines [][]string // the query's terms each line holds
+		var holds []bool     // whether each line holds lit
 		df := map[string]int{}
 		seen := map[string]bool{}
+		nLit := 0
 		for line := range strings.SplitAfterSeq(text, "\n") {
 			var held []string
 			clear(seen)
@@ -52,11 +59,19 @@ func excerpt(text string, n int, q *query, lang string) heuristics.Excerpt {
 				}
 			})
 			lines = append(lines, held)
+			has := lit != "" && strings.Contains(line, lit)
+			holds = append(holds, has)
+			if has {
+				nLit++
+			}
 		}
-		for _, held := range lines {
+		for i, held := range lines {
 			w := 0.0
 			for _, t := range held {
 				w += weight[t] * math.Sqrt(float64(len(lines))/float64(df[t]))
+			}
+			if holds[i] {
+				w += 2 * max(all, 1) * math.Sqrt(float64(len(lines))/float64(nLit))
 			}
 			hits = append(hits, w)
 		}
