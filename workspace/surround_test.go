@@ -282,3 +282,56 @@ func TestSurroundCutKeepsTheRareWord(t *testing.T) {
 			len(lead.Text), lead.Span.StartLine, lead.Span.EndLine, lead.Text)
 	}
 }
+
+// linkedApp is a workspace where the function that matches the query best
+// (ParseConfig, config/config.go) is called, in a second file
+// (server/server.go), by Start, which holds one of the query's words,
+// below sixty functions that hold two of them and call nothing of it.
+func linkedApp() string {
+	var b strings.Builder
+	b.WriteString("-- config/config.go --\npackage config\n\n// ParseConfig reads the settings file at path.\nfunc ParseConfig(path string) (map[string]string, error) {\n\treturn map[string]string{\"path\": path}, nil\n}\n")
+	b.WriteString("-- server/server.go --\npackage server\n\nimport \"example.com/app/config\"\n\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "// page%02d serves the settings file page %d.\nfunc page%02d(w []byte) int {\n\tn := len(w) + %d\n\tfor k := range w {\n\t\tn += int(w[k]) * %d\n\t}\n\treturn n * 2\n}\n\n", i, i, i, i, i)
+	}
+	b.WriteString("// Start runs the server with its settings.\nfunc Start(path string) error {\n\tcfg, err := config.ParseConfig(path)\n\tif err != nil {\n\t\treturn err\n\t}\n\t_ = cfg\n\treturn nil\n}\n")
+	return b.String()
+}
+
+// TestSurroundLinkedToTheLead: in a file after the lead's, the symbol a
+// change to the lead also touches is the one that uses it (Start calls
+// ParseConfig), not the ones the request's words match best (the sixty
+// pages): the answer shows its call within the 12,000 characters and
+// says why; at the default limit, which leaves no room after the opening
+// items, no such item is added.
+func TestSurroundLinkedToTheLead(t *testing.T) {
+	ws, root := selOpen(t, linkedApp(), Options{})
+	query := "reads the settings file"
+	req := &SelectRequest{Query: query, Limit: 20, MaxChars: 12000}
+	res := selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	if len(res.Items) == 0 || res.Items[0].Symbol != "ParseConfig" {
+		t.Fatalf("first item: want ParseConfig, got %q", selIDs(res))
+	}
+	var use *Selected
+	for i, it := range res.Items {
+		if it.Path == "server/server.go" && strings.Contains(it.Text, "config.ParseConfig(path)") {
+			use = &res.Items[i]
+			break
+		}
+	}
+	if use == nil {
+		t.Fatalf("no item shows server.go's Start, which calls ParseConfig: %q", selIDs(res))
+	}
+	if use.Symbol != "Start" || !strings.Contains(use.Why, "which uses `ParseConfig`") {
+		t.Errorf("the linked item: symbol %q, why %q", use.Symbol, use.Why)
+	}
+	req = &SelectRequest{Query: query}
+	res = selDo(t, ws, req)
+	selCheckItems(t, root, req, res)
+	for _, it := range res.Items {
+		if strings.Contains(it.Why, "the first item") {
+			t.Errorf("default limit: %s is linked to the lead (%q), want none", it.ID, it.Why)
+		}
+	}
+}

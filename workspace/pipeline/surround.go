@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -646,4 +648,241 @@ func (s *surroundings) outsideEntry(q *query, f *packEntry) (packEntry, bool) {
 	c.slot, c.nameSig = noSlot, 0
 	c.sym = parse.Symbol{Kind: parse.KindFile, StartByte: uint32(l.starts[a]), EndByte: uint32(l.end(b)), Range: rng}
 	return packEntry{cand: &c, text: text, rng: rng, fixed: true, cut: true}, true
+}
+
+// Symbols that use the lead. In a change that touches several files, the
+// symbol it changes in a file after the lead's is often one that uses
+// the lead: a change to the lead (a new parameter, another return, a
+// renamed field) is carried to the code that calls it (EVAL.md, "link2").
+// The items the answer shows of those files were picked by the request's
+// words alone. So each non-test file among the opening items (focus.go)
+// but the lead's and the active one, when it references the lead's name
+// and at most heuristics.GraphMaxRefs files do, gets one item of its
+// symbol that names the lead as a word, holds no other symbol, no item
+// holds, and holds the request's words the most (by their weights, its
+// doc comment counted): the line that names the lead and the lines around
+// it, up to heuristics.LinkedChars. The items come after the opening,
+// outside and the lead's window items, when the limit leaves room after
+// the opening (heuristics.FocusRoom).
+
+// linked adds the items of the opening files' symbols that use the lead.
+func (s *surroundings) linked(p *plan, q *query, entries []packEntry) []packEntry {
+	if p.pointsAtCursor() || p.kinds != nil || len(q.terms) == 0 {
+		return entries
+	}
+	li := leadEntry(p, entries)
+	if li < 0 {
+		return entries
+	}
+	lead := entries[li].cand
+	// A name many files use is a utility's, or a word (Add, get, OPTIONS):
+	// its users are not where a change to the lead goes.
+	if len(lead.sym.Name) < heuristics.GraphMinName || !isIdent(lead.sym.Name) {
+		return entries
+	}
+	users := lead.folder.Index.Referencing(lead.sym.Name)
+	if len(users) > heuristics.GraphMaxRefs {
+		return entries
+	}
+	s.held = map[string][]heldSpan{}
+	code := 0
+	for i := range entries {
+		if e := &entries[i]; e.cand != nil {
+			if code == p.limit {
+				break
+			}
+			code++
+			s.hold(entryAbs(e), e.rng.StartLine, e.rng.EndLine, i)
+		}
+	}
+	at, nOpen := -1, 0
+	var files []*packEntry
+	for i := range entries {
+		e := &entries[i]
+		if e.cand == nil || !e.cand.opening {
+			continue
+		}
+		at, nOpen = i+1, nOpen+1
+		if p.userFile(e.cand) || sameFile(e.cand, lead) || e.cand.folder != lead.folder || !slices.Contains(users, e.cand.fileSlot) ||
+			heuristics.IsTestPath(e.cand.path) ||
+			slices.ContainsFunc(files, func(o *packEntry) bool { return sameFile(o.cand, e.cand) }) {
+			continue
+		}
+		files = append(files, e)
+	}
+	if at < 0 || heuristics.FocusRoom(p.limit, nOpen) <= 0 {
+		return entries
+	}
+	// After the outside items and the lead's windows: the lead's own
+	// neighbourhood earns more than any other file's symbol.
+	for i := at; i < len(entries); i++ {
+		if c := entries[i].cand; c != nil && (c.outside || c.around != "") {
+			at = i + 1
+		}
+	}
+	weight := map[string]float64{}
+	for _, t := range q.terms {
+		weight[t.Term] += float64(t.Weight)
+	}
+	var out []packEntry
+	for _, f := range files {
+		if w, ok := s.linkedEntry(q, f, lead, weight); ok {
+			out = append(out, w)
+			s.hold(entryAbs(&w), w.rng.StartLine, w.rng.EndLine, -1-len(out))
+		}
+	}
+	return insertAt(entries, at, out)
+}
+
+// insertAt puts out into entries at at, their fused scores between those
+// of the candidates around them.
+func insertAt(entries []packEntry, at int, out []packEntry) []packEntry {
+	if len(out) == 0 {
+		return entries
+	}
+	cands := make([]*cand, len(out))
+	for k := range out {
+		cands[k] = out[k].cand
+	}
+	var prev *cand
+	for _, e := range entries[:at] {
+		if e.cand != nil {
+			prev = e.cand
+		}
+	}
+	var next []*cand
+	for _, e := range entries[at:] {
+		if e.cand != nil {
+			next = append(next, e.cand)
+			break
+		}
+	}
+	between(cands, prev, next)
+	return slices.Concat(entries[:at], out, entries[at:])
+}
+
+// linkedEntry is the item of f's file's symbol that uses the lead and
+// holds the query's words the most, if one does.
+func (s *surroundings) linkedEntry(q *query, f *packEntry, lead *cand, weight map[string]float64) (packEntry, bool) {
+	abs := entryAbs(f)
+	l := s.lines(abs)
+	if l == nil {
+		return packEntry{}, false
+	}
+	idx := f.cand.folder.Index
+	syms := idx.FileSymbols(f.cand.fileSlot)
+	best, bestW, from := -1, 0.0, uint32(0)
+	seen := map[string]bool{}
+	for k, slot := range syms {
+		ref, ok := idx.Symbol(slot)
+		if !ok || ref.Kind == parse.KindFile || int(ref.EndByte) > len(l.src) || ref.Range.EndLine >= l.n() {
+			continue
+		}
+		if k+1 < len(syms) {
+			if nx, ok := idx.Symbol(syms[k+1]); ok && nx.Kind != parse.KindFile && nx.StartByte >= ref.StartByte && nx.StartByte < ref.EndByte {
+				continue // not a leaf
+			}
+		}
+		docAt, doc := leadingComments(l.src, int(ref.StartByte))
+		first := ref.Range.StartLine - min(uint32(doc), ref.Range.StartLine)
+		if len(ref.Name) < heuristics.GraphMinName || ref.Name == lead.sym.Name || !namesWord(l.src[ref.StartByte:ref.EndByte], lead.sym.Name) ||
+			!s.freeLines(abs, first, ref.Range.EndLine) {
+			continue
+		}
+		w := 0.0
+		clear(seen)
+		tokenize.Terms(string(l.src[docAt:ref.EndByte]), func(t string) {
+			if !seen[t] {
+				seen[t] = true
+				w += weight[t]
+			}
+		})
+		if w > bestW {
+			best, bestW, from = k, w, first
+		}
+	}
+	if best < 0 {
+		return packEntry{}, false
+	}
+	slot := syms[best]
+	ref, _ := idx.Symbol(slot)
+	// The use of the lead and the lines around it, the part a change to
+	// the lead is carried to.
+	a, b := aroundWord(l, from, ref.Range.EndLine, lead.sym.Name, heuristics.LinkedChars)
+	text, rng := l.text(a, b)
+	c := *f.cand
+	c.reason, c.hash, c.opening, c.head, c.around, c.outside = ReasonExpanded, 0, false, false, "", false
+	c.link = fmt.Sprintf("`%s`, which uses `%s`, the first item", ref.Qualified, lead.sym.Qualified)
+	fileEvidence(&c)
+	c.slot, c.sym, c.nameSig = slot, ref.Symbol, idx.NameSig(slot)
+	e := packEntry{cand: &c, text: text, rng: rng, fixed: true, cut: a > from || b < ref.Range.EndLine}
+	if len(text) > heuristics.LinkedChars {
+		e.cutTo(heuristics.LinkedChars, q) // one line longer than that
+	}
+	return e, true
+}
+
+// aroundWord is the lines, within first..last, of the first line there
+// that names name and the lines around it, below and above in turn, up to
+// limit characters.
+func aroundWord(l *fileLines, first, last uint32, name string, limit int) (uint32, uint32) {
+	at := first
+	for i := first; i <= last; i++ {
+		if namesWord(l.src[l.starts[i]:l.end(i)], name) {
+			at = i
+			break
+		}
+	}
+	a, b, size := at, at, l.size(at)
+	for moved := true; moved; {
+		moved = false
+		if b < last && size+l.size(b+1) <= limit {
+			b++
+			size += l.size(b)
+			moved = true
+		}
+		if a > first && size+l.size(a-1) <= limit {
+			a--
+			size += l.size(a)
+			moved = true
+		}
+	}
+	return a, b
+}
+
+// freeLines reports whether no entry holds a line of first..last of abs.
+func (s *surroundings) freeLines(abs string, first, last uint32) bool {
+	for i := first; i <= last; i++ {
+		if !s.free(abs, i, -1) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesWord reports whether text holds name as a whole word (not part of
+// a longer identifier).
+func namesWord(text []byte, name string) bool {
+	for off := 0; ; {
+		k := bytes.Index(text[off:], []byte(name))
+		if k < 0 {
+			return false
+		}
+		a, b := off+k, off+k+len(name)
+		if (a == 0 || !identByte(text[a-1])) && (b == len(text) || !identByte(text[b])) {
+			return true
+		}
+		off = a + 1
+	}
+}
+
+// isIdent reports whether name is one identifier (a heading or a key of a
+// data file is not something code uses).
+func isIdent(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if !identByte(name[i]) {
+			return false
+		}
+	}
+	return name != ""
 }
