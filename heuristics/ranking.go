@@ -608,11 +608,6 @@ const MaxLeadingComments = 40
 // words and the lines around them. 600 did no better on real history.
 const OutsideChars = 400
 
-// LinkedChars is how much of its symbol an item of a symbol that uses the
-// lead holds (workspace/pipeline/surround.go, linked): the line that
-// names the lead and the lines around it.
-const LinkedChars = 1000
-
 // OutsideRarity is how rare a query term must be, as a share of the rarest
 // a term can be (its IDF over the symbols against the IDF of a term no
 // symbol holds), for a line outside the symbols that holds it to be worth

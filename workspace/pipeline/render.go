@@ -328,8 +328,8 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 	}
 	// What follows is its file's evidence or a faint likeness, not its
 	// own: an answer with low confidence leaves such items out.
-	if len(out) == 0 || c.around != "" || c.head || c.outside || c.link != "" {
-		weak = len(out) == 0 || (c.around != "" || c.head || c.outside || c.link != "") && len(out) == 1
+	if len(out) == 0 || c.around != "" || c.head || c.outside {
+		weak = len(out) == 0 || (c.around != "" || c.head || c.outside) && len(out) == 1
 		// A symbol found through its file: the query's words in the file
 		// (a query pointing at the cursor has no words that count).
 		if ws := x.matched(x.own, x.fileHas(abs)); len(ws) > 0 && !x.q.deictic {
@@ -381,8 +381,6 @@ func (x *explainer) what(c *cand) string {
 		return "pinned"
 	case c.head:
 		return fmt.Sprintf("the head of %s (what comes before its first symbol)", path.Base(c.path))
-	case c.link != "":
-		return c.link
 	case c.outside:
 		what := "top-level lines of " + path.Base(c.path)
 		if c.sym.Range.StartLine == 0 || c.sym.EndByte <= x.firstSymbolStart(c) {

@@ -67,7 +67,6 @@ func Run(ctx context.Context, s *snapshot.Snapshot, req *SelectRequest) (*Select
 	sur := newSurroundings(srcs)
 	entries = sur.region(p, q, entries)
 	entries = sur.outside(p, q, entries)
-	entries = sur.linked(p, q, entries)
 	sur.widen(p, q, entries)
 	s.Yield()
 	sn.explain(p, q, entries, srcs)

@@ -238,9 +238,6 @@ type cand struct {
 	// outside: an item of its file's lines outside any symbol that hold
 	// rare words of the query (surround.go, outside).
 	outside bool
-	// link: why an item of an opening file's symbol that uses the lead
-	// is there (surround.go, linked).
-	link string
 }
 
 // callSite is a use of a name: the symbol using it (qualified), and the
