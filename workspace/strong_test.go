@@ -668,8 +668,14 @@ func TestSelectReleaseFindsVersionNoSourceRanks(t *testing.T) {
 	}
 	ws, _ := selOpen(t, "-- gen/releases.go --\n"+gen.String()+webVersionFile, Options{})
 	res := selDo(t, ws, &SelectRequest{Query: "Changelog for v5.0.0 release", Limit: 10})
-	if it := selFind(res, "sym:version.go::Version"); it == nil || it.Strong == nil || it.Strong.By != "version" {
-		t.Errorf("want version.go's Version with its strong match by version, got %+v in %q", it, selIDs(res))
+	it := selFind(res, "sym:version.go::Version")
+	if it == nil || it.Strong == nil || it.Strong.By != "version" {
+		t.Fatalf("want version.go's Version with its strong match by version, got %+v in %q", it, selIDs(res))
+	}
+	// Its why says what put it there, not that it is only loosely like
+	// the request.
+	if !strings.HasPrefix(it.Why, "declares the version the release your request names replaces") {
+		t.Errorf("want Version's why to say it declares the version the release replaces, got %q", it.Why)
 	}
 }
 

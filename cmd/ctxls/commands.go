@@ -259,6 +259,11 @@ func printResult(w io.Writer, res *wire.Result, explain bool) {
 				}
 				parts = append(parts, part)
 			}
+			if len(parts) == 0 {
+				// A release's version declaration that only the strong
+				// match found (its line below says so).
+				parts = append(parts, "no source ranked it")
+			}
 			fmt.Fprintf(w, "   score %.4f (%s): %s\n", it.Score, it.Reason, strings.Join(parts, ", "))
 			if it.Strong != nil {
 				fmt.Fprintf(w, "   strong match +%.4f: %s\n", it.Strong.Bonus, strongBy[it.Strong.By])

@@ -275,6 +275,32 @@ func TestSelectJSON(t *testing.T) {
 	}
 }
 
+// A release's version declaration that no source ranks, only the strong
+// match found: --explain says so rather than an empty list of ranks, and
+// its why says what it declares.
+func TestSelectExplainsReleaseVersion(t *testing.T) {
+	var tree strings.Builder
+	tree.WriteString("-- gen/releases.go --\npackage gen\n")
+	for i := range 120 {
+		fmt.Fprintf(&tree, "\n// Release%d notes release %d.0.0 in the changelog.\nfunc Release%d() int { return %d }\n", i, i, i, i)
+	}
+	tree.WriteString("-- version.go --\npackage echo\n\nconst (\n\t// Version of Echo\n\tVersion = \"5.0.0-alpha\"\n)\n")
+	root := cliTree(t, tree.String())
+	code, stdout, stderr := cliRun(t, "select", "--root", root, "--cache-dir", "off", "--explain", "--limit", "10", "Changelog for v5.0.0 release")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{
+		"version.go:1-6  Version  const\n   why: declares the version the release your request names replaces",
+		"(retrieved): no source ranked it\n   strong match +",
+		": the request names a release, and it declares the version\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
 func TestSelectReadable(t *testing.T) {
 	root := cliTree(t, cliApp)
 	code, stdout, stderr := cliRun(t, "select", "--root", root, "--cache-dir", "off", "--explain", "--limit", "2", "parseConfig rejects unknown keys")

@@ -345,6 +345,11 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 		weak = weak || len(out) == 0
 		add("the code " + c.testedBy + " tests, placed after it")
 	}
+	if c.strongBy == StrongVersion && c.strong > 0 {
+		// What put it here comes first; its weakness stays its
+		// sources' (a strong match is no confidence: gather).
+		out = slices.Insert(out, 0, "declares the version the release your request names replaces")
+	}
 	if len(out) == 0 {
 		return []string{"only loosely like your question"}, true
 	}
