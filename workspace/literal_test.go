@@ -408,7 +408,9 @@ func TestSelectFlagFieldDeclarationLeads(t *testing.T) {
 		t.Fatalf("want src/cli.rs, which declares --full-path, first, got %q", files)
 	}
 	it := res.Items[0]
-	if !strings.Contains(it.Text, "pub full_path: bool") || !strings.Contains(it.Why, "declaring a flag") {
+	// The why quotes the field as the code writes it, without the
+	// spaces the lookup puts around it.
+	if !strings.Contains(it.Text, "pub full_path: bool") || !strings.Contains(it.Why, "holds `full_path:`, declaring a flag your request names") {
 		t.Errorf("want the first item to show the full_path field and say it declares the flag, got %q (why %q)", it.Text, it.Why)
 	}
 }
