@@ -7,7 +7,6 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
@@ -290,73 +289,4 @@ func DefaultFileParams() LexicalParams {
 	p.Weight[FieldPath], p.B[FieldPath] = 2, 0.5
 	p.Weight[FieldBody], p.B[FieldBody] = 1, 0.75
 	return p
-}
-
-// A long function's behaviour often lives in one stretch of it: BM25's
-// length normalization scores the whole body, so a 260-line function that
-// holds the change ranks under every short function sharing a word. Such
-// a symbol is also scored by its parts: windows of partLines lines, every
-// partStride lines, each scored as the symbol would be were its body that
-// window alone (Lexical.search keeps the best of whole and parts).
-var (
-	partMinLines = uint32(envF("CTXLS_PART_MIN", 80)) // functions longer than this have parts
-	partMaxLines = uint32(envF("CTXLS_PART_MAX", 1e9))
-	partLines    = int(envF("CTXLS_PART_LINES", 40))
-	partStride   = int(envF("CTXLS_PART_STRIDE", 20))
-	partWhole    = envF("CTXLS_PART_WHOLE", 0) > 0
-)
-
-// PartTerms are the body terms of one window of a long symbol: distinct
-// terms, their counts (saturated at 255) and the window's length in terms.
-type PartTerms struct {
-	Terms []string
-	TFs   []uint8
-	Len   uint16
-}
-
-// hasParts reports whether sym is a function or method long enough to be
-// scored by its parts.
-func hasParts(sym *parse.Symbol) bool {
-	return (sym.Kind == parse.KindFunction || sym.Kind == parse.KindMethod) &&
-		sym.Range.EndLine-sym.Range.StartLine >= partMinLines && sym.Range.EndLine-sym.Range.StartLine <= partMaxLines
-}
-
-// tokenizeParts returns the windows of sym's body (nil if it has none).
-func tokenizeParts(src []byte, sym *parse.Symbol, bodyLen uint16) []PartTerms {
-	if !hasParts(sym) || partWhole && int(bodyLen) >= lexMaxBodyTerms {
-		return nil
-	}
-	end := min(int(sym.EndByte), len(src))
-	b := src[min(int(sym.StartByte), end):end]
-	lines := []int{0} // where each line starts in b
-	for i, c := range b {
-		if c == '\n' && i+1 < len(b) {
-			lines = append(lines, i+1)
-		}
-	}
-	s := docScratchPool.Get()
-	defer docScratchPool.Put(s)
-	var out []PartTerms
-	for first := 0; first < len(lines); first += partStride {
-		last := min(first+partLines, len(lines))
-		wend := len(b)
-		if last < len(lines) {
-			wend = lines[last]
-		}
-		s.begin()
-		s.field, s.count = FieldBody, 0
-		s.tok.Run(bytesString(b[lines[first]:wend]), tokenize.ModeDoc, s.emit)
-		pt := PartTerms{Len: lexSat16(s.count)}
-		dt := s.finish()
-		pt.Terms = dt.Terms
-		pt.TFs = make([]uint8, len(dt.TFs))
-		for i, tf := range dt.TFs {
-			pt.TFs[i] = uint8(tf >> (8 * FieldBody))
-		}
-		out = append(out, pt)
-		if last == len(lines) {
-			break
-		}
-	}
-	return out
 }

@@ -267,8 +267,7 @@ type FileDoc struct {
 	Hashes   []uint64
 	Vecs     [][]float32
 	SymTerms []DocTerms
-	SymParts [][]PartTerms // the windows of each long function (tokenizeParts)
-	NameSigs []uint64      // each symbol's name signature (Index.NameSig)
+	NameSigs []uint64 // each symbol's name signature (Index.NameSig)
 	// FileTerms are the terms of the whole file (path and content).
 	FileTerms DocTerms
 
@@ -322,7 +321,6 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 	}
 	d.Keys, d.Hashes = leafKeys(pf.Symbols, src)
 	d.SymTerms = make([]DocTerms, len(pf.Symbols))
-	d.SymParts = make([][]PartTerms, len(pf.Symbols))
 	d.NameSigs = make([]uint64, len(pf.Symbols))
 	d.Vecs = make([][]float32, len(pf.Symbols))
 	var texts []string
@@ -352,7 +350,6 @@ func PrepareParsed(pf *parse.ParsedFile, emb embed.Embedder, relPath string, src
 			ds.fields(&f, NumFields)
 		}
 		d.SymTerms[i] = ds.finish()
-		d.SymParts[i] = tokenizeParts(src, sym, d.SymTerms[i].Lens[FieldBody])
 		if d.NameSigs[i] = ds.nameSig(); !signed {
 			d.NameSigs[i] = NameSig(sym.Name)
 		}
@@ -587,11 +584,11 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 			// Same symbol, new content: reuse the slot, refresh everything.
 			delete(old, key)
 			ix.dropSymbol(s)
-			ix.fillSymbol(s, fslot, sym, key, h, d.NameSigs[i], d.SymTerms[i], d.SymParts[i], d.Vecs[i])
+			ix.fillSymbol(s, fslot, sym, key, h, d.NameSigs[i], d.SymTerms[i], d.Vecs[i])
 			slots[i] = s
 		} else {
 			s := ix.allocSym()
-			ix.fillSymbol(s, fslot, sym, key, h, d.NameSigs[i], d.SymTerms[i], d.SymParts[i], d.Vecs[i])
+			ix.fillSymbol(s, fslot, sym, key, h, d.NameSigs[i], d.SymTerms[i], d.Vecs[i])
 			slots[i] = s
 		}
 		addTo(sum, d.Vecs[i])
@@ -667,7 +664,6 @@ func (d *FileDoc) complete(i int) {
 	sym := &d.Parsed.Symbols[i]
 	pt := pathText(d.Path)
 	d.SymTerms[i] = TokenizeDoc(symbolFields(pt, sym, d.src))
-	d.SymParts[i] = tokenizeParts(d.src, sym, d.SymTerms[i].Lens[FieldBody])
 	d.NameSigs[i] = NameSig(sym.Name)
 	if d.emb != nil {
 		if vecs, err := d.emb.Embed([]string{embedText(pt, sym, d.src)}); err == nil && len(vecs) == 1 {
@@ -710,12 +706,11 @@ func addTo(sum, v []float32) {
 	}
 }
 
-func (ix *Index) fillSymbol(s, fslot uint32, sym parse.Symbol, key string, h, nameSig uint64, terms DocTerms, parts []PartTerms, vec []float32) {
+func (ix *Index) fillSymbol(s, fslot uint32, sym parse.Symbol, key string, h, nameSig uint64, terms DocTerms, vec []float32) {
 	*ix.own(s) = symEntry{Sym: sym, Key: key, Hash: h, NameSig: nameSig}
 	ix.symFile = cowOwn(ix.symFile, &ix.st.symFile, ix.epoch)
 	ix.symFile[s] = fslot
 	ix.lex.addTokenized(s, terms)
-	ix.lex.setParts(s, parts)
 	ix.vecs.Set(s, vec)
 	name := strings.ToLower(sym.Name)
 	ix.names.set(name, append(ix.names.at(name), s), ix.epoch)

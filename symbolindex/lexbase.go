@@ -437,9 +437,6 @@ func (l *Lexical) accumulate16(sg *lexSeg, pt lexPart, wq float32, nm *lexNorm, 
 		if matched[d] == 0 {
 			buf.touched = append(buf.touched, d)
 		}
-		if int(d) < len(l.wins) && l.wins[d] != nil {
-			buf.long = append(buf.long, lexLongHit{doc: d, qi: buf.cur, tfs: tab[tfi[j]]})
-		}
 		matched[d]++
 		score[d] += x * k1p1 / (x + k1)
 	}

@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
@@ -159,25 +157,13 @@ type Lexical struct {
 	inBase []bool
 	ndead  int
 
-	// wins are the windows of each long document (by doc; nil: none),
-	// scored as parts of it (PartTerms). Never changed in place.
-	wins [][]lexWindow
-
 	cow uint64 // the writer's epoch for copy-on-write (cow.go)
 	st  lexStamps
 }
 
-// lexWindow is one part of a long document: its body terms (ids, sorted),
-// their counts and its body length.
-type lexWindow struct {
-	ids []uint32
-	tfs []uint8
-	n   uint16
-}
-
 // lexStamps are the epochs of the slices a write changes in place.
 type lexStamps struct {
-	docTerms, lens, live, inBase, wins uint64
+	docTerms, lens, live, inBase uint64
 }
 
 // ownDocs makes the per-document arrays writable in place.
@@ -440,42 +426,6 @@ func (l *Lexical) Remove(doc uint32) {
 	l.lens[doc] = [NumFields]uint16{}
 	l.live[doc] = false
 	l.n--
-	if int(doc) < len(l.wins) && l.wins[doc] != nil {
-		l.wins = cowOwn(l.wins, &l.st.wins, l.cow)
-		l.wins[doc] = nil
-	}
-}
-
-// setParts gives doc, just added, the windows parts: their terms that the
-// index holds (a window's terms are its document's, but for a body cut at
-// lexMaxBodyTerms).
-func (l *Lexical) setParts(doc uint32, parts []PartTerms) {
-	if len(parts) == 0 || !l.Has(doc) {
-		return
-	}
-	ws := make([]lexWindow, len(parts))
-	for i, p := range parts {
-		w := lexWindow{ids: make([]uint32, 0, len(p.Terms)), n: p.Len}
-		for _, t := range p.Terms {
-			if id, ok := l.termID(t); ok {
-				w.ids = append(w.ids, id)
-			}
-		}
-		slices.Sort(w.ids)
-		w.tfs = make([]uint8, len(w.ids))
-		for j, t := range p.Terms {
-			if id, ok := l.termID(t); ok {
-				k, _ := slices.BinarySearch(w.ids, id)
-				w.tfs[k] = p.TFs[j]
-			}
-		}
-		ws[i] = w
-	}
-	if n := int(doc) + 1; n > len(l.wins) {
-		l.wins = append(l.wins, make([][]lexWindow, n-len(l.wins))...)
-	}
-	l.wins = cowOwn(l.wins, &l.st.wins, l.cow)
-	l.wins[doc] = ws
 }
 
 // freeIfEmpty releases term id once no live document holds it.
@@ -615,16 +565,6 @@ type SearchBuffer struct {
 	touched []uint32  // docs with matched > 0
 	q       []lexQuery
 	hits    []Hit
-	long    []lexLongHit // postings of documents with parts
-	cur     uint16       // the query term being accumulated
-}
-
-// lexLongHit is one query term's packed frequencies in a document with
-// parts.
-type lexLongHit struct {
-	doc uint32
-	qi  uint16
-	tfs uint32
 }
 
 type lexQuery struct {
@@ -707,11 +647,9 @@ func (l *Lexical) search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 			norm.a[f] = 1 // no document has this field: no normalization
 		}
 	}
-	buf.long = buf.long[:0]
-	for qi, qt := range buf.q {
+	for _, qt := range buf.q {
 		p := l.post.ref(qt.id)
 		wq := qt.w * lexIDF(l.n, l.df(qt.id))
-		buf.cur = uint16(qi)
 		if hp := l.heapOf(qt.id); hp != nil {
 			l.accumulate(hp.docs, hp.tfs, wq, &norm, buf, nil)
 		}
@@ -731,74 +669,8 @@ func (l *Lexical) search(q []QueryTerm, k int, filter func(doc uint32) bool, buf
 			}
 		}
 	}
-	if len(buf.long) > 0 {
-		l.scoreParts(&norm, buf)
-	}
 	l.selectTop(k, filter, buf, order)
 	return buf.hits
-}
-
-// scoreParts raises the score of each document with parts to its best
-// part's: the score the document would have were its body that window
-// alone (its other fields, and the collection's statistics, unchanged).
-func (l *Lexical) scoreParts(nm *lexNorm, buf *SearchBuffer) {
-	slices.SortFunc(buf.long, func(a, b lexLongHit) int { return cmp.Compare(a.doc, b.doc) })
-	wq := make([]float32, len(buf.q))
-	for i, qt := range buf.q {
-		wq[i] = qt.w * lexIDF(l.n, l.df(qt.id))
-	}
-	k1 := l.p.K1
-	const bodyMask = uint32(0xff) << (8 * FieldBody)
-	for i := 0; i < len(buf.long); {
-		d := buf.long[i].doc
-		j := i
-		for j < len(buf.long) && buf.long[j].doc == d {
-			j++
-		}
-		group := buf.long[i:j]
-		i = j
-		ln := l.lens[d]
-		best := buf.score[d]
-		whole := float64(ln[FieldBody])
-		for _, w := range l.wins[d] {
-			ln[FieldBody] = w.n
-			if partGamma > 0 {
-				ln[FieldBody] = uint16(math.Pow(float64(w.n), 1-float64(partGamma)) * math.Pow(whole, float64(partGamma)))
-			}
-			var sc float32
-			missed := 0
-			for _, h := range group {
-				t := h.tfs &^ bodyMask
-				if k, ok := slices.BinarySearch(w.ids, buf.q[h.qi].id); ok {
-					t |= uint32(w.tfs[k]) << (8 * FieldBody)
-				} else if h.tfs&bodyMask != 0 {
-					missed++
-				}
-				if t == 0 {
-					continue
-				}
-				x := nm.mix(t, &ln)
-				sc += wq[h.qi] * x * (k1 + 1) / (x + k1)
-			}
-			if partAll && missed > 0 {
-				continue
-			}
-			best = max(best, sc)
-		}
-		best = buf.score[d] + partMix*(best-buf.score[d])
-		buf.score[d] = best
-	}
-}
-
-var partMix = envF("CTXLS_PART_MIX", 1)
-var partGamma = envF("CTXLS_PART_GAMMA", 0)
-var partAll = envF("CTXLS_PART_ALL", 0) > 0
-
-func envF(k string, def float32) float32 {
-	if v, err := strconv.ParseFloat(os.Getenv(k), 32); err == nil {
-		return float32(v)
-	}
-	return def
 }
 
 // lexNorm holds, per field, the weight and the length normalization
@@ -843,9 +715,6 @@ func (l *Lexical) accumulate(docs, tfs []uint32, wq float32, nm *lexNorm, buf *S
 		x := nm.mix(tfs[j], &lens[d])
 		if matched[d] == 0 {
 			buf.touched = append(buf.touched, d)
-		}
-		if int(d) < len(l.wins) && l.wins[d] != nil {
-			buf.long = append(buf.long, lexLongHit{doc: d, qi: buf.cur, tfs: tfs[j]})
 		}
 		matched[d]++
 		score[d] += x * k1p1 / (x + k1)
