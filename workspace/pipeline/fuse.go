@@ -477,9 +477,11 @@ func (s *scope) nameStrengths(cs []*cand) {
 
 // versionDecls gives the code symbols of a few lines that declare the
 // version a release the turn names replaces (`Version = "5.3.0"` for
-// "Changelog for v5.3.1") a full name's bonus (heuristics.Precedes).
+// "Changelog for v5.3.1") a full name's bonus (heuristics.Precedes): a
+// version the first line names (releaseLine), not the body's ("Requires
+// Go 1.22" would make a `minGo = "1.21"` the release's declaration).
 func (s *scope) versionDecls(cs []*cand, query string) {
-	named := heuristics.NamedVersions(query)
+	named := heuristics.NamedVersions(releaseLine(query))
 	b := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical])
 	if len(named) == 0 || b == 0 {
 		return
@@ -523,7 +525,7 @@ var versionNames = []string{"version"}
 // version.go no past release touched yet, the version having moved
 // there). versionDecls gives them their bonus.
 func (s *scope) versionCands(cands map[uint32]*cand) {
-	named := heuristics.NamedVersions(s.p.text)
+	named := heuristics.NamedVersions(releaseLine(s.p.text))
 	if len(named) == 0 {
 		return
 	}
@@ -1069,4 +1071,12 @@ func better(a, b *cand) bool {
 		return c < 0
 	}
 	return a.sym.Name < b.sym.Name
+}
+
+// releaseLine is the line of a request that names the release it asks
+// for, if any: its first (namesRelease). The versions it names are the
+// ones a release replaces (versionDecls); the body's are details.
+func releaseLine(text string) string {
+	line, _, _ := strings.Cut(strings.TrimLeft(text, " \t\r\n"), "\n")
+	return line
 }
