@@ -398,3 +398,41 @@ func TestSelectDeclarationFileAfterCode(t *testing.T) {
 		}
 	}
 }
+
+// releaseScripts is a Go tool with the shell scripts that release and
+// lint it.
+const releaseScripts = `
+-- scripts/release.sh --
+#!/bin/sh
+set -e
+# Build every target and upload the archives.
+for target in linux darwin windows; do
+  GOOS=$target go build -o dist/tool-$target ./cmd
+done
+-- scripts/lint.sh --
+#!/bin/sh
+set -e
+golangci-lint run ./...
+-- cmd/main.go --
+package main
+
+// main builds the archive of every target the release script asks for.
+func main() {
+	build(targets())
+}
+
+func targets() []string { return []string{"linux", "darwin", "windows"} }
+
+func build(ts []string) {}
+`
+
+// A shell script takes the configuration prior, but is code to every
+// source: a request quoting a literal it removes from a script (` + "`set -e`" + `)
+// gets the scripts that hold it first, as the literal source finds them.
+func TestSelectShellScriptLiteralLeads(t *testing.T) {
+	ws, _ := selOpen(t, releaseScripts, Options{})
+	files := selFiles(selDo(t, ws, &SelectRequest{Query: "Replace `set -e` with `set -eu` in the release script"}))
+	if len(files) < 2 || files[0] != "scripts/release.sh" || files[1] != "scripts/lint.sh" {
+		t.Errorf("files %q, want the two scripts that hold `set -e` first", files)
+	}
+}
