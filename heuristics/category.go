@@ -83,24 +83,18 @@ func IsDocLanguage(lang string) bool {
 }
 
 // IsConfigLanguage reports whether lang is a configuration or build file:
-// manifests, CI workflows, lint settings, Dockerfiles, Makefiles. The names
-// are symbolindex's (LangYAML, LangTOML, LangJSON, LangDockerfile,
-// LangMakefile); a test there holds them equal.
+// manifests, CI workflows, lint settings, Dockerfiles, Makefiles, and
+// shell scripts (scripts/lint, gradlew, a devcontainer's setup: the
+// tooling that builds, checks and releases the code, as a Makefile is).
+// The names are symbolindex's (LangYAML, LangTOML, LangJSON,
+// LangDockerfile, LangMakefile, LangShell); a test there holds them equal.
 func IsConfigLanguage(lang string) bool {
 	switch lang {
-	case "yaml", "toml", "json", "dockerfile", "makefile":
+	case "yaml", "toml", "json", "dockerfile", "makefile", "shell":
 		return true
 	}
 	return false
 }
-
-// IsScriptLanguage reports whether lang is a shell script's
-// (symbolindex's LangShell): in a library the tooling that builds, checks
-// and releases the code (scripts/lint, gradlew, a devcontainer's setup),
-// so it takes the configuration prior (the pipeline's fuse). It is code
-// to every source, not a category: a literal a request removes from a
-// script (`set -e`) is found there as in any code.
-func IsScriptLanguage(lang string) bool { return lang == "shell" }
 
 // Asks is which kinds of file a query asks for, so that they are
 // discounted less (AskedPrior instead of TestPrior, DocPrior or

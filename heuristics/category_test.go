@@ -18,7 +18,7 @@ func TestCategoryOf(t *testing.T) {
 		{"NOTES.txt", "text", Docs},
 		{".github/workflows/ci.yml", "yaml", Config},
 		{"Dockerfile", "dockerfile", Config},
-		{"scripts/lint", "shell", 0},    // a script is code (the pipeline gives it the config prior)
+		{"scripts/lint", "shell", Config},
 		{"index.d.ts", "typescript", 0}, // a declaration file is code (Asks.DeclarationPrior)
 		{"contest/entry.go", "go", 0},   // "contest" is not "test"
 		{"attestation.go", "go", 0},

@@ -10,11 +10,11 @@ import (
 	"github.com/ctxls/ctxls/symbolindex/parse"
 )
 
-// heuristics names the languages of docs, configuration files and scripts by the
+// heuristics names the languages of docs and configuration files by the
 // strings DetectLanguage returns; they must stay the same strings.
 func TestCategoryLanguages(t *testing.T) {
 	docs := map[string]bool{parse.LangMarkdown: true, parse.LangText: true}
-	config := map[string]bool{parse.LangYAML: true, parse.LangTOML: true, parse.LangJSON: true, parse.LangDockerfile: true, parse.LangMakefile: true}
+	config := map[string]bool{parse.LangYAML: true, parse.LangTOML: true, parse.LangJSON: true, parse.LangDockerfile: true, parse.LangMakefile: true, parse.LangShell: true}
 	for _, lang := range []string{parse.LangGo, parse.LangTypeScript, parse.LangTSX, parse.LangJavaScript, parse.LangPython, parse.LangRust, parse.LangJava, parse.LangC,
 		parse.LangCPP, parse.LangCSharp, parse.LangRuby, parse.LangPHP, parse.LangMarkdown, parse.LangYAML, parse.LangTOML, parse.LangJSON, parse.LangShell, parse.LangDockerfile,
 		parse.LangMakefile, parse.LangText} {
@@ -23,9 +23,6 @@ func TestCategoryLanguages(t *testing.T) {
 		}
 		if got := heuristics.IsConfigLanguage(lang); got != config[lang] {
 			t.Errorf("IsConfigLanguage(%q) = %v, want %v", lang, got, config[lang])
-		}
-		if got := heuristics.IsScriptLanguage(lang); got != (lang == parse.LangShell) {
-			t.Errorf("IsScriptLanguage(%q) = %v", lang, got)
 		}
 	}
 	for path, lang := range map[string]string{"README.md": parse.LangMarkdown, "ci.yml": parse.LangYAML, "Cargo.toml": parse.LangTOML,

@@ -385,9 +385,6 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 		}
 		if !partners[c.fileSlot] {
 			c.fused *= s.fv.Weights.Prior(asks, c.cat)
-			if c.cat == 0 && heuristics.IsScriptLanguage(c.lang) {
-				c.fused *= s.fv.Weights.Prior(asks, heuristics.Config)
-			}
 			if s.p.activeAbs == "" {
 				// Beside an open file, its declarations change with it
 				// (a signature and its .d.ts): co-change ranks them.
