@@ -398,3 +398,44 @@ func TestSelectDeclarationFileAfterCode(t *testing.T) {
 		}
 	}
 }
+
+// releaseScripts is a Go tool with the shell scripts that release and
+// lint it.
+const releaseScripts = `
+-- scripts/release.sh --
+#!/bin/sh
+set -e
+# Build every target and upload the archives.
+for target in linux darwin windows; do
+  GOOS=$target go build -o dist/tool-$target ./cmd
+done
+-- scripts/lint.sh --
+#!/bin/sh
+set -e
+golangci-lint run ./...
+-- cmd/main.go --
+package main
+
+// main builds the archive of every target the release script asks for.
+func main() {
+	build(targets())
+}
+
+func targets() []string { return []string{"linux", "darwin", "windows"} }
+
+func build(ts []string) {}
+`
+
+// A shell script takes the configuration prior, but the literal source
+// reads it as code: a request quoting a literal it removes from a script
+// (` + "`set -e`" + `) gets the release script that holds it first, and says so.
+func TestSelectShellScriptLiteralLeads(t *testing.T) {
+	ws, _ := selOpen(t, releaseScripts, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Replace `set -e` with `set -eu` in the release script"})
+	if files := selFiles(res); len(files) == 0 || files[0] != "scripts/release.sh" {
+		t.Fatalf("files %q, want scripts/release.sh, which holds `set -e`, first", files)
+	}
+	if it := res.Items[0]; !strings.Contains(it.Why, "set -e") {
+		t.Errorf("want the script's why to name the literal it holds, got %q", it.Why)
+	}
+}
