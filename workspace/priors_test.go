@@ -439,3 +439,48 @@ func TestSelectShellScriptLiteralLeads(t *testing.T) {
 		t.Errorf("want the script's why to name the literal it holds, got %q", it.Why)
 	}
 }
+
+// shellTool is a repository whose product is a shell script (nvm's
+// nvm.sh), with its documentation and CI.
+const shellTool = `
+-- nvm.sh --
+#!/usr/bin/env bash
+# Node Version Manager
+
+nvm_install_default_packages() {
+  # Install the default global packages listed in default-packages
+  local DEFAULT_PACKAGES
+  DEFAULT_PACKAGES="$(nvm_get_default_packages)"
+  echo "Installing default global packages from default-packages..."
+  npm install -g $DEFAULT_PACKAGES
+}
+
+nvm_get_default_packages() {
+  local NVM_DEFAULT_PACKAGE_FILE="${NVM_DIR}/default-packages"
+  cat "$NVM_DEFAULT_PACKAGE_FILE"
+}
+-- README.md --
+# nvm
+## Default global packages from file while installing
+If you have a default packages file, nvm installs the default global packages
+listed in it every time you install a new version of node.
+-- .github/workflows/tests.yml --
+name: tests
+on: [push]
+jobs:
+  install:
+    runs-on: ubuntu-latest
+    steps:
+      - run: bash install.sh
+`
+
+// Where shell is all the code (no file of another code language in the
+// folder), a script is the product, not tooling: nvm.sh before the README
+// that documents it.
+func TestSelectShellProductIsCode(t *testing.T) {
+	ws, _ := selOpen(t, shellTool, Options{})
+	files := selFiles(selDo(t, ws, &SelectRequest{Query: "default global packages are installed twice"}))
+	if len(files) == 0 || files[0] != "nvm.sh" {
+		t.Errorf("files %q, want nvm.sh first", files)
+	}
+}

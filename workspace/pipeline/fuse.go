@@ -364,6 +364,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 		inGraph[sf.slot] = true
 	}
 	asks := s.priorAsks()
+	product := !s.scriptsAreTooling()
 	deictic := s.deictic()
 	s.nameStrengths(cs)
 	var here *cand
@@ -383,7 +384,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 				here = c
 			}
 		}
-		if !partners[c.fileSlot] {
+		if !partners[c.fileSlot] && !(product && c.cat == heuristics.Config && c.lang == parse.LangShell) {
 			c.fused *= s.fv.Weights.Prior(asks, c.cat)
 			if s.p.activeAbs == "" {
 				// Beside an open file, its declarations change with it
@@ -1079,4 +1080,19 @@ func better(a, b *cand) bool {
 func releaseLine(text string) string {
 	line, _, _ := strings.Cut(strings.TrimLeft(text, " \t\r\n"), "\n")
 	return line
+}
+
+// scriptsAreTooling reports whether the folder holds code of a language
+// other than shell: beside it, shell scripts build, lint and release it
+// (scripts/lint, gradlew) and take the configuration prior (a Config
+// file's); where none is (nvm's nvm.sh, bats), the scripts are the
+// product and take none. The walk stops at the first such file, most
+// often one of the first.
+func (s *scope) scriptsAreTooling() bool {
+	found := false
+	s.idx.EachPath(func(_ string, fs uint32) bool {
+		found = s.idx.FileCategory(fs) == 0 && s.idx.FileLanguage(fs) != ""
+		return !found
+	})
+	return found
 }
