@@ -2,6 +2,7 @@ package symbolindex
 
 import (
 	"encoding/binary"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,8 +12,6 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/ctxls/ctxls/symbolindex/embed"
-	"github.com/ctxls/ctxls/symbolindex/parse"
 	"github.com/ctxls/ctxls/symbolindex/tokenize"
 )
 
@@ -80,58 +79,8 @@ func TestNameSigsHoldTheirTerms(t *testing.T) {
 	}
 }
 
-// loadVersion10 writes the persist tests' index as a version-10 cache and
-// loads it, returning the index written, the file, the embedder and the
-// index loaded.
-func loadVersion10(t *testing.T) (ix *Index, path string, emb embed.Embedder, old *Index) {
-	t.Helper()
-	ix = persistBuild(t)
-	path = filepath.Join(t.TempDir(), "index.idx")
-	writeVersion10(t, ix, path)
-	emb = embed.NewHashEmbedder(embed.DefaultHashDim)
-	old, err := LoadIndex(path, emb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix, path, emb, old
-}
-
-// A cache of version 10 (the same layout, no name signatures) loads with
-// its dictionary, answers as before, reads names instead of signatures,
-// and asks to be written again; written again, it has them.
-func TestVersion10CacheLoadsAndIsRewritten(t *testing.T) {
-	ix, path, emb, old := loadVersion10(t)
-	if merged(old) || !strings.Contains(old.Rewrite(), "version 10") {
-		t.Errorf("version 10: merged %v, rewrite %q; want its dictionary and a reason naming the version", merged(old), old.Rewrite())
-	}
-	persistSame(t, old, ix)
-	for k, sig := range sigsOf(old) {
-		if sig != 0 {
-			t.Errorf("version 10: %s has signature %x, want none", k, sig)
-		}
-	}
-	if err := old.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	if old.Rewrite() != "" {
-		// A folder that keeps serving the loaded index (an edit came
-		// during the save) would log the rewrite and save again at
-		// every re-scan.
-		t.Errorf("saved, the loaded index still asks to be written again: %q", old.Rewrite())
-	}
-	again, err := LoadIndex(path, emb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Rewrite() != "" {
-		t.Errorf("written again: rewrite %q", again.Rewrite())
-	}
-	persistSame(t, again, ix)
-	checkSigs(t, "written again", sigsOf(again))
-}
-
-// writeVersion10 saves ix to path as version 10 wrote it: the same
-// layout, no name signatures.
+// writeVersion10 saves ix to path as version 10 wrote it: the layout of
+// version 11, no name signatures.
 func writeVersion10(t *testing.T, ix *Index, path string) {
 	t.Helper()
 	segNameSigs = false
@@ -147,60 +96,29 @@ func writeVersion10(t *testing.T, ix *Index, path string) {
 	}
 }
 
-// An index loaded from a version-10 cache and then edited (a file
-// re-indexed, as an editor's change is) finds the edit, with signatures
-// on the edited file's symbols beside the loaded ones' none; it still asks to be
-// written again (the file is the old one), and once written it is
-// version 11, asks no more, and keeps the edit with every name signed.
-func TestVersion10CacheEditedThenRewritten(t *testing.T) {
-	_, path, emb, old := loadVersion10(t)
-	p := parse.NewParser()
-	defer p.Close()
-	const rel, added = "bank/account.go", "RefundQuokkaFee"
-	src := ixAccounts + "\n// " + added + " gives back a fee charged twice.\nfunc " + added + "(a *Account, cents int64) {\n\ta.Deposit(cents)\n}\n"
-	known := Known(func(key string, hash uint64) bool { return old.Has(rel, key, hash) })
-	d, err := Prepare(p, emb, rel, []byte(src), int64(len(src)), 1, known)
+// A cache written before parsing last changed (cache version 12: a
+// JavaScript module's main function written as an expression became a
+// symbol) holds the symbols of the parsing then, whatever its layout:
+// versions 9, 10 and 11 are all a mismatch, and the folder indexes again
+// rather than trust them.
+func TestCacheOfOlderParsingIsIndexedAgain(t *testing.T) {
+	ix := persistBuild(t)
+	dir := t.TempDir()
+	v10 := filepath.Join(dir, "v10.idx")
+	writeVersion10(t, ix, v10)
+	data10, err := os.ReadFile(v10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old.Put(d)
-	found := func(what string, got *Index) {
-		t.Helper()
-		if !slices.ContainsFunc(ixLexical(got, "refund quokka fee"), func(h string) bool {
-			return strings.HasPrefix(h, rel+"::"+added+" ")
-		}) {
-			t.Errorf("%s: a search for the edit does not find %s: %q", what, added, ixLexical(got, "refund quokka fee"))
+	data := persistSegmented(t, ix, filepath.Join(dir, "index.idx"))
+	_, tableEnd := dictOf(t, data)
+	hdr := tableEnd + int(unsafe.Sizeof(dictEntry{}))
+	v11 := slices.Clone(data)
+	binary.LittleEndian.PutUint32(v11[8:], 11)
+	binary.LittleEndian.PutUint64(v11[hdr:], xxhash.Sum64(v11[:hdr]))
+	for name, b := range map[string][]byte{"version 9": asVersion9(t, data), "version 10": data10, "version 11": v11} {
+		if got, err := loadBytes(t, b); !errors.Is(err, ErrCacheMismatch) {
+			t.Errorf("%s: loaded (index %v), err %v; want ErrCacheMismatch", name, got != nil, err)
 		}
 	}
-	found("edited", old)
-	for k, sig := range sigsOf(old) {
-		if edited := strings.HasPrefix(k, rel+"::"); edited != (sig != 0) {
-			t.Errorf("edited: %s has signature %x; want one on the edited file's symbols, none on the others (loaded)", k, sig)
-		}
-	}
-	if !strings.Contains(old.Rewrite(), "version 10") {
-		t.Errorf("edited, the index loaded from version 10 no longer asks to be written again: %q", old.Rewrite())
-	}
-	if err := old.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	if old.Rewrite() != "" {
-		t.Errorf("saved, the edited index asks to be written again: %q", old.Rewrite())
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := binary.LittleEndian.Uint32(data[8:]); v != cacheVersion {
-		t.Errorf("written again as version %d, want %d", v, cacheVersion)
-	}
-	again, err := LoadIndex(path, emb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Rewrite() != "" {
-		t.Errorf("loaded again, it asks to be written again: %q", again.Rewrite())
-	}
-	found("written again", again)
-	checkSigs(t, "written again", sigsOf(again))
 }

@@ -53,15 +53,11 @@ import (
 // instead of trusted.
 const cacheVersion = 12
 
-// oldCacheVersion is the layout before the dictionary (cache version 10):
-// its segments are the same, and it loads by merging the segments' terms,
-// as before; the owner then writes it again (Index.Rewrite).
-const oldCacheVersion = 9
-
-// dictCacheVersion is the first layout with the dictionary. Version 10
-// is version 11 without the symbols' name signatures (segSym.NameSig,
-// zero then): it loads, its symbols' names are read instead, and the
-// owner writes it again (Index.Rewrite).
+// dictCacheVersion is the first layout with the dictionary, whose header
+// holds where it is. Versions 9 (no dictionary) and 10 (no name
+// signatures) loaded until cache version 12, when parsing changed: their
+// symbols are those of the parsing before, so they are a mismatch like
+// any other version, and the folder indexes again.
 const dictCacheVersion = 10
 
 // cacheMagic is the magic of the gob caches of cache versions 1 and 2,
@@ -299,7 +295,7 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 				Range: sym.Range, StartByte: sym.StartByte, EndByte: sym.EndByte, Kind: sym.Kind})
 			rec := &syms[len(syms)-1]
 			sig := ix.NameSig(s)
-			if sig == 0 { // loaded from a version-10 cache
+			if sig == 0 { // a record without one: made from the name
 				sig = NameSig(sym.Name)
 			}
 			if segNameSigs {
@@ -585,19 +581,12 @@ func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index,
 
 // usableDict returns the dictionary of the cache data of header h for its
 // sound segments views, or nil when the load is to merge the segments'
-// terms instead, and then why the cache should be written again: an
-// older layout or a damaged dictionary (nothing when segments are
+// terms instead, and then why the cache should be written again: a
+// damaged dictionary (nothing when segments are
 // damaged: their files are indexed again, and the cache written then).
 func (h *segHeader) usableDict(data []byte, views []*segView, bad int) (*baseDict, string) {
 	if bad > 0 {
 		return nil, ""
-	}
-	if h.version < dictCacheVersion {
-		return nil, fmt.Sprintf("cache layout version %d, now %d", h.version, cacheVersion)
-	}
-	rewrite := ""
-	if h.version != cacheVersion {
-		rewrite = fmt.Sprintf("cache layout version %d, now %d (symbols' name signatures)", h.version, cacheVersion)
 	}
 	d, err := readDict(data, h.dict, len(h.table))
 	for _, v := range views {
@@ -611,7 +600,7 @@ func (h *segHeader) usableDict(data []byte, views []*segView, bad int) (*baseDic
 	for _, v := range views {
 		v.symLex.Gid, v.fileLex.Gid = d.gids[0][v.i], d.gids[1][v.i]
 	}
-	return d, rewrite
+	return d, ""
 }
 
 // segHeader is what the header of a cache file says: the vectors'
@@ -662,7 +651,7 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 		return segHeader{}, errors.New("corrupt cache: header checksum mismatch")
 	}
 	embID := string(data[32 : 32+embLen])
-	if version != cacheVersion && version != dictCacheVersion && version != oldCacheVersion || embID != emb.ID() || int(dim) != emb.Dim() {
+	if version != cacheVersion || embID != emb.ID() || int(dim) != emb.Dim() {
 		return segHeader{}, fmt.Errorf("%w (version %d, embedder %s; want version %d, embedder %s)",
 			ErrCacheMismatch, version, embID, cacheVersion, emb.ID())
 	}

@@ -398,3 +398,89 @@ func TestSelectDeclarationFileAfterCode(t *testing.T) {
 		}
 	}
 }
+
+// releaseScripts is a Go tool with the shell scripts that release and
+// lint it.
+const releaseScripts = `
+-- scripts/release.sh --
+#!/bin/sh
+set -e
+# Build every target and upload the archives.
+for target in linux darwin windows; do
+  GOOS=$target go build -o dist/tool-$target ./cmd
+done
+-- scripts/lint.sh --
+#!/bin/sh
+set -e
+golangci-lint run ./...
+-- cmd/main.go --
+package main
+
+// main builds the archive of every target the release script asks for.
+func main() {
+	build(targets())
+}
+
+func targets() []string { return []string{"linux", "darwin", "windows"} }
+
+func build(ts []string) {}
+`
+
+// A shell script takes the configuration prior, but the literal source
+// reads it as code: a request quoting a literal it removes from a script
+// (` + "`set -e`" + `) gets the release script that holds it first, and says so.
+func TestSelectShellScriptLiteralLeads(t *testing.T) {
+	ws, _ := selOpen(t, releaseScripts, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Replace `set -e` with `set -eu` in the release script"})
+	if files := selFiles(res); len(files) == 0 || files[0] != "scripts/release.sh" {
+		t.Fatalf("files %q, want scripts/release.sh, which holds `set -e`, first", files)
+	}
+	if it := res.Items[0]; !strings.Contains(it.Why, "set -e") {
+		t.Errorf("want the script's why to name the literal it holds, got %q", it.Why)
+	}
+}
+
+// shellTool is a repository whose product is a shell script (nvm's
+// nvm.sh), with its documentation and CI.
+const shellTool = `
+-- nvm.sh --
+#!/usr/bin/env bash
+# Node Version Manager
+
+nvm_install_default_packages() {
+  # Install the default global packages listed in default-packages
+  local DEFAULT_PACKAGES
+  DEFAULT_PACKAGES="$(nvm_get_default_packages)"
+  echo "Installing default global packages from default-packages..."
+  npm install -g $DEFAULT_PACKAGES
+}
+
+nvm_get_default_packages() {
+  local NVM_DEFAULT_PACKAGE_FILE="${NVM_DIR}/default-packages"
+  cat "$NVM_DEFAULT_PACKAGE_FILE"
+}
+-- README.md --
+# nvm
+## Default global packages from file while installing
+If you have a default packages file, nvm installs the default global packages
+listed in it every time you install a new version of node.
+-- .github/workflows/tests.yml --
+name: tests
+on: [push]
+jobs:
+  install:
+    runs-on: ubuntu-latest
+    steps:
+      - run: bash install.sh
+`
+
+// Where shell is all the code (no file of another code language in the
+// folder), a script is the product, not tooling: nvm.sh before the README
+// that documents it.
+func TestSelectShellProductIsCode(t *testing.T) {
+	ws, _ := selOpen(t, shellTool, Options{})
+	files := selFiles(selDo(t, ws, &SelectRequest{Query: "default global packages are installed twice"}))
+	if len(files) == 0 || files[0] != "nvm.sh" {
+		t.Errorf("files %q, want nvm.sh first", files)
+	}
+}

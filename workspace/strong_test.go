@@ -655,7 +655,7 @@ func Start(addr string) error { return nil }
 `
 
 // A release request finds the declaration of the version it replaces by
-// its name (Version, VERSION, __version__) where no source ranks its
+// its name (Version, VERSION) where no source ranks its
 // file: "Changelog for v5.0.0 release" gets version.go, which declares
 // 5.0.0-alpha.
 func TestSelectReleaseFindsVersionNoSourceRanks(t *testing.T) {
@@ -1187,4 +1187,39 @@ func wantFirstOnlyWith(t *testing.T, ws *Workspace, want, with, without string) 
 		t.Errorf("%q: %s is first without what tells it apart: the fixture proves nothing", without, want)
 	}
 	return res
+}
+
+// toolVersions is a tool whose version and the Go release it needs are
+// each declared as a constant.
+const toolVersions = `
+-- version.go --
+package tool
+
+// Version of the tool
+const Version = "2.0.3"
+-- toolchain.go --
+package tool
+
+// minGo is the oldest Go release that builds the tool.
+const minGo = "1.21"
+-- run.go --
+package tool
+
+// Run runs the tool.
+func Run() error { return nil }
+`
+
+// A release request names its release in its first line, and only the
+// versions of that line are the ones it replaces: "Release v2.1.0" with
+// "Requires Go 1.22 from now on." below gets Version's strong match, not
+// the Go release the tool needs (1.21 would precede 1.22).
+func TestSelectReleaseVersionsFromFirstLine(t *testing.T) {
+	ws, _ := selOpen(t, toolVersions, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "Release v2.1.0\n\nRequires Go 1.22 from now on.", Limit: 10})
+	if it := selFind(res, "sym:version.go::Version"); it == nil || it.Strong == nil || it.Strong.By != "version" {
+		t.Errorf("want Version's strong match by version, got %+v in %q", it, selIDs(res))
+	}
+	if it := selFind(res, "sym:toolchain.go::minGo"); it != nil && it.Strong != nil {
+		t.Errorf("a version the body names made minGo a release's declaration: %+v", it.Strong)
+	}
 }

@@ -364,6 +364,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 		inGraph[sf.slot] = true
 	}
 	asks := s.priorAsks()
+	product := !s.scriptsAreTooling()
 	deictic := s.deictic()
 	s.nameStrengths(cs)
 	var here *cand
@@ -383,7 +384,7 @@ func (s *scope) fuse(cs []*cand, graph []scoredFile) {
 				here = c
 			}
 		}
-		if !partners[c.fileSlot] {
+		if !partners[c.fileSlot] && !(product && c.cat == heuristics.Config && c.lang == parse.LangShell) {
 			c.fused *= s.fv.Weights.Prior(asks, c.cat)
 			if s.p.activeAbs == "" {
 				// Beside an open file, its declarations change with it
@@ -477,9 +478,11 @@ func (s *scope) nameStrengths(cs []*cand) {
 
 // versionDecls gives the code symbols of a few lines that declare the
 // version a release the turn names replaces (`Version = "5.3.0"` for
-// "Changelog for v5.3.1") a full name's bonus (heuristics.Precedes).
+// "Changelog for v5.3.1") a full name's bonus (heuristics.Precedes): a
+// version the first line names (releaseLine), not the body's ("Requires
+// Go 1.22" would make a `minGo = "1.21"` the release's declaration).
 func (s *scope) versionDecls(cs []*cand, query string) {
-	named := heuristics.NamedVersions(query)
+	named := heuristics.NamedVersions(releaseLine(query))
 	b := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical])
 	if len(named) == 0 || b == 0 {
 		return
@@ -508,9 +511,14 @@ func (s *scope) declaresVersion(fs uint32, sym *parse.Symbol, named []heuristics
 }
 
 // versionNames are the names code gives the version it declares
-// (case-insensitively: Go's Version, JavaScript's VERSION, Python's
-// __version__).
-var versionNames = []string{"version", "__version__"}
+// (case-insensitively: Go's Version, JavaScript's VERSION). Python's
+// __version__ is no symbol (the index keeps a module's UPPER_CASE
+// assignments only), so its name finds nothing: its file is found by its
+// name (__version__.py) or history. Made a symbol, it cost httpx
+// 1805ee0d "Graceful upgrade path for 0.28." a place at 150 commits
+// (read as a release, __version__.py first) and gained no case (EVAL.md,
+// review3).
+var versionNames = []string{"version"}
 
 // versionCands makes candidates, for a release request, of the code
 // symbols named as versions are that declare the version it replaces:
@@ -518,7 +526,7 @@ var versionNames = []string{"version", "__version__"}
 // version.go no past release touched yet, the version having moved
 // there). versionDecls gives them their bonus.
 func (s *scope) versionCands(cands map[uint32]*cand) {
-	named := heuristics.NamedVersions(s.p.text)
+	named := heuristics.NamedVersions(releaseLine(s.p.text))
 	if len(named) == 0 {
 		return
 	}
@@ -1064,4 +1072,27 @@ func better(a, b *cand) bool {
 		return c < 0
 	}
 	return a.sym.Name < b.sym.Name
+}
+
+// releaseLine is the line of a request that names the release it asks
+// for, if any: its first (namesRelease). The versions it names are the
+// ones a release replaces (versionDecls); the body's are details.
+func releaseLine(text string) string {
+	line, _, _ := strings.Cut(strings.TrimLeft(text, " \t\r\n"), "\n")
+	return line
+}
+
+// scriptsAreTooling reports whether the folder holds code of a language
+// other than shell: beside it, shell scripts build, lint and release it
+// (scripts/lint, gradlew) and take the configuration prior (a Config
+// file's); where none is (nvm's nvm.sh, bats), the scripts are the
+// product and take none. The walk stops at the first such file, most
+// often one of the first.
+func (s *scope) scriptsAreTooling() bool {
+	found := false
+	s.idx.EachPath(func(_ string, fs uint32) bool {
+		found = s.idx.FileCategory(fs) == 0 && s.idx.FileLanguage(fs) != ""
+		return !found
+	})
+	return found
 }

@@ -613,7 +613,9 @@ func (s *scope) literalFiles(lits [][]byte) (holds []int, files []litFile) {
 			return true
 		}
 		seen[fs] = true
-		if s.idx.FileCategory(fs) != 0 {
+		// A shell script is configuration to the priors but code here:
+		// a literal a request removes from it (`set -e`) is its code's.
+		if cat := s.idx.FileCategory(fs); cat != 0 && (cat != heuristics.Config || s.idx.FileLanguage(fs) != parse.LangShell) {
 			return true
 		}
 		scanned++

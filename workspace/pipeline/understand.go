@@ -431,6 +431,5 @@ func (q *query) literals() []string {
 // integers" with "This uses more idiomatic Go 1.22 style", a proxy fix
 // quoting "RFC 9110 §5.3", a benchmark's "+3.5%".
 func namesRelease(text string) bool {
-	line, _, _ := strings.Cut(strings.TrimLeft(text, " \t\r\n"), "\n")
-	return history.NamesVersion(line)
+	return history.NamesVersion(releaseLine(text))
 }
