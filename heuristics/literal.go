@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"unicode"
@@ -272,11 +273,12 @@ func webDomain(w string) bool {
 // handling"): the flag quoted as a parser matches it (`"--exec"`) and its
 // name quoted as a declaration gives it (`Arg::new("exec")`, `long =
 // "exec"`, `Name: "exec"`, a hyphen also as an underscore, clap's id),
-// and the field that declares it where a struct's fields are the flags
-// (clap's derive: `pub full_path: bool` for --full-path; a typed Python
-// parameter or a JavaScript option key alike), written ` full_path: `: a
-// space before it, and one after the colon that a path (`exec::run`) has
-// not. A flag named only in a message's body is most often named in passing,
+// and the field that may declare it where a struct's fields are the flags
+// (clap's derive: `pub full_path: bool` for --full-path; a Python class's
+// annotated field or a JavaScript option's key alike), written
+// ` full_path: `: a space before it, and one after the colon that a path
+// (`exec::run`) has not; it counts only where it starts a line's code
+// (FlagField, IndexLiteral). A flag named only in a message's body is most often named in passing,
 // and the flags every parser provides (builtinFlags) are declared by the
 // parser's help machinery, not where the change is. Each once, at most
 // MaxLiterals.
@@ -312,6 +314,63 @@ func FlagLiterals(text string) []string {
 		i = j
 	}
 	return out
+}
+
+// FlagField reports whether lit is the field form FlagLiterals gives a
+// flag (" full_path: ").
+func FlagField(lit string) bool {
+	return len(lit) > 3 && lit[0] == ' ' && strings.HasSuffix(lit, ": ") && isIdent(lit[1:len(lit)-2])
+}
+
+// IndexLiteral is where lit is first written in text from the offset from
+// on, or -1. A flag's field form (field: FlagField) counts only where it
+// declares a field or an option: first in its line's code, after
+// indentation and visibility words at most (`pub full_path: bool,` in a
+// Rust struct, `full_path: bool = False` in a Python class, an object's
+// key `full_path: true,`, `private full_path: boolean;`), not a local's
+// type (`let full_path: bool`), a parameter's on the signature's line
+// (`fn f(full_path: bool)`, `def f(self, full_path: bool)`), a label or
+// a case, or an inline object's key. A parameter on a line of its own in
+// a signature cut over lines reads as a field still.
+func IndexLiteral(text []byte, from int, lit []byte, field bool) int {
+	for at := from; at <= len(text); {
+		i := bytes.Index(text[at:], lit)
+		if i < 0 {
+			return -1
+		}
+		at += i
+		if !field || startsLineCode(text, at) {
+			return at
+		}
+		at++
+	}
+	return -1
+}
+
+// startsLineCode reports whether what precedes text[at] on its line is
+// indentation and visibility words at most.
+func startsLineCode(text []byte, at int) bool {
+	line := text[bytes.LastIndexByte(text[:at], '\n')+1 : at]
+	for len(line) > 0 {
+		line = bytes.TrimLeft(line, " \t")
+		end := bytes.IndexAny(line, " \t")
+		if end < 0 {
+			end = len(line)
+		}
+		if end > 0 && !visibilityWords[string(line[:end])] {
+			return false
+		}
+		line = line[end:]
+	}
+	return true
+}
+
+// visibilityWords are the words a field's declaration may start with:
+// Rust's and TypeScript's visibility and modifiers.
+var visibilityWords = map[string]bool{
+	"pub": true, "pub(crate)": true, "pub(super)": true,
+	"public": true, "private": true, "protected": true, "readonly": true,
+	"static": true, "declare": true, "override": true,
 }
 
 func isFlagByte(c byte) bool {

@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -108,5 +109,56 @@ func TestFlagLiterals(t *testing.T) {
 		if got := FlagLiterals(tc.text); !slices.Equal(got, tc.want) {
 			t.Errorf("FlagLiterals(%q) = %q, want %q", tc.text, got, tc.want)
 		}
+	}
+}
+
+// A flag's field form (" exec: ") holds where a field or an option is
+// declared, first in its line's code, and not where a local's type or a
+// parameter's on the signature's line is written.
+func TestIndexLiteralFlagField(t *testing.T) {
+	lit := []byte(" exec: ")
+	if !FlagField(string(lit)) || FlagField(`"exec"`) || FlagField(" a b: ") {
+		t.Fatal("FlagField: want only the field form")
+	}
+	for _, tc := range []struct {
+		lang, line string
+		want       bool
+	}{
+		{"rust", "    pub exec: Option<CommandSet>,", true},
+		{"rust", "    pub(crate) exec: bool,", true},
+		{"rust", "    exec: bool,", true},
+		{"rust", "        exec: None,", true}, // a struct literal's field
+		{"rust", "    let exec: Option<Exec> = None;", false},
+		{"rust", "    let mut exec: Vec<String> = vec![];", false},
+		{"rust", "pub fn run(paths: &[PathBuf], exec: bool) -> Result<()> {", false},
+		{"rust", "fn spawn(exec: &CommandSet) {", false},
+		{"rust", "    // exec: run a command", false},
+		{"go", "\tExec    string `long:\"exec\" description:\"run\"`", false}, // "exec" quoted holds it
+		{"go", "\t\texec: true,", false},                                      // a tab, no space, before it: Go declares flags quoted
+		{"go", "func run(exec: bool) {", false},
+		{"python", "    exec: bool = False", true}, // a dataclass's field
+		{"python", "def main(self, exec: bool = False):", false},
+		{"python", "    def run(self, exec: str) -> None:", false},
+		{"python", "    exec: str | None = Field(default=None)", true},
+		{"typescript", "  exec: boolean;", true},
+		{"typescript", "  private readonly exec: boolean;", true},
+		{"typescript", "export function run(exec: boolean): void {", false},
+		{"typescript", "const options = { exec: true };", false},
+		{"typescript", "    case exec: return 1;", false},
+		{"javascript", "  exec: false,", true}, // an option's key
+		{"javascript", "let exec: number = 1;", false},
+	} {
+		text := []byte("x\n" + tc.line + "\n")
+		if got := IndexLiteral(text, 0, lit, true) >= 0; got != tc.want {
+			t.Errorf("%s: %q holds the field: %v, want %v", tc.lang, tc.line, got, tc.want)
+		}
+		if bytes.Contains(text, lit) && IndexLiteral(text, 0, lit, false) < 0 {
+			t.Errorf("%s: %q: not the field form, want it found anywhere", tc.lang, tc.line)
+		}
+	}
+	// The first place that counts, past those that do not.
+	text := []byte("fn f(exec: bool) {}\nstruct O {\n    pub exec: bool,\n}\n")
+	if got, want := IndexLiteral(text, 0, lit, true), bytes.Index(text, []byte("    pub exec"))+7; got != want {
+		t.Errorf("IndexLiteral = %d, want %d", got, want)
 	}
 }

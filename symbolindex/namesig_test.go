@@ -96,11 +96,11 @@ func writeVersion10(t *testing.T, ix *Index, path string) {
 	}
 }
 
-// A cache written before parsing last changed (cache version 12: a
-// JavaScript module's main function written as an expression became a
-// symbol) holds the symbols of the parsing then, whatever its layout:
-// versions 9, 10 and 11 are all a mismatch, and the folder indexes again
-// rather than trust them.
+// A cache written before parsing last changed (cache version 13: a
+// JavaScript test framework's xdescribe, fit, it.skip became suites and
+// cases like describe and it) holds the symbols of the
+// parsing then, whatever its layout: versions 9, 10, 11 and 12 are all a
+// mismatch, and the folder indexes again rather than trust them.
 func TestCacheOfOlderParsingIsIndexedAgain(t *testing.T) {
 	ix := persistBuild(t)
 	dir := t.TempDir()
@@ -116,7 +116,10 @@ func TestCacheOfOlderParsingIsIndexedAgain(t *testing.T) {
 	v11 := slices.Clone(data)
 	binary.LittleEndian.PutUint32(v11[8:], 11)
 	binary.LittleEndian.PutUint64(v11[hdr:], xxhash.Sum64(v11[:hdr]))
-	for name, b := range map[string][]byte{"version 9": asVersion9(t, data), "version 10": data10, "version 11": v11} {
+	v12 := slices.Clone(data)
+	binary.LittleEndian.PutUint32(v12[8:], 12)
+	binary.LittleEndian.PutUint64(v12[hdr:], xxhash.Sum64(v12[:hdr]))
+	for name, b := range map[string][]byte{"version 9": asVersion9(t, data), "version 10": data10, "version 11": v11, "version 12": v12} {
 		if got, err := loadBytes(t, b); !errors.Is(err, ErrCacheMismatch) {
 			t.Errorf("%s: loaded (index %v), err %v; want ErrCacheMismatch", name, got != nil, err)
 		}

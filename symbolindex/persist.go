@@ -51,13 +51,13 @@ import (
 // cacheVersion changes whenever the on-disk layout or anything that feeds it
 // (parsing, tokenizing, hashing) changes, so that an old cache is rebuilt
 // instead of trusted.
-const cacheVersion = 12
+const cacheVersion = 13
 
 // dictCacheVersion is the first layout with the dictionary, whose header
 // holds where it is. Versions 9 (no dictionary) and 10 (no name
-// signatures) loaded until cache version 12, when parsing changed: their
-// symbols are those of the parsing before, so they are a mismatch like
-// any other version, and the folder indexes again.
+// signatures) loaded until cache version 12, when parsing changed (and
+// again at 13): their symbols are those of the parsing before, so they are
+// a mismatch like any other version, and the folder indexes again.
 const dictCacheVersion = 10
 
 // cacheMagic is the magic of the gob caches of cache versions 1 and 2,

@@ -410,7 +410,39 @@ func TestSelectFlagFieldDeclarationLeads(t *testing.T) {
 	it := res.Items[0]
 	// The why quotes the field as the code writes it, without the
 	// spaces the lookup puts around it.
-	if !strings.Contains(it.Text, "pub full_path: bool") || !strings.Contains(it.Why, "holds `full_path:`, declaring a flag your request names") {
-		t.Errorf("want the first item to show the full_path field and say it declares the flag, got %q (why %q)", it.Text, it.Why)
+	if !strings.Contains(it.Text, "pub full_path: bool") || !strings.Contains(it.Why, "holds `full_path:`, a field or option named like a flag your request names") {
+		t.Errorf("want the first item to show the full_path field and say it is named like the flag, got %q (why %q)", it.Text, it.Why)
+	}
+}
+
+// A flag's field form holds only where a field or an option is declared:
+// a function's typed parameter or a local's type named like the flag
+// (Rust's `fn f(full_path: bool)`, `let full_path: bool`, Python's
+// `def f(self, full_path: bool)`, TypeScript's `function f(full_path:
+// boolean)`) declares nothing, and the literal source neither ranks their
+// symbols for it nor says they hold it; the struct's field still leads.
+func TestSelectFlagFieldOnlyDeclarations(t *testing.T) {
+	ws, _ := selOpen(t, clapOpts()+`-- src/search.rs --
+/// Whether a search matches the whole path.
+pub fn search_full(pattern: &str, full_path: bool) -> bool {
+    let full_path: bool = full_path || pattern.contains('/');
+    full_path
+}
+-- scripts/search.py --
+def search_full(pattern, full_path: bool = False):
+    return full_path or "/" in pattern
+-- web/search.ts --
+export function searchFull(pattern: string, full_path: boolean): boolean {
+  return full_path || pattern.includes('/');
+}
+`, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "docs: drop accidental --full-path edits from the path PR"})
+	if files := selFiles(res); len(files) == 0 || files[0] != "src/cli.rs" {
+		t.Fatalf("want src/cli.rs, which declares --full-path, first, got %q", files)
+	}
+	for _, it := range res.Items {
+		if it.Path != "src/cli.rs" && strings.Contains(it.Why, "full_path:") {
+			t.Errorf("%s: why %q, but it declares no field full_path", it.ID, it.Why)
+		}
 	}
 }

@@ -116,11 +116,44 @@ type queryInfo struct {
 }
 
 // textPred is a compiled #eq? or #not-eq? predicate comparing a capture's
-// text with a string.
+// text with a string, or a #test-call? or #not-test-call? one looking it
+// up in a set of names (set, when not nil).
 type textPred struct {
 	capture uint32
 	value   string
+	set     map[string]bool
 	negate  bool
+}
+
+// jsTestCalls are the functions of JavaScript's test frameworks (mocha's
+// BDD and TDD interfaces, jest, jasmine, vitest, node:test) by their role,
+// which the predicate (#test-call? @_fn "role") looks up ("any": all of
+// them): a suite ("describe") is a module qualifying the cases inside it,
+// a case ("it") a function, and a hook ("beforeEach") no symbol. The x and
+// f variants skip or focus one; their member forms (describe.only,
+// it.skip) are matched by the queries (jstests.scm).
+var jsTestCalls = map[string]string{
+	"describe": "suite", "xdescribe": "suite", "fdescribe": "suite",
+	"context": "suite", "xcontext": "suite", "suite": "suite",
+	"it": "case", "xit": "case", "fit": "case",
+	"test": "case", "xtest": "case", "specify": "case", "xspecify": "case",
+	"before": "hook", "after": "hook", "beforeEach": "hook", "afterEach": "hook",
+	"beforeAll": "hook", "afterAll": "hook",
+	"setup": "hook", "teardown": "hook", "suiteSetup": "hook", "suiteTeardown": "hook",
+}
+
+// testCallSet is the set of jsTestCalls of a role, or of all for "any".
+func testCallSet(role string) (map[string]bool, error) {
+	set := map[string]bool{}
+	for name, r := range jsTestCalls {
+		if role == "any" || r == role {
+			set[name] = true
+		}
+	}
+	if len(set) == 0 {
+		return nil, fmt.Errorf("no test calls of the role %q", role)
+	}
+	return set, nil
 }
 
 // accept reports whether a match satisfies its pattern's text predicates.
@@ -133,7 +166,10 @@ func (qi *queryInfo) accept(m *sitter.QueryMatch, src []byte) bool {
 		for _, c := range m.Captures {
 			if c.Index == p.capture {
 				s, e := c.Node.StartByte(), c.Node.EndByte()
-				eq = e <= uint32(len(src)) && s <= e && string(src[s:e]) == p.value
+				if e <= uint32(len(src)) && s <= e {
+					text := src[s:e]
+					eq = p.set == nil && string(text) == p.value || p.set != nil && p.set[string(text)]
+				}
 				break
 			}
 		}
@@ -272,9 +308,9 @@ func (k defKind) kind() Kind {
 
 var codeLangs = [...]*langSpec{
 	{name: LangGo, grammar: golang.GetLanguage, queries: []string{"go.scm"}},
-	{name: LangTypeScript, grammar: typescript.GetLanguage, queries: []string{"typescript.scm"}},
-	{name: LangTSX, grammar: tsx.GetLanguage, queries: []string{"typescript.scm", "jsx.scm"}},
-	{name: LangJavaScript, grammar: javascript.GetLanguage, queries: []string{"javascript.scm"}},
+	{name: LangTypeScript, grammar: typescript.GetLanguage, queries: []string{"typescript.scm", "jstests.scm"}},
+	{name: LangTSX, grammar: tsx.GetLanguage, queries: []string{"typescript.scm", "jsx.scm", "jstests.scm"}},
+	{name: LangJavaScript, grammar: javascript.GetLanguage, queries: []string{"javascript.scm", "jstests.scm"}},
 	{name: LangPython, grammar: python.GetLanguage, queries: []string{"python.scm"}, comments: commentNone},
 	{name: LangRust, grammar: rust.GetLanguage, queries: []string{"rust.scm"}, attrLines: []string{"#["}},
 	{name: LangJava, grammar: java.GetLanguage, queries: []string{"java.scm"}},
@@ -353,18 +389,28 @@ func newQueryInfo(src []byte, lang *sitter.Language) (queryInfo, error) {
 	return qi, nil
 }
 
-// compilePredicate reads one predicate: only (#eq? @capture "text") and
-// (#not-eq? @capture "text") are supported.
+// compilePredicate reads one predicate: only (#eq? @capture "text"),
+// (#not-eq? @capture "text"), (#test-call? @capture "role") and
+// (#not-test-call? @capture "role") are supported.
 func compilePredicate(q *sitter.Query, steps []sitter.QueryPredicateStep) (textPred, error) {
 	if len(steps) == 0 || steps[0].Type != sitter.QueryPredicateStepTypeString {
 		return textPred{}, errors.New("malformed predicate")
 	}
 	op := q.StringValueForId(steps[0].ValueId)
-	if (op != "eq?" && op != "not-eq?") || len(steps) != 4 ||
+	base, negate := strings.CutPrefix(op, "not-")
+	if (base != "eq?" && base != "test-call?") || len(steps) != 4 ||
 		steps[1].Type != sitter.QueryPredicateStepTypeCapture || steps[2].Type != sitter.QueryPredicateStepTypeString {
-		return textPred{}, fmt.Errorf("unsupported predicate #%s (only #eq? and #not-eq? of a capture and a string are)", op)
+		return textPred{}, fmt.Errorf("unsupported predicate #%s (only #eq? and #test-call?, or their #not-, of a capture and a string are)", op)
 	}
-	return textPred{capture: steps[1].ValueId, value: q.StringValueForId(steps[2].ValueId), negate: op == "not-eq?"}, nil
+	p := textPred{capture: steps[1].ValueId, value: q.StringValueForId(steps[2].ValueId), negate: negate}
+	if base == "test-call?" {
+		set, err := testCallSet(p.value)
+		if err != nil {
+			return textPred{}, err
+		}
+		p.set = set
+	}
+	return p, nil
 }
 
 func parseCaptureName(name string) (captureRole, bool) {

@@ -1000,3 +1000,115 @@ func TestParseModuleFunctionExpressions(t *testing.T) {
 		}
 	}
 }
+
+// TestParseTestFrameworkCalls: the test frameworks' other calls are test
+// suites and cases too, not functions a top-level call defines: mocha's
+// xdescribe and specify, jasmine's fdescribe, fit and xit, the member
+// forms (describe.only, it.skip, test.concurrent.only) qualify and name
+// like describe and it; a hook
+// (before, afterAll) is no symbol, named callback or not. Before, a named
+// callback made a top-level xdescribe or before a function named after
+// it, and the cases inside it local to that function.
+func TestParseTestFrameworkCalls(t *testing.T) {
+	mocha := `'use strict'
+
+var express = require('../')
+
+xdescribe('app.router', function router () {
+  before(function setup () {
+    this.app = express()
+  })
+
+  it('should restore req.params', function restore (done) {
+    done()
+  })
+
+  specify('decodes the path', function () {
+    assert.ok(true)
+  })
+})
+
+describe.only('res.json(obj)', function () {
+  beforeEach(function reset () {})
+
+  it.skip('should respond with json', function () {
+    assert.ok(true)
+  })
+})
+
+before(function start () {
+  server.listen(3000)
+})
+`
+	jest := `import { expect } from '@jest/globals';
+
+describe.skip('add', () => {
+  test(` + "`returns ${expected}`" + `, () => {
+    expect(add(1, 1)).toBe(expected);
+  });
+
+  test.concurrent.only('sums two numbers', async () => {
+    expect(await add(1, 2)).toBe(3);
+  });
+});
+
+fdescribe('focus', () => {
+  fit('runs alone', () => {
+    expect(true).toBe(true);
+  });
+
+  xit('is skipped', function skipped() {
+    expect(false).toBe(true);
+  });
+});
+
+afterAll(function cleanup() {
+  jest.resetAllMocks();
+});
+`
+	p := NewParser()
+	defer p.Close()
+	cases := []struct {
+		path, src string
+		want      []string // qualified name, kind and 1-based lines
+	}{
+		{"test/app.router.js", mocha, []string{
+			"express var 3-3",
+			"app.router module 5-17",
+			"app.router.should restore req.params function 10-12",
+			"app.router.decodes the path function 14-16",
+			"res.json(obj) module 19-25",
+			"res.json(obj).should respond with json function 22-24",
+		}},
+		{"test/app.router.ts", mocha, nil}, // the same in TypeScript
+		{"src/add.test.ts", jest, []string{
+			"add module 3-11",
+			"add.sums two numbers function 8-10",
+			"focus module 13-21",
+			"focus.runs alone function 14-16",
+			"focus.is skipped function 18-20",
+		}},
+		{"src/add.test.tsx", jest, nil},
+	}
+	var want []string
+	for _, c := range cases {
+		if c.want != nil {
+			want = c.want
+		}
+		pf, err := p.Parse(c.path, []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pf.SyntaxErrors {
+			t.Errorf("%s: syntax errors", c.path)
+		}
+		checkInvariants(t, []byte(c.src), pf)
+		var got []string
+		for _, s := range pf.Symbols {
+			got = append(got, fmt.Sprintf("%s %v %d-%d", s.Qualified, s.Kind, s.Range.StartLine+1, s.Range.EndLine+1))
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: symbols\n%s\nwant\n%s", c.path, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

@@ -658,7 +658,12 @@ func holds(c *cand) []string {
 			holds = "holds `"
 		}
 		what := "`, which your request removes or replaces"
-		if c.literalFlag {
+		switch {
+		case c.literalFlag && heuristics.FlagField(c.literal):
+			// A field named like the flag, which may or may not be
+			// what declares it.
+			what = "`, a field or option named like a flag your request names"
+		case c.literalFlag:
 			what = "`, declaring a flag your request names"
 		}
 		out = append(out, holds+shortLiteral(strings.TrimSpace(c.literal))+what)

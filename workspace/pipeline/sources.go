@@ -554,10 +554,12 @@ func literalSource(s *scope) ranked {
 		return ranked{}
 	}
 	lits := make([][]byte, len(all))
+	field := make([]bool, len(all))
 	for i, lit := range all {
 		lits[i] = []byte(lit)
+		field[i] = heuristics.FlagField(lit) && slices.Contains(s.q.flags, lit)
 	}
-	holds, files := s.literalFiles(lits)
+	holds, files := s.literalFiles(lits, field)
 	// Second pass, over the files that hold a kept literal: the symbols
 	// around each place one is written.
 	var out ranked
@@ -574,7 +576,7 @@ func literalSource(s *scope) ranked {
 				}
 				s.litWhy[f.slot] = all[i]
 			}
-			holders = s.literalHolders(holders, f.slot, f.text, lits[i], all[i])
+			holders = s.literalHolders(holders, f.slot, f.text, lits[i], field[i], all[i])
 		}
 		if n > 0 {
 			out.files = append(out.files, scoredFile{f.slot, float64(n)})
@@ -599,9 +601,10 @@ type litFile struct {
 }
 
 // literalFiles is literalSource's first pass: the code files, of those it
-// scans, that hold each literal (lits), a literal's search stopped once
-// more than heuristics.MaxLiteralFiles do; holds counts them.
-func (s *scope) literalFiles(lits [][]byte) (holds []int, files []litFile) {
+// scans, that hold each literal (lits; a flag's field form, field, only
+// where it declares one: heuristics.IndexLiteral), a literal's search
+// stopped once more than heuristics.MaxLiteralFiles do; holds counts them.
+func (s *scope) literalFiles(lits [][]byte, field []bool) (holds []int, files []litFile) {
 	holds = make([]int, len(lits))
 	seen := map[uint32]bool{}
 	scanned, open := 0, len(lits)
@@ -622,7 +625,7 @@ func (s *scope) literalFiles(lits [][]byte) (holds []int, files []litFile) {
 		text := s.snap.fileText(s.idx, s.fv.Root, s.idx.FilePath(fs))
 		var held []int
 		for i, lit := range lits {
-			if holds[i] <= heuristics.MaxLiteralFiles && bytes.Contains(text, lit) {
+			if holds[i] <= heuristics.MaxLiteralFiles && heuristics.IndexLiteral(text, 0, lit, field[i]) >= 0 {
 				held = append(held, i)
 				if holds[i]++; holds[i] > heuristics.MaxLiteralFiles {
 					open--
@@ -660,15 +663,15 @@ func (s *scope) literalFiles(lits [][]byte) (holds []int, files []litFile) {
 
 // literalHolders adds to out, once each, the innermost symbols of the file
 // fs (whose text is text) around each place lit is written, by the times
-// it is written in them; each symbol's first literal is its why (litSym).
-func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte, why string) []weightedSlot {
+// it is written in them (a flag's field form, field, only where it
+// declares one); each symbol's first literal is its why (litSym).
+func (s *scope) literalHolders(out []weightedSlot, fs uint32, text, lit []byte, field bool, why string) []weightedSlot {
 	spans := s.spansOf(fs)
 	for at := 0; ; {
-		i := bytes.Index(text[at:], lit)
-		if i < 0 {
+		at = heuristics.IndexLiteral(text, at, lit, field)
+		if at < 0 {
 			return out
 		}
-		at += i
 		if best, ok := spans.innermost(uint32(at), uint32(at+len(lit))); ok && s.accepts(best) {
 			if j := slices.IndexFunc(out, func(w weightedSlot) bool { return w.slot == best }); j >= 0 {
 				out[j].w++

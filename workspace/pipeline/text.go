@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -48,6 +49,8 @@ func excerpt(text string, n int, q *query, lang, lit string) heuristics.Excerpt 
 		df := map[string]int{}
 		seen := map[string]bool{}
 		nLit := 0
+		// A flag's field form holds only where it declares the field.
+		field := heuristics.FlagField(lit) && slices.Contains(q.flags, lit)
 		for line := range strings.SplitAfterSeq(text, "\n") {
 			var held []string
 			clear(seen)
@@ -60,6 +63,9 @@ func excerpt(text string, n int, q *query, lang, lit string) heuristics.Excerpt 
 			})
 			lines = append(lines, held)
 			has := lit != "" && strings.Contains(line, lit)
+			if has && field {
+				has = heuristics.IndexLiteral([]byte(line), 0, []byte(lit), true) >= 0
+			}
 			holds = append(holds, has)
 			if has {
 				nLit++

@@ -9,12 +9,13 @@
 ; A module's main function written as an expression: export default
 ; guard && function name () {} (or an arrow in parentheses; "default" when
 ; it has no name), and a top-level call that defines one by a named
-; function, defineGetter(req, 'host', function host () {}). Else their
-; lines, often the most of the file, are in no symbol.
+; function, defineGetter(req, 'host', function host () {}), unless it is
+; a test framework's (jstests.scm). Else their lines, often the most of
+; the file, are in no symbol.
 (export_statement value: (binary_expression right: (function_expression name: (identifier) @name body: (_) @body))) @def.function
 (export_statement value: (binary_expression right: (function_expression !name body: (_) @body))) @def.function
 (export_statement value: (binary_expression right: (parenthesized_expression (arrow_function body: (_) @body)))) @def.function
-(program (expression_statement (call_expression function: (identifier) @_fn arguments: (arguments (function_expression name: (identifier) @name body: (_) @body))) (#not-eq? @_fn "describe") (#not-eq? @_fn "context") (#not-eq? @_fn "suite") (#not-eq? @_fn "it") (#not-eq? @_fn "test")) @def.function)
+(program (expression_statement (call_expression function: (identifier) @_fn arguments: (arguments (function_expression name: (identifier) @name body: (_) @body))) (#not-test-call? @_fn "any")) @def.function)
 (program [(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)])) (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)]))] @def.jsfunc)
 (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)])) @def.jsfunc)
 (program [(lexical_declaration (variable_declarator name: (identifier) @name)) (variable_declaration (variable_declarator name: (identifier) @name))] @def.jsvar)
@@ -33,15 +34,6 @@
 (expression_statement (assignment_expression left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name) right: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) (#eq? @_module "module") (#eq? @_exports "exports")) @def.function
 (expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (object [(method_definition name: (property_identifier) @name body: (_) @body) (pair key: (property_identifier) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)])] @def.function)) (#eq? @_module "module") (#eq? @_exports "exports"))
 
-
-; Test suites and cases (mocha, jest, vitest, node:test): describe('…', fn)
-; (or context, suite) is a module that qualifies the it('…', fn) and
-; test('…', fn) cases inside it; the string is the name.
-(expression_statement (call_expression function: (identifier) @_fn arguments: (arguments . (string (string_fragment) @name) . [(function_expression body: (_) @body) (arrow_function body: (_) @body)])) @def.module (#eq? @_fn "describe"))
-(expression_statement (call_expression function: (identifier) @_fn arguments: (arguments . (string (string_fragment) @name) . [(function_expression body: (_) @body) (arrow_function body: (_) @body)])) @def.module (#eq? @_fn "context"))
-(expression_statement (call_expression function: (identifier) @_fn arguments: (arguments . (string (string_fragment) @name) . [(function_expression body: (_) @body) (arrow_function body: (_) @body)])) @def.module (#eq? @_fn "suite"))
-(expression_statement (call_expression function: (identifier) @_fn arguments: (arguments . (string (string_fragment) @name) . [(function_expression body: (_) @body) (arrow_function body: (_) @body)])) @def.function (#eq? @_fn "it"))
-(expression_statement (call_expression function: (identifier) @_fn arguments: (arguments . (string (string_fragment) @name) . [(function_expression body: (_) @body) (arrow_function body: (_) @body)])) @def.function (#eq? @_fn "test"))
 
 ; References: identifiers in call, type, selector and constructor positions.
 (call_expression function: (identifier) @ref)
