@@ -426,10 +426,10 @@ func (q *query) literals() []string {
 
 // namesRelease reports whether a request asks for a release: its first
 // line names a version, as history reads a past commit's subject
-// (history.NamesVersion). A version the body names in passing is a
+// (history.NamesRelease). A version the body names in passing is a
 // detail of the change, not what it asks for: "Use for range for
 // integers" with "This uses more idiomatic Go 1.22 style", a proxy fix
 // quoting "RFC 9110 §5.3", a benchmark's "+3.5%".
 func namesRelease(text string) bool {
-	return history.NamesVersion(releaseLine(text))
+	return history.NamesRelease(releaseLine(text))
 }
