@@ -1224,28 +1224,6 @@ func TestSelectReleaseVersionsFromFirstLine(t *testing.T) {
 	}
 }
 
-// A first line that names a language's version ("Use Go 1.22
-// range-over-int in parseFlags") is no release: the function it names
-// keeps its name match and comes first, and the constant holding the
-// oldest Go release the tool builds with (1.21 precedes 1.22) is not
-// taken for the project's version.
-func TestSelectLanguageVersionIsNoRelease(t *testing.T) {
-	flags := "-- flags.go --\npackage tool\n\n// parseFlags reads the command line flags of the tool.\nfunc parseFlags(args []string) error { return nil }\n\n// usage prints the help text.\nfunc usage() {}\n"
-	ws, _ := selOpen(t, toolVersions+flags, Options{})
-	for _, q := range []string{"Use Go 1.22 range-over-int in parseFlags", "parseFlags: drop support for Go 1.21"} {
-		res := selDo(t, ws, &SelectRequest{Query: q, Limit: 10})
-		if it := selFind(res, "sym:flags.go::parseFlags"); it == nil || it.Strong == nil || it.Strong.By != "name" {
-			t.Errorf("%q: want parseFlags's strong match by name, got %+v in %q", q, it, selIDs(res))
-		}
-		if it := selFind(res, "sym:toolchain.go::minGo"); it != nil && it.Strong != nil && it.Strong.By == "version" {
-			t.Errorf("%q: the Go release the tool needs was read as the project's version", q)
-		}
-		if files := selFiles(res); len(files) == 0 || files[0] != "flags.go" {
-			t.Errorf("%q: want flags.go first, got %q", q, files)
-		}
-	}
-}
-
 // A request that is only a version ("2.0.4") matches no word well, and
 // its answer has low confidence; the declaration of the version it
 // replaces is evidence of its own, not a guess the answer leaves out.

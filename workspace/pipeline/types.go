@@ -271,7 +271,7 @@ type query struct {
 	// sentences are the sub-queries of a query of several sentences.
 	sentences [][]symbolindex.QueryTerm
 	// release: the request (or the history it continues) names a version
-	// number, as a release commit does (history.NamesRelease).
+	// number, as a release commit does (history.NamesVersion).
 	release bool
 	// removed are the literals of code the request removes or replaces
 	// (heuristics.RemovedLiterals), for the literal source.
