@@ -236,19 +236,20 @@ func versions(ms [][]string) []Version {
 	return out
 }
 
-// NamesRelease reports whether a commit subject or a request's first
-// line names a release of the project: a part of it (between colons,
-// brackets, parentheses and dashes) names a version with no other word
-// than releaseWords ("0.71.0", "chore(release):
-// v1.7.8", "Changelog for v5.3.1", "Prepare version 2.11.0", "🔖 Release
-// version 0.140.2", "start version 3.1.3"). A version that follows the
-// name of a language, a runtime, a tool or a dependency is theirs, not
-// the project's: "drop support for Python 3.8", "Requires Go 1.22", "Bump
-// cryptography from 44.0.0 to 44.0.1", "Update msrv to 1.90.0", "tmux
-// 3.7 or above", and so is one a change merely refers to ("Graceful
-// upgrade path for 0.28.", "Fix typo in 0.71 changelog entry"), as is
-// a range or a constraint ("from <0.17.0,>=0.15.0", "1.77.2 -> 1.90.0",
-// "qs@^6.14.1").
+// NamesRelease reports whether a past commit's subject names a release
+// of the project (history's version marker; a request's first line
+// naming any version is still read as a release, EVAL.md release2): a
+// part of it (between colons, brackets, parentheses and dashes) names a
+// version with no other word than releaseWords ("0.71.0",
+// "chore(release): v1.7.8", "Changelog for v5.3.1", "Prepare version
+// 2.11.0", "🔖 Release version 0.140.2", "start version 3.1.3"). A
+// version that follows the name of a language, a runtime, a tool or a
+// dependency is theirs, not the project's: "drop support for Python
+// 3.8", "Requires Go 1.22", "Bump cryptography from 44.0.0 to 44.0.1",
+// "Update msrv to 1.90.0", "tmux 3.7 or above", and so is one a change
+// merely refers to ("Graceful upgrade path for 0.28.", "Fix typo in
+// 0.71 changelog entry"), as is a range or a constraint ("from
+// <0.17.0,>=0.15.0", "1.77.2 -> 1.90.0", "qs@^6.14.1").
 func NamesRelease(line string) bool {
 	parts := strings.FieldsFunc(line, func(r rune) bool {
 		return strings.ContainsRune(":()[]{}—–", r)
