@@ -2,7 +2,10 @@ package heuristics
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
+	"unicode"
 )
 
 // Strong, specific evidence (workspace/pipeline/fuse.go). Reciprocal-rank
@@ -231,6 +234,49 @@ func versions(ms [][]string) []Version {
 		out = append(out, v)
 	}
 	return out
+}
+
+// NamesRelease reports whether a past commit's subject names a release
+// of the project (history's version marker; a request's first line
+// naming any version is still read as a release, EVAL.md release2): a
+// part of it (between colons, brackets, parentheses and dashes) names a
+// version with no other word than releaseWords ("0.71.0",
+// "chore(release): v1.7.8", "Changelog for v5.3.1", "Prepare version
+// 2.11.0", "🔖 Release version 0.140.2", "start version 3.1.3"). A
+// version that follows the name of a language, a runtime, a tool or a
+// dependency is theirs, not the project's: "drop support for Python
+// 3.8", "Requires Go 1.22", "Bump cryptography from 44.0.0 to 44.0.1",
+// "Update msrv to 1.90.0", "tmux 3.7 or above", and so is one a change
+// merely refers to ("Graceful upgrade path for 0.28.", "Fix typo in
+// 0.71 changelog entry"), as is a range or a constraint ("from
+// <0.17.0,>=0.15.0", "1.77.2 -> 1.90.0", "qs@^6.14.1").
+func NamesRelease(line string) bool {
+	parts := strings.FieldsFunc(line, func(r rune) bool {
+		return strings.ContainsRune(":()[]{}—–", r)
+	})
+	for _, part := range parts {
+		if !NamedVersionRE.MatchString(part) || strings.ContainsAny(part, "<>=~^@") {
+			continue
+		}
+		words := strings.FieldsFunc(NamedVersionRE.ReplaceAllString(part, " "), func(r rune) bool { return !unicode.IsLetter(r) })
+		if !slices.ContainsFunc(words, func(w string) bool { return !releaseWords[strings.ToLower(w)] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseWords are the words a subject naming the project's release
+// holds beside the version (NamesRelease); any other word names what
+// the version belongs to or what the change does.
+var releaseWords = map[string]bool{
+	"release": true, "released": true, "releases": true, "releasing": true, "pre": true,
+	"changelog": true, "changes": true, "history": true, "news": true, "notes": true, "entry": true, "md": true, "date": true,
+	"version": true, "bump": true, "bumped": true, "prepare": true, "prepared": true, "start": true,
+	"tag": true, "tagged": true, "publish": true, "published": true, "cut": true, "new": true, "final": true,
+	"add": true, "added": true, "update": true, "updated": true, "chore": true,
+	"for": true, "to": true, "the": true, "of": true, "a": true,
+	"rc": true, "beta": true, "alpha": true, "v": true,
 }
 
 // Precedes reports whether v can be the version a release of next

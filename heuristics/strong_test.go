@@ -159,3 +159,56 @@ func TestReleaseVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesRelease: a first line names the project's release when its
+// version stands with release words only; a language's, a runtime's, a
+// tool's or a dependency's version, or one a change refers to, is no
+// release (name matching stays on for it).
+func TestNamesRelease(t *testing.T) {
+	for line, want := range map[string]bool{
+		"0.71.0":                                                  true,
+		"v5.0.0-beta.3":                                           true,
+		"chore(release): v1.7.8":                                  true,
+		"[Release] v1.7.0 (#6408)":                                true,
+		"Release: 5.2.0 (#6920)":                                  true,
+		"release: 10.3":                                           true,
+		"🔖 Release version 0.140.2":                               true,
+		"Version 0.28.0. (#3419)":                                 true,
+		"Changelog for v5.0.0 release":                            true,
+		"Add changelog for v5.0.4 release":                        true,
+		"v4.15.0 changelog":                                       true,
+		"Prepare 10.4.1 release":                                  true,
+		"Prepare version 2.11.0":                                  true,
+		"chore: Bump to 10.4.2":                                   true,
+		"chore: v1.2.0 pre-release":                               true,
+		"start version 3.1.3":                                     true,
+		"Update CHANGELOG (0.72.0)":                               true,
+		"Update CHANGELOG for 0.27.1 release date.":               true,
+		"Graceful upgrade path for 0.28. (#3394)":                 false,
+		"drop support for Python 3.8":                             false,
+		"Add support for Python 3.13 (#3460)":                     false,
+		"Requires Go 1.22":                                        false,
+		"CI: Use Go 1.22":                                         false,
+		"build: Node.js 23.0 (#6075)":                             false,
+		"build(msrv): Update msrv to 1.90.0":                      false,
+		"Use floating pane instead of popup on tmux 3.7 or above": false,
+		"fish: Key bindings now requires fish v3.4.0+":            false,
+		"Bump cryptography from 44.0.0 to 44.0.1 (#3499)":         false,
+		"chore(deps): bump json5 from 1.0.1 to 1.0.2 (#5438)":     false,
+		"Update dependency gradle to v8.10.2":                     false,
+		"Update kotlin to v1.9.21 (#3999)":                        false,
+		"deps: qs@^6.14.1":                                        false,
+		"Increase required flit_core version to 3.11":             false,
+		"Fix CI: Pin nushell version to 0.114 (#4898)":            false,
+		"Fix typo in 0.71 changelog entry (#4721)":                false,
+		"Merge tag '4.20.0' into 5.0":                             false,
+		"parse 192.168.0.1 addresses":                             false,
+		"Update httpcore requirement from <0.17.0,>=0.15.0 to >=0.15.0,<0.18.0 (#2642)":                     false,
+		"docs: update required Rust version in README (1.77.2 -> 1.90.0, matching Cargo.toml rust-version)": false,
+		"fix the v5 router": false,
+	} {
+		if got := NamesRelease(line); got != want {
+			t.Errorf("NamesRelease(%q) = %v, want %v", line, got, want)
+		}
+	}
+}

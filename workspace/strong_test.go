@@ -1223,3 +1223,14 @@ func TestSelectReleaseVersionsFromFirstLine(t *testing.T) {
 		t.Errorf("a version the body names made minGo a release's declaration: %+v", it.Strong)
 	}
 }
+
+// A request that is only a version ("2.0.4") matches no word well, and
+// its answer has low confidence; the declaration of the version it
+// replaces is evidence of its own, not a guess the answer leaves out.
+func TestSelectBareReleaseKeepsVersion(t *testing.T) {
+	ws, _ := selOpen(t, toolVersions, Options{})
+	res := selDo(t, ws, &SelectRequest{Query: "2.0.4", Limit: 10})
+	if it := selFind(res, "sym:version.go::Version"); it == nil || it.Strong == nil || it.Strong.By != "version" {
+		t.Errorf("want version.go's Version with its strong match by version, got %+v in %q (low confidence %v)", it, selIDs(res), res.LowConfidence)
+	}
+}

@@ -314,7 +314,7 @@ func (h *History) build(cs []rawCommit) error {
 		}
 		var fields [symbolindex.NumFields]string
 		fields[symbolindex.FieldBody] = c.subject + "\n" + c.body
-		if NamesVersion(c.subject) {
+		if NamesRelease(c.subject) {
 			fields[symbolindex.FieldBody] += "\n" + versionMarker
 		}
 		if err := h.lex.Add(uint32(i), fields); err != nil {
@@ -410,14 +410,27 @@ func (h *History) CoChanged(seeds []string, k int) []File {
 // releases touched (a version constant, a manifest).
 const versionMarker = "ctxlsversionmarker"
 
-// NamesVersion reports whether text names a version number.
+// NamesVersion reports whether text names a version number (a request's
+// first line asks for a release when it does: pipeline's namesRelease).
 func NamesVersion(text string) bool {
-	// Most subjects have no digit, dot, digit, which every match needs:
-	// they are answered without the regular expression (2,700 subjects
-	// read at every start took 9 ms with it).
+	return hasDigitDotDigit(text) && heuristics.NamedVersionRE.MatchString(text)
+}
+
+// NamesRelease reports whether a past commit's subject names a release
+// of the project (heuristics.NamesRelease): "Changelog for v5.3.1", not
+// "Bump cryptography from 44.0.0 to 44.0.1" or "drop support for Python
+// 3.8". Only those carry the version marker.
+func NamesRelease(text string) bool {
+	return hasDigitDotDigit(text) && heuristics.NamesRelease(text)
+}
+
+// hasDigitDotDigit: most subjects have no digit, dot, digit, which every
+// version needs; they are answered without a regular expression (2,700
+// subjects read at every start took 9 ms with it).
+func hasDigitDotDigit(text string) bool {
 	for i := 0; i+2 < len(text); i++ {
 		if heuristics.IsASCIIDigit(text[i]) && text[i+1] == '.' && heuristics.IsASCIIDigit(text[i+2]) {
-			return heuristics.NamedVersionRE.MatchString(text)
+			return true
 		}
 	}
 	return false

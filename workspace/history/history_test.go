@@ -131,7 +131,7 @@ func BenchmarkSources(b *testing.B) {
 	}
 }
 
-func TestNamesVersion(t *testing.T) {
+func TestNamesRelease(t *testing.T) {
 	for text, want := range map[string]bool{
 		"0.71.0":                      true,
 		"Changelog for v5.3.0":        true,
@@ -143,9 +143,11 @@ func TestNamesVersion(t *testing.T) {
 		"handle 404 in static":        false,
 		"use os.ReadFile":             false,
 		"parse 192.168.0.1 addresses": false,
+		"Bump cryptography from 44.0.0 to 44.0.1 (#3499)": false,
+		"drop support for Python 3.8":                     false,
 	} {
-		if got := NamesVersion(text); got != want {
-			t.Errorf("NamesVersion(%q) = %v, want %v", text, got, want)
+		if got := NamesRelease(text); got != want {
+			t.Errorf("NamesRelease(%q) = %v, want %v", text, got, want)
 		}
 	}
 }
@@ -293,5 +295,29 @@ func TestRootCommitKeepsItsFiles(t *testing.T) {
 	}
 	if co := paths(h.CoChanged([]string{"billing/invoice.go"}, 3)); !slices.Equal(co, []string{"billing/tax.go"}) {
 		t.Errorf("co-changed with invoice.go: %v, want tax.go (the root commit added both)", co)
+	}
+}
+
+// TestReleaseMarksOnlyReleases: a release request ("2.0.0") matches the
+// past commits whose subjects named a release of the project; dependency
+// bumps, however many, name another project's version and do not outvote
+// the file the releases changed.
+func TestReleaseMarksOnlyReleases(t *testing.T) {
+	r := newGitRepo(t)
+	r.write("version.go", "package tool\n\nconst Version = \"1.0.0\"\n")
+	r.write("requirements.txt", "cryptography==1.2.0\n")
+	r.commit("Release 1.0.0")
+	for i, v := range []string{"1.3.0", "1.4.0", "1.5.0"} {
+		r.write("requirements.txt", "cryptography=="+v+"\n")
+		r.commit(fmt.Sprintf("Bump cryptography from 1.%d.0 to %s", i+2, v))
+	}
+	r.write("version.go", "package tool\n\nconst Version = \"1.1.0\"\n")
+	r.commit("Release 1.1.0")
+	h, err := loadDir(context.Background(), r.dir, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(h.PastChanges(nil, true, 5)); len(got) == 0 || got[0] != "version.go" {
+		t.Errorf("a release request's past changes: %v, want version.go first", got)
 	}
 }

@@ -489,7 +489,10 @@ func (s *scope) versionDecls(cs []*cand, query string) {
 	}
 	for _, c := range cs {
 		if c.cat == 0 && c.slot != noSlot && s.declaresVersion(c.fileSlot, &c.sym, named) {
-			c.strong, c.strongBy = b, StrongVersion
+			// Evidence of its own, as a name the request writes is: an
+			// answer with low confidence ("2.0.4", no past release in
+			// history) keeps it (gather).
+			c.strong, c.strongBy, c.evident = b, StrongVersion, true
 		}
 	}
 }

@@ -346,9 +346,10 @@ func (x *explainer) reasons(c *cand) (out []string, weak bool) {
 		add("the code " + c.testedBy + " tests, placed after it")
 	}
 	if c.strongBy == StrongVersion && c.strong > 0 {
-		// What put it here comes first; its weakness stays its
-		// sources' (a strong match is no confidence: gather).
-		out = slices.Insert(out, 0, "declares the version the release your request names replaces")
+		// What put it here comes first, and it is no guess: the request
+		// names the release, the symbol declares the version it
+		// replaces (versionDecls).
+		out, weak = slices.Insert(out, 0, "declares the version the release your request names replaces"), false
 	}
 	if len(out) == 0 {
 		return []string{"only loosely like your question"}, true

@@ -425,8 +425,14 @@ func (q *query) literals() []string {
 }
 
 // namesRelease reports whether a request asks for a release: its first
-// line names a version, as history reads a past commit's subject
-// (history.NamesVersion). A version the body names in passing is a
+// line names a version (history.NamesVersion). Any version, not only the
+// project's release that history marks past subjects by
+// (history.NamesRelease): read as releases, "bump werkzeug 2.3.7" and
+// "werkzeug 2.3.3 compatibility" find the files past releases touched,
+// and a long body's words name no code ("kill-pane", "windows" in
+// "Use floating pane instead of popup on tmux 3.7 or above"); the
+// narrower reading lost more such cases than it won (EVAL.md,
+// release2). A version the body names in passing is a
 // detail of the change, not what it asks for: "Use for range for
 // integers" with "This uses more idiomatic Go 1.22 style", a proxy fix
 // quoting "RFC 9110 §5.3", a benchmark's "+3.5%".
