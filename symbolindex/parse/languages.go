@@ -308,9 +308,9 @@ func (k defKind) kind() Kind {
 
 var codeLangs = [...]*langSpec{
 	{name: LangGo, grammar: golang.GetLanguage, queries: []string{"go.scm"}},
-	{name: LangTypeScript, grammar: typescript.GetLanguage, queries: []string{"typescript.scm", "jstests.scm"}},
-	{name: LangTSX, grammar: tsx.GetLanguage, queries: []string{"typescript.scm", "jsx.scm", "jstests.scm"}},
-	{name: LangJavaScript, grammar: javascript.GetLanguage, queries: []string{"javascript.scm", "jstests.scm"}},
+	{name: LangTypeScript, grammar: typescript.GetLanguage, queries: []string{"typescript.scm", "jsmodule.scm", "jstests.scm"}},
+	{name: LangTSX, grammar: tsx.GetLanguage, queries: []string{"typescript.scm", "jsx.scm", "jsmodule.scm", "jstests.scm"}},
+	{name: LangJavaScript, grammar: javascript.GetLanguage, queries: []string{"javascript.scm", "jsmodule.scm", "jstests.scm"}},
 	{name: LangPython, grammar: python.GetLanguage, queries: []string{"python.scm"}, comments: commentNone},
 	{name: LangRust, grammar: rust.GetLanguage, queries: []string{"rust.scm"}, attrLines: []string{"#["}},
 	{name: LangJava, grammar: java.GetLanguage, queries: []string{"java.scm"}},
