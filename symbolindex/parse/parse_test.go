@@ -981,14 +981,7 @@ func TestParseModuleFunctionExpressions(t *testing.T) {
 			[]string{"host 3-6", "req 8-12", "req.reads the host 9-11"}},
 	}
 	for _, c := range cases {
-		pf, err := p.Parse(c.path, []byte(c.src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pf.SyntaxErrors {
-			t.Errorf("%s: syntax errors", c.path)
-		}
-		checkInvariants(t, []byte(c.src), pf)
+		pf := parseClean(t, p, c.path, c.src)
 		var got []string
 		for _, s := range pf.Symbols {
 			if s.Range.EndLine > s.Range.StartLine {
@@ -1095,14 +1088,7 @@ afterAll(function cleanup() {
 		if c.want != nil {
 			want = c.want
 		}
-		pf, err := p.Parse(c.path, []byte(c.src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pf.SyntaxErrors {
-			t.Errorf("%s: syntax errors", c.path)
-		}
-		checkInvariants(t, []byte(c.src), pf)
+		pf := parseClean(t, p, c.path, c.src)
 		var got []string
 		for _, s := range pf.Symbols {
 			got = append(got, fmt.Sprintf("%s %v %d-%d", s.Qualified, s.Kind, s.Range.StartLine+1, s.Range.EndLine+1))
@@ -1111,4 +1097,19 @@ afterAll(function cleanup() {
 			t.Errorf("%s: symbols\n%s\nwant\n%s", c.path, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
+}
+
+// parseClean parses src as path and fails the test on an error, a syntax
+// error or a broken invariant (checkInvariants).
+func parseClean(t *testing.T, p *Parser, path, src string) *ParsedFile {
+	t.Helper()
+	pf, err := p.Parse(path, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.SyntaxErrors {
+		t.Errorf("%s: syntax errors", path)
+	}
+	checkInvariants(t, []byte(src), pf)
+	return pf
 }
