@@ -518,6 +518,6 @@ func readDictLex(strs []byte, secs [][]byte, nseg int) ([]string, [][]uint32, er
 // bytes of a symbol's cache record (segSym).
 const NameSigBits = 56
 
-// nameSigMark is set in every signature: 0 is "none" (a symbol of a
-// version-10 cache, which is tokenized instead).
+// nameSigMark is set in every signature, so that 0 can mean "none" (a
+// candidate with no symbol's signature, whose name is read instead).
 const nameSigMark = 1 << (NameSigBits - 1)

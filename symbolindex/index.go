@@ -570,9 +570,6 @@ func (ix *Index) Put(d *FileDoc) []uint32 {
 		if s, ok := old[key]; ok && ix.LeafHash(s) == h {
 			delete(old, key)
 			e := ix.own(s)
-			if e.NameSig == 0 { // a cache's from before signatures
-				e.NameSig = NameSig(sym.Name)
-			}
 			e.Sym = sym
 			slots[i] = s
 			vbuf = ix.vecs.Get(s, vbuf[:0])
@@ -1323,9 +1320,8 @@ func (ix *Index) VerifyAll() error {
 	return ix.Corrupt()
 }
 
-// NameSig is the name signature of the symbol in slot s, or 0 when the
-// index has none for it (a symbol loaded from a cache written before
-// signatures): the caller then reads the name itself.
+// NameSig is the name signature of the symbol in slot s: never 0, which
+// callers keep for a candidate with no symbol's name (its name is read).
 func (ix *Index) NameSig(s uint32) uint64 {
 	if a := ix.symAt[s]; a != 0 {
 		return ix.syms.ref(a - 1).NameSig

@@ -69,9 +69,6 @@ const cacheMagic = "ctxls-index"
 var (
 	segMaxFiles = 2048
 	segMaxSyms  = 16384
-	// segNameSigs writes the symbols' name signatures; tests turn it off
-	// to write the records of version 10.
-	segNameSigs = true
 	// segNarrow allows the narrow postings form; tests turn it off to
 	// exercise the wide one.
 	segNarrow = true
@@ -294,13 +291,7 @@ func (w *segWriter) segment(g segGroup, fileBase, symBase uint32) *[numSecs][]by
 				Sig: w.text.str(sym.Signature), Doc: w.text.str(sym.Doc), Key: w.str(ix.LeafKey(s)), Hash: ix.LeafHash(s),
 				Range: sym.Range, StartByte: sym.StartByte, EndByte: sym.EndByte, Kind: sym.Kind})
 			rec := &syms[len(syms)-1]
-			sig := ix.NameSig(s)
-			if sig == 0 { // a record without one: made from the name
-				sig = NameSig(sym.Name)
-			}
-			if segNameSigs {
-				rec.putNameSig(sig)
-			}
+			rec.putNameSig(ix.NameSig(s))
 			names = append(names, tableEntry{rec.LName, symBase + uint32(len(oldSyms))})
 			if rec.LQual != rec.LName {
 				names = append(names, tableEntry{rec.LQual, symBase + uint32(len(oldSyms))})
@@ -540,9 +531,7 @@ func decodeIndex(data []byte, emb embed.Embedder, drop func([]byte)) (ix *Index,
 	if err != nil {
 		return nil, err
 	}
-	if h.version >= dictCacheVersion {
-		adviseWillNeed(data, int(h.dict.Off), int(h.dict.Len))
-	}
+	adviseWillNeed(data, int(h.dict.Off), int(h.dict.Len))
 	views, bad := checkSegments(data, h.table, h.dim, drop)
 	if len(views) == 0 && len(bad) > 0 {
 		return nil, fmt.Errorf("corrupt cache: %w", &SegmentsError{Bad: len(bad), Total: len(h.table), Err: bad[0]})
@@ -609,8 +598,7 @@ type segHeader struct {
 	dim                 int
 	fileSlots, symSlots uint32
 	table               []segEntry
-	version             int
-	dict                dictEntry // version 10 on
+	dict                dictEntry
 }
 
 // decodeSegHeader reads and checks the header of a cache file: its magic,
@@ -641,7 +629,7 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 	entSize := int(unsafe.Sizeof(segEntry{}))
 	tableEnd := 32 + int(embLen) + int(nseg)*entSize
 	hdrLen := tableEnd
-	if version >= dictCacheVersion {
+	if version >= dictCacheVersion { // older headers, a mismatch below, had no dictionary entry
 		hdrLen += int(unsafe.Sizeof(dictEntry{}))
 	}
 	if len(data) < hdrLen+8 {
@@ -660,13 +648,11 @@ func decodeSegHeader(data []byte, emb embed.Embedder) (segHeader, error) {
 	}
 	table := make([]segEntry, nseg)
 	copy(asBytes(table), data[32+embLen:tableEnd])
-	h := segHeader{dim: int(dim), fileSlots: fileSlots, symSlots: symSlots, table: table, version: int(version)}
-	if version >= dictCacheVersion {
-		copy(asBytes(unsafe.Slice(&h.dict, 1)), data[tableEnd:hdrLen])
-		// The dictionary ends the file: a shorter file was cut.
-		if h.dict.Off > uint64(len(data)) || h.dict.Len > uint64(len(data))-h.dict.Off {
-			return segHeader{}, errors.New("corrupt cache: dictionary beyond the end of the file")
-		}
+	h := segHeader{dim: int(dim), fileSlots: fileSlots, symSlots: symSlots, table: table}
+	copy(asBytes(unsafe.Slice(&h.dict, 1)), data[tableEnd:hdrLen])
+	// The dictionary ends the file: a shorter file was cut.
+	if h.dict.Off > uint64(len(data)) || h.dict.Len > uint64(len(data))-h.dict.Off {
+		return segHeader{}, errors.New("corrupt cache: dictionary beyond the end of the file")
 	}
 
 	var nextFile, nextSym uint32
