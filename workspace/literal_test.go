@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 )
@@ -278,16 +277,10 @@ func TestSelectRemovedLiteralUnsavedAndCRLF(t *testing.T) {
 	if it := selFind(res, "sym:legacy.go::Open"); it == nil || it.Signals["literal"].Rank == 0 {
 		t.Errorf("Open, which calls legacyOpen(), is not ranked by the literal of a CRLF request: %+v", it)
 	}
-	path := selPath(root, "legacy.go")
-	disk, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// In the editor, Keep calls legacyClose() and Close no longer does.
-	unsaved := strings.Replace(strings.Replace(string(disk), "\tlegacyClose()\n", "\tstep99 := 99\n\t_ = step99\n", 1), "func Keep() {\n", "func Keep() {\n\tlegacyClose()\n", 1)
-	if err := ws.DidOpen(path, 1, unsaved); err != nil {
-		t.Fatal(err)
-	}
+	selEdit(t, ws, root, "legacy.go", func(disk string) string {
+		return strings.Replace(strings.Replace(disk, "\tlegacyClose()\n", "\tstep99 := 99\n\t_ = step99\n", 1), "func Keep() {\n", "func Keep() {\n\tlegacyClose()\n", 1)
+	})
 	res = selDo(t, ws, &SelectRequest{Query: "Remove the legacyClose() calls from the store", Limit: 20})
 	if it := selFind(res, "sym:legacy.go::Keep"); it == nil || it.Signals["literal"].Rank == 0 || !strings.Contains(it.Why, "holds `legacyClose()`") {
 		t.Errorf("Keep, which calls legacyClose() in the unsaved text, is not ranked by the literal: %+v in %q", it, selIDs(res))

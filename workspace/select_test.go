@@ -327,6 +327,20 @@ func selPath(root, rel string) string {
 	return filepath.Join(root, filepath.FromSlash(rel))
 }
 
+// selEdit opens rel in the editor with its text on disk changed by edit,
+// as an unsaved change of the user's.
+func selEdit(t testing.TB, ws *Workspace, root, rel string, edit func(string) string) {
+	t.Helper()
+	path := selPath(root, rel)
+	disk, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.DidOpen(path, 1, edit(string(disk))); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func selIDs(res *Selection) []string {
 	ids := make([]string, len(res.Items))
 	for i, it := range res.Items {

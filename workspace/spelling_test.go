@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -58,14 +57,9 @@ func TestSelectSpellingFindsMisspelledWords(t *testing.T) {
 	}
 	// The editor's unsaved text is the one read: fixed there, Drain holds
 	// no misspelled word, and the relay file's new one is found.
-	path := selPath(root, "relay.go")
-	disk, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ws.DidOpen(path, 1, strings.Replace(string(disk), "// receive the message", "// recieve the message", 1)); err != nil {
-		t.Fatal(err)
-	}
+	selEdit(t, ws, root, "relay.go", func(disk string) string {
+		return strings.Replace(disk, "// receive the message", "// recieve the message", 1)
+	})
 	res = selDo(t, ws, &SelectRequest{Query: "fix typo", Limit: 10})
 	if len(res.Items) == 0 || res.Items[0].ID != "sym:relay.go::Receive3" && res.Items[0].ID != "sym:queue.go::Queue.Drain" {
 		t.Errorf("fix typo with relay.go's unsaved recieve: first is %q", selIDs(res))
@@ -92,14 +86,7 @@ func TestSelectSpellingAskedAgainAfterAnEdit(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	path := selPath(root, "queue.go")
-	disk, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ws.DidOpen(path, 1, strings.Replace(string(disk), "recieve", "receive", 1)); err != nil {
-		t.Fatal(err)
-	}
+	selEdit(t, ws, root, "queue.go", func(disk string) string { return strings.Replace(disk, "recieve", "receive", 1) })
 	for _, it := range selDo(t, ws, req).Items {
 		if it.Signals["spelling"].Rank > 0 {
 			t.Errorf("after the fix, %s is ranked by spelling: %s", it.ID, it.Why)
