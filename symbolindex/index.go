@@ -179,7 +179,7 @@ type symEntry struct {
 	Sym     parse.Symbol
 	Key     string // leaf key, unique within the file
 	Hash    uint64 // leaf hash: qualified name, kind and folded body
-	NameSig uint64 // Sym.Name's signature (0: none)
+	NameSig uint64 // Sym.Name's signature (NameSig; never 0)
 }
 
 // segRecords are the symbol records of a mapped segment, whose first
@@ -1395,7 +1395,7 @@ func (s *docScratch) addName(b []byte, at int) bool {
 	return s.add(b)
 }
 
-// nameSig is the record's signature (0: none).
+// nameSig is the record's signature.
 func (r *segSym) nameSig() uint64 {
 	var v uint64
 	for i, b := range r.NameSig {
