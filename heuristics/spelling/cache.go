@@ -21,7 +21,6 @@ type Cache struct {
 	mu    sync.Mutex
 	v     *Vocab
 	files map[string]*counted // by path
-	bytes int64               // the size of the texts files counts
 	// tally counts one text's words by id (Count), zero between texts.
 	tally   []int32
 	touched []uint32
@@ -107,7 +106,6 @@ func (l Locked) Count(k Key, text []byte, docs bool) {
 	}
 	c.touched = c.touched[:0]
 	c.files[k.Path] = f
-	c.bytes += f.size
 }
 
 // note counts n uses of w in the text Count counts: tally holds one more
@@ -136,7 +134,6 @@ func (c *Cache) drop(path string) {
 		c.v.release(u.id)
 	}
 	delete(c.files, path)
-	c.bytes -= f.size
 }
 
 // sum adds f's uses to the vocabulary (in) or takes them out.
@@ -177,10 +174,15 @@ func (l Locked) Judge(sel []Key, named []Named) Judgement {
 	for _, k := range sel {
 		want[k.Path] = true
 	}
+	var kept, summed int64 // the size of the texts counted, of those summed
 	for path, f := range c.files {
 		c.sum(f, want[path])
+		kept += f.size
+		if f.in {
+			summed += f.size
+		}
 	}
-	if c.bytes > MaxCachedBytes+c.summed() {
+	if kept > MaxCachedBytes+summed {
 		for path, f := range c.files {
 			if !f.in {
 				c.drop(path)
@@ -205,17 +207,6 @@ func (l Locked) Judge(sel []Key, named []Named) Judgement {
 		j.MaySuspect[i], j.MayVariant[i] = c.slipFiles[k.Path], variants[k.Path]
 	}
 	return j
-}
-
-// summed is the size of the texts in the vocabulary.
-func (c *Cache) summed() int64 {
-	n := int64(0)
-	for _, f := range c.files {
-		if f.in {
-			n += f.size
-		}
-	}
-	return n
 }
 
 // holding are the paths of the summed texts that write a word of words

@@ -1,6 +1,7 @@
 package spelling
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"strings"
@@ -59,4 +60,32 @@ func TestCacheJudgesAsAFreshVocabulary(t *testing.T) {
 	}
 	texts["f0.go"] = "// recieve\n"
 	judge(all...)
+}
+
+// The cache keeps, beside the texts of the vocabulary, the counts of at
+// most MaxCachedBytes of texts a request read before: a text read once
+// is not read again while within it, and forgotten past it.
+func TestCacheForgetsPastItsBound(t *testing.T) {
+	small := Key{"small.go", 1}
+	kept := Key{"kept.go", 2}
+	big := Key{"big.go", 3}
+	c := NewCache()
+	c.With(func(l Locked) {
+		l.Count(small, []byte("// receive the message\n"), false)
+		l.Count(kept, []byte("// parse the header\n"), false)
+		l.Judge([]Key{small}, nil)
+		if _, ok := l.Size(kept); !ok {
+			t.Errorf("a text within the bound was forgotten")
+		}
+		l.Count(big, bytes.Repeat([]byte("ab "), MaxCachedBytes/3+1), false)
+		l.Judge([]Key{small}, nil)
+		for _, k := range []Key{kept, big} {
+			if _, ok := l.Size(k); ok {
+				t.Errorf("%s is kept past the bound", k.Path)
+			}
+		}
+		if _, ok := l.Size(small); !ok {
+			t.Errorf("a text of the vocabulary was forgotten")
+		}
+	})
 }

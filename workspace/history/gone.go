@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/ctxls/ctxls/heuristics"
 )
 
 // A request may name an identifier that no longer exists: "Reintroduce
@@ -67,10 +69,7 @@ func (d *diffNames) scanNames(line []byte, minus bool, hi int) {
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(line) && (identStart(line[j]) || '0' <= line[j] && line[j] <= '9') {
-			j++
-		}
+		j := i + identLen(line[i:])
 		if j-i >= 3 && j-i <= 64 && nameShaped(line[i:j]) {
 			name := string(line[i:j])
 			switch {
@@ -177,13 +176,13 @@ var (
 // identLen is the length of the name s starts with, 0 for none.
 func identLen(s []byte) int {
 	j := 0
-	for j < len(s) && (identStart(s[j]) || j > 0 && '0' <= s[j] && s[j] <= '9') {
+	for j < len(s) && (identStart(s[j]) || j > 0 && heuristics.IsASCIIDigit(s[j])) {
 		j++
 	}
 	return j
 }
 
-func identStart(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func identStart(c byte) bool { return c == '_' || heuristics.IsASCIILetter(c) }
 
 // nameShaped reports whether a token is shaped like a name a request
 // would write as one (heuristics.Analyze's identifiers): it holds an

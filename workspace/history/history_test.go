@@ -152,41 +152,45 @@ func TestNamesRelease(t *testing.T) {
 	}
 }
 
-// TestRunsAreCountedPerReader: the git commands a read starts are
-// counted by the Git it was opened with, not a count shared by every
-// read in the process: two reads at once each count their own, as many
-// as each alone.
+// TestRunsAreCountedPerReader: the git commands a read starts, Load's as
+// well as Open's, are counted by the Git it was opened with, not by a
+// count shared by every read in the process, nor by a Git of its own
+// that Load would make from the directory: two reads of one repository
+// at once each count their own, as many as each alone, and more than
+// Open's.
 func TestRunsAreCountedPerReader(t *testing.T) {
 	ctx := context.Background()
-	dirs := []string{invoiceRepo(t).dir, invoiceRepo(t).dir}
-	alone := make([]int, len(dirs))
-	for i, dir := range dirs {
-		repo, err := counted(dir, &alone[i]).Open(ctx)
+	dir := invoiceRepo(t).dir
+	read := func(runs *[2]int) error { // runs: after Open, after Load
+		n := 0
+		repo, err := counted(dir, &n).Open(ctx)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		if _, err := Load(ctx, repo, "", Options{}); err != nil {
+		runs[0] = n
+		_, err = Load(ctx, repo, "", Options{})
+		runs[1] = n
+		return err
+	}
+	var alone, together [2][2]int
+	for i := range alone {
+		if err := read(&alone[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	together := make([]int, len(dirs))
 	var wg sync.WaitGroup
-	for i, dir := range dirs {
+	for i := range together {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			repo, err := counted(dir, &together[i]).Open(ctx)
-			if err == nil {
-				_, err = Load(ctx, repo, "", Options{})
-			}
-			if err != nil {
+			if err := read(&together[i]); err != nil {
 				t.Error(err)
 			}
 		}()
 	}
 	wg.Wait()
-	if !slices.Equal(alone, together) || alone[0] == 0 {
-		t.Errorf("git runs counted alone %v, together %v", alone, together)
+	if alone != together || alone[0][0] == 0 || alone[0][1] <= alone[0][0] {
+		t.Errorf("git runs (after Open, after Load) counted alone %v, together %v", alone, together)
 	}
 }
 

@@ -19,7 +19,6 @@ import (
 // git command as history does: history.GitEnv keeps a partial clone from
 // reaching for missing objects, on every git version).
 type repo struct {
-	dir  string
 	g    history.Git
 	hist history.Repo // what the history sources are read from
 
@@ -30,19 +29,24 @@ type repo struct {
 // git runs a git command and returns its standard output.
 func (r *repo) git(ctx context.Context, args ...string) ([]byte, error) {
 	out, err := r.g.Output(ctx, args...)
-	if errors.Is(err, history.ErrNoGit) {
-		return nil, errNoGit
-	}
-	return out, err
+	return out, noGit(err)
 }
 
 // errNoGit is replay's word for history.ErrNoGit.
 var errNoGit = errors.New("git is not installed (ctxls replay reads history with the git command)")
 
+// noGit is err, or errNoGit in place of history.ErrNoGit.
+func noGit(err error) error {
+	if errors.Is(err, history.ErrNoGit) {
+		return errNoGit
+	}
+	return err
+}
+
 // openRepo checks that dir is a git repository (a working tree or a bare
 // one) with a HEAD.
 func openRepo(ctx context.Context, dir string) (*repo, error) {
-	r := &repo{dir: dir, g: history.Git{Dir: dir}}
+	r := &repo{g: history.Git{Dir: dir}}
 	var err error
 	if r.hist, err = r.g.Open(ctx); err != nil {
 		if errors.Is(err, history.ErrNoGit) {
@@ -176,10 +180,7 @@ func (r *repo) startCatFile(mode string) (*catFile, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		if err = history.Fail(context.Background(), args, err, ""); errors.Is(err, history.ErrNoGit) {
-			return nil, errNoGit
-		}
-		return nil, err
+		return nil, noGit(history.Fail(context.Background(), args, err, ""))
 	}
 	return &catFile{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
 }
