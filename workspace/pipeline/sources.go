@@ -557,7 +557,7 @@ func literalSource(s *scope) ranked {
 	field := make([]bool, len(all))
 	for i, lit := range all {
 		lits[i] = []byte(lit)
-		field[i] = heuristics.FlagField(lit) && slices.Contains(s.q.flags, lit)
+		field[i] = s.q.flagField(lit)
 	}
 	holds, files := s.literalFiles(lits, field)
 	// Second pass, over the files that hold a kept literal: the symbols

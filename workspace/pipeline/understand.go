@@ -424,6 +424,13 @@ func (q *query) literals() []string {
 	return append(slices.Clip(q.removed), q.flags...)
 }
 
+// flagField reports whether lit is the field form of a flag the request
+// names (heuristics.FlagField), which holds only where it declares the
+// field (heuristics.IndexLiteral).
+func (q *query) flagField(lit string) bool {
+	return heuristics.FlagField(lit) && slices.Contains(q.flags, lit)
+}
+
 // namesRelease reports whether a request asks for a release: its first
 // line names a version (history.NamesVersion). Any version, not only the
 // project's release that history marks past subjects by
