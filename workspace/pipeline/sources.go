@@ -926,6 +926,16 @@ func goneSource(s *scope) ranked {
 		return ranked{}
 	}
 	score := map[uint32]float64{}
+	// add scores the file fs by w, its why (said once) the first place's.
+	add := func(fs uint32, w float64, why func() string) {
+		if _, ok := score[fs]; !ok {
+			if s.goneWhy == nil {
+				s.goneWhy = map[uint32]string{}
+			}
+			s.goneWhy[fs] = why()
+		}
+		score[fs] += w
+	}
 	var scan []uint32
 	for _, m := range s.q.idents {
 		name := m.name
@@ -948,32 +958,18 @@ func goneSource(s *scope) ranked {
 			continue
 		}
 		for _, t := range places {
-			fs, ok := s.idx.FileSlot(t.Path)
-			if !ok || s.fileFilter != nil && !s.fileFilter(fs) || s.written(name, []uint32{fs}) {
+			fs, ok := s.goneFile(t.Path)
+			if !ok || s.written(name, []uint32{fs}) {
 				continue
 			}
-			if _, ok := score[fs]; !ok {
-				if s.goneWhy == nil {
-					s.goneWhy = map[uint32]string{}
-				}
-				s.goneWhy[fs] = h.GoneWhy(name, t)
-			}
-			score[fs] += t.Weight * m.w
+			add(fs, t.Weight*m.w, func() string { return h.GoneWhy(name, t) })
 		}
 	}
 	for _, hash := range commitHashes(s.p.query.Text) {
 		for _, t := range h.NamedCommit(hash) {
-			fs, ok := s.idx.FileSlot(t.Path)
-			if !ok || s.fileFilter != nil && !s.fileFilter(fs) {
-				continue
+			if fs, ok := s.goneFile(t.Path); ok {
+				add(fs, t.Weight, func() string { return h.NamedWhy(t) })
 			}
-			if _, ok := score[fs]; !ok {
-				if s.goneWhy == nil {
-					s.goneWhy = map[uint32]string{}
-				}
-				s.goneWhy[fs] = h.NamedWhy(t)
-			}
-			score[fs] += t.Weight
 		}
 	}
 	var out ranked
@@ -987,6 +983,13 @@ func goneSource(s *scope) ranked {
 		return cmp.Compare(a.slot, b.slot)
 	})
 	return out
+}
+
+// goneFile is the slot of the file p the gone source may rank: one the
+// index holds and the request keeps to (fileFilter).
+func (s *scope) goneFile(p string) (uint32, bool) {
+	fs, ok := s.idx.FileSlot(p)
+	return fs, ok && (s.fileFilter == nil || s.fileFilter(fs))
 }
 
 // commitHashes are the words of text (runs of ASCII letters and digits)
