@@ -184,6 +184,9 @@ func compileField(field string, globs []string) (*glob.Set, error) {
 // terms, and the names and paths it mentions.
 func analyse(p *plan) *query {
 	q := &query{raw: tokenize.QueryTerms(p.text), seen: map[string]bool{}, release: namesRelease(p.text)}
+	if q.release {
+		q.versions = heuristics.NamedVersions(releaseLine(p.text))
+	}
 	if p.pointsAtCursor() {
 		// "who calls this", "explain this code": the words say what to
 		// do with the code under the cursor, not what to look for.
