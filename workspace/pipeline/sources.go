@@ -1267,12 +1267,13 @@ func spellingSource(s *scope) ranked {
 	}
 	slots, j := s.spellingJudge(named)
 	var out ranked
+	var read []litFile
 	if len(j.Variants) > 0 || anyCase {
-		texts := s.spellingRead(slots, func(i int) bool { return j.MayVariant[i] })
-		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, j.Variants, named, false, fn) })
+		read = s.spellingRead(slots, func(i int) bool { return j.MayVariant[i] }, nil)
+		out = s.spellingHits(read, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, j.Variants, named, false, fn) })
 	}
 	if len(out.files) == 0 {
-		texts := s.spellingRead(slots, func(i int) bool { return j.MaySuspect[i] })
+		texts := s.spellingRead(slots, func(i int) bool { return j.MaySuspect[i] }, read)
 		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, j.Suspects, nil, true, fn) })
 	}
 	return out
@@ -1325,14 +1326,22 @@ func (s *scope) spellingJudge(named []spelling.Named) (slots []uint32, j spellin
 }
 
 // spellingRead reads the texts of the files slots[i] the request keeps
-// to (spellingWhere) for which may(i) holds.
-func (s *scope) spellingRead(slots []uint32, may func(i int) bool) []litFile {
+// to (spellingWhere) for which may(i) holds; one the pass before read
+// (read, in the order of slots: the variants', for the suspects') is
+// taken from it, not read again.
+func (s *scope) spellingRead(slots []uint32, may func(i int) bool, read []litFile) []litFile {
 	var out []litFile
 	for i, fs := range slots {
+		var had []byte
+		if len(read) > 0 && read[0].slot == fs {
+			had, read = read[0].text, read[1:]
+		}
 		if !may(i) || len(s.spellIn) > 0 && !slices.Contains(s.spellIn, fs) {
 			continue
 		}
-		if text := s.peekFile(fs); len(text) > 0 {
+		if had != nil {
+			out = append(out, litFile{slot: fs, text: had})
+		} else if text := s.peekFile(fs); len(text) > 0 {
 			out = append(out, litFile{slot: fs, text: text})
 		}
 	}
