@@ -419,7 +419,7 @@ func (s *scope) nameStrengths(cs []*cand) {
 	// its words matching a changelog's headings say nothing; the code
 	// that declares the version is what it changes.
 	if s.q.release {
-		s.versionDecls(cs, query)
+		s.versionDecls(cs)
 		return
 	}
 	if len(ownTerms) == 0 {
@@ -479,10 +479,10 @@ func (s *scope) nameStrengths(cs []*cand) {
 // versionDecls gives the code symbols of a few lines that declare the
 // version a release the turn names replaces (`Version = "5.3.0"` for
 // "Changelog for v5.3.1") a full name's bonus (heuristics.Precedes): a
-// version the first line names (releaseLine), not the body's ("Requires
+// version the first line names (q.versions), not the body's ("Requires
 // Go 1.22" would make a `minGo = "1.21"` the release's declaration).
-func (s *scope) versionDecls(cs []*cand, query string) {
-	named := heuristics.NamedVersions(releaseLine(query))
+func (s *scope) versionDecls(cs []*cand) {
+	named := s.q.versions
 	b := heuristics.StrongBonus(1, s.fv.Weights.Source[heuristics.SrcLexical])
 	if len(named) == 0 || b == 0 {
 		return
@@ -529,7 +529,7 @@ var versionNames = []string{"version"}
 // version.go no past release touched yet, the version having moved
 // there). versionDecls gives them their bonus.
 func (s *scope) versionCands(cands map[uint32]*cand) {
-	named := heuristics.NamedVersions(releaseLine(s.p.text))
+	named := s.q.versions
 	if len(named) == 0 {
 		return
 	}

@@ -557,7 +557,7 @@ func literalSource(s *scope) ranked {
 	field := make([]bool, len(all))
 	for i, lit := range all {
 		lits[i] = []byte(lit)
-		field[i] = heuristics.FlagField(lit) && slices.Contains(s.q.flags, lit)
+		field[i] = s.q.flagField(lit)
 	}
 	holds, files := s.literalFiles(lits, field)
 	// Second pass, over the files that hold a kept literal: the symbols
@@ -926,6 +926,16 @@ func goneSource(s *scope) ranked {
 		return ranked{}
 	}
 	score := map[uint32]float64{}
+	// add scores the file fs by w, its why (said once) the first place's.
+	add := func(fs uint32, w float64, why func() string) {
+		if _, ok := score[fs]; !ok {
+			if s.goneWhy == nil {
+				s.goneWhy = map[uint32]string{}
+			}
+			s.goneWhy[fs] = why()
+		}
+		score[fs] += w
+	}
 	var scan []uint32
 	for _, m := range s.q.idents {
 		name := m.name
@@ -948,32 +958,18 @@ func goneSource(s *scope) ranked {
 			continue
 		}
 		for _, t := range places {
-			fs, ok := s.idx.FileSlot(t.Path)
-			if !ok || s.fileFilter != nil && !s.fileFilter(fs) || s.written(name, []uint32{fs}) {
+			fs, ok := s.goneFile(t.Path)
+			if !ok || s.written(name, []uint32{fs}) {
 				continue
 			}
-			if _, ok := score[fs]; !ok {
-				if s.goneWhy == nil {
-					s.goneWhy = map[uint32]string{}
-				}
-				s.goneWhy[fs] = h.GoneWhy(name, t)
-			}
-			score[fs] += t.Weight * m.w
+			add(fs, t.Weight*m.w, func() string { return h.GoneWhy(name, t) })
 		}
 	}
 	for _, hash := range commitHashes(s.p.query.Text) {
 		for _, t := range h.NamedCommit(hash) {
-			fs, ok := s.idx.FileSlot(t.Path)
-			if !ok || s.fileFilter != nil && !s.fileFilter(fs) {
-				continue
+			if fs, ok := s.goneFile(t.Path); ok {
+				add(fs, t.Weight, func() string { return h.NamedWhy(t) })
 			}
-			if _, ok := score[fs]; !ok {
-				if s.goneWhy == nil {
-					s.goneWhy = map[uint32]string{}
-				}
-				s.goneWhy[fs] = h.NamedWhy(t)
-			}
-			score[fs] += t.Weight
 		}
 	}
 	var out ranked
@@ -987,6 +983,13 @@ func goneSource(s *scope) ranked {
 		return cmp.Compare(a.slot, b.slot)
 	})
 	return out
+}
+
+// goneFile is the slot of the file p the gone source may rank: one the
+// index holds and the request keeps to (fileFilter).
+func (s *scope) goneFile(p string) (uint32, bool) {
+	fs, ok := s.idx.FileSlot(p)
+	return fs, ok && (s.fileFilter == nil || s.fileFilter(fs))
 }
 
 // commitHashes are the words of text (runs of ASCII letters and digits)
@@ -1264,12 +1267,13 @@ func spellingSource(s *scope) ranked {
 	}
 	slots, j := s.spellingJudge(named)
 	var out ranked
+	var read []litFile
 	if len(j.Variants) > 0 || anyCase {
-		texts := s.spellingRead(slots, func(i int) bool { return j.MayVariant[i] })
-		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, j.Variants, named, false, fn) })
+		read = s.spellingRead(slots, func(i int) bool { return j.MayVariant[i] }, nil)
+		out = s.spellingHits(read, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, j.Variants, named, false, fn) })
 	}
 	if len(out.files) == 0 {
-		texts := s.spellingRead(slots, func(i int) bool { return j.MaySuspect[i] })
+		texts := s.spellingRead(slots, func(i int) bool { return j.MaySuspect[i] }, read)
 		out = s.spellingHits(texts, func(text []byte, fn func(spelling.Hit)) { spelling.Find(text, j.Suspects, nil, true, fn) })
 	}
 	return out
@@ -1322,14 +1326,22 @@ func (s *scope) spellingJudge(named []spelling.Named) (slots []uint32, j spellin
 }
 
 // spellingRead reads the texts of the files slots[i] the request keeps
-// to (spellingWhere) for which may(i) holds.
-func (s *scope) spellingRead(slots []uint32, may func(i int) bool) []litFile {
+// to (spellingWhere) for which may(i) holds; one the pass before read
+// (read, in the order of slots: the variants', for the suspects') is
+// taken from it, not read again.
+func (s *scope) spellingRead(slots []uint32, may func(i int) bool, read []litFile) []litFile {
 	var out []litFile
 	for i, fs := range slots {
+		var had []byte
+		if len(read) > 0 && read[0].slot == fs {
+			had, read = read[0].text, read[1:]
+		}
 		if !may(i) || len(s.spellIn) > 0 && !slices.Contains(s.spellIn, fs) {
 			continue
 		}
-		if text := s.peekFile(fs); len(text) > 0 {
+		if had != nil {
+			out = append(out, litFile{slot: fs, text: had})
+		} else if text := s.peekFile(fs); len(text) > 0 {
 			out = append(out, litFile{slot: fs, text: text})
 		}
 	}

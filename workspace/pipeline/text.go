@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/ctxls/ctxls/heuristics"
@@ -49,8 +48,7 @@ func excerpt(text string, n int, q *query, lang, lit string) heuristics.Excerpt 
 		df := map[string]int{}
 		seen := map[string]bool{}
 		nLit := 0
-		// A flag's field form holds only where it declares the field.
-		field := heuristics.FlagField(lit) && slices.Contains(q.flags, lit)
+		field := q.flagField(lit)
 		for line := range strings.SplitAfterSeq(text, "\n") {
 			var held []string
 			clear(seen)

@@ -273,6 +273,11 @@ type query struct {
 	// release: the request (or the history it continues) names a version
 	// number, as a release commit does (history.NamesVersion).
 	release bool
+	// versions are the versions the request's first line names
+	// (heuristics.NamedVersions of releaseLine): the ones a release
+	// replaces (versionCands, versionDecls). None when only the history
+	// it continues names one.
+	versions []heuristics.Version
 	// removed are the literals of code the request removes or replaces
 	// (heuristics.RemovedLiterals), for the literal source.
 	removed []string

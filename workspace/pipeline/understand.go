@@ -184,6 +184,9 @@ func compileField(field string, globs []string) (*glob.Set, error) {
 // terms, and the names and paths it mentions.
 func analyse(p *plan) *query {
 	q := &query{raw: tokenize.QueryTerms(p.text), seen: map[string]bool{}, release: namesRelease(p.text)}
+	if q.release {
+		q.versions = heuristics.NamedVersions(releaseLine(p.text))
+	}
 	if p.pointsAtCursor() {
 		// "who calls this", "explain this code": the words say what to
 		// do with the code under the cursor, not what to look for.
@@ -422,6 +425,13 @@ func (q *query) literals() []string {
 		return q.removed
 	}
 	return append(slices.Clip(q.removed), q.flags...)
+}
+
+// flagField reports whether lit is the field form of a flag the request
+// names (heuristics.FlagField), which holds only where it declares the
+// field (heuristics.IndexLiteral).
+func (q *query) flagField(lit string) bool {
+	return heuristics.FlagField(lit) && slices.Contains(q.flags, lit)
 }
 
 // namesRelease reports whether a request asks for a release: its first
